@@ -1,0 +1,9 @@
+//go:build !cuda
+
+package main
+
+// cudaBuild reports whether this binary was built with the CUDA backend (tag cuda).
+const cudaBuild = false
+
+// probeBackend fills in what the native library reports; without the cuda tag there is none.
+func probeBackend(*buildInfo) {}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Exit codes of the cuseal binary (architecture.md, "Errors").
+const (
+	exitOK           = 0
+	exitInvalidProof = 1
+	exitUsage        = 2 // bad usage or bad input: a missing or malformed file, a wrong flag value
+	exitInternal     = 3
+)
+
+// exitError carries the exit code chosen for an error.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErrorf reports bad usage or bad input (exit 2).
+func usageErrorf(format string, a ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, a...)}
+}
+
+// inputError marks err as caused by the user's input (exit 2).
+func inputError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: exitUsage, err: err}
+}
+
+// internalError marks err as a failure of cuseal itself (exit 3).
+func internalError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: exitInternal, err: err}
+}
+
+// errInvalidProof is returned when a proof does not verify (exit 1).
+var errInvalidProof = &exitError{code: exitInvalidProof, err: errors.New("proof is invalid")}
+
+// classify makes any error an action returns without an exit code an internal error: an
+// action must say when an error is the user's fault.
+func classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return internalError(err)
+}
+
+// exitCode prints err as one line on stderr and returns the exit code for it. Errors that
+// urfave/cli produces itself (a missing required flag, a malformed flag value) are usage
+// errors: every action's own errors carry a code (see classify).
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	code := exitUsage
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+	}
+	fmt.Fprintf(stderr, "cuseal: %s\n", oneLine(err.Error()))
+	return code
+}
+
+// oneLine folds a multi-line message into one line.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " ")
+}

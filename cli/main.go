@@ -1,0 +1,115 @@
+// Command cuseal produces and verifies Filecoin PoRep commit-phase-2 (C2) Groth16 proofs.
+//
+// It follows the conventions of Lotus and lotus-bench (urfave/cli v2 command trees, human
+// sector sizes such as 2KiB and 32GiB, Filecoin environment variables such as
+// FIL_PROOFS_PARAMETER_CACHE and BELLMAN_NO_GPU). The binary holds no proving logic of its
+// own: it parses flags, reads and writes files, shows progress and reports, and calls the
+// porep, seal and groth16 packages.
+//
+// Exit codes: 0 success, 1 invalid proof, 2 bad usage or input, 3 internal error. Errors are
+// printed as one line on stderr, without stack traces.
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+func main() {
+	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+}
+
+// run executes the cuseal command line args (args[0] is the program name), writing normal
+// output to stdout and diagnostics to stderr, and returns the process exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	app := newApp(stdout, stderr)
+	return exitCode(app.Run(args), stderr)
+}
+
+// newApp builds the command tree. Tests call it with buffers for stdout and stderr.
+func newApp(stdout, stderr io.Writer) *cli.App {
+	app := &cli.App{
+		Name:                 "cuseal",
+		Usage:                "Filecoin PoRep commit-phase-2 (C2) Groth16 prover, CPU and CUDA",
+		Version:              version,
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		HideVersion:          true, // `cuseal version` instead of a --version flag
+		EnableBashCompletion: true,
+		Flags: []cli.Flag{
+			&cli.StringFlag{
+				Name:    "log-level",
+				Usage:   "log level: debug, info, warn or error",
+				Value:   "info",
+				EnvVars: []string{"CUSEAL_LOG_LEVEL"},
+			},
+		},
+		Before: func(c *cli.Context) error {
+			return setupLogging(c.String("log-level"), stderr)
+		},
+		Commands: []*cli.Command{
+			versionCommand(),
+			infoCommand(),
+		},
+		// urfave/cli otherwise calls os.Exit itself for errors that carry an exit code.
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError:   onUsageError,
+	}
+	app.Action = groupAction
+	prepareCommands(app.Commands)
+	return app
+}
+
+// prepareCommands gives every command in the tree the same usage-error handling, wraps
+// every action so that errors it does not classify count as internal (exit 3), and gives
+// command groups an action that rejects unknown sub-commands as bad usage (exit 2).
+func prepareCommands(cmds []*cli.Command) {
+	for _, c := range cmds {
+		c.OnUsageError = onUsageError
+		if len(c.Subcommands) > 0 {
+			if c.Action == nil {
+				c.Action = groupAction
+			}
+			prepareCommands(c.Subcommands)
+		}
+		if act := c.Action; act != nil {
+			c.Action = func(ctx *cli.Context) error {
+				return classify(act(ctx))
+			}
+		}
+	}
+}
+
+// groupAction runs for the root and for command groups (params, bench): without arguments it
+// prints help; with an unknown sub-command it is a usage error.
+func groupAction(c *cli.Context) error {
+	if c.Args().Present() {
+		return usageErrorf("unknown command %q (see '%s --help')", c.Args().First(), c.Command.HelpName)
+	}
+	return cli.ShowSubcommandHelp(c)
+}
+
+func onUsageError(_ *cli.Context, err error, _ bool) error {
+	return &exitError{code: exitUsage, err: err}
+}
+
+// setupLogging installs a text slog handler on stderr at the named level.
+func setupLogging(level string, stderr io.Writer) error {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(strings.ToLower(level))); err != nil {
+		return usageErrorf("--log-level: %q is not one of debug, info, warn, error", level)
+	}
+	h := slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: l})
+	slog.SetDefault(slog.New(h))
+	return nil
+}
+
+// printf writes to the app's stdout.
+func printf(c *cli.Context, format string, a ...any) {
+	fmt.Fprintf(c.App.Writer, format, a...)
+}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// runCLI runs cuseal in-process and returns its exit code, stdout and stderr.
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"cuseal"}, args...), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// wantOneLineError checks that stderr is exactly one line naming want.
+func wantOneLineError(t *testing.T, stderr, want string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+	var errLines []string
+	for _, l := range lines {
+		if strings.HasPrefix(l, "cuseal: ") {
+			errLines = append(errLines, l)
+		}
+	}
+	if len(errLines) != 1 {
+		t.Fatalf("want exactly one error line, got %d in stderr:\n%s", len(errLines), stderr)
+	}
+	if !strings.Contains(errLines[0], want) {
+		t.Fatalf("error line %q does not mention %q", errLines[0], want)
+	}
+	if strings.Contains(stderr, "goroutine ") || strings.Contains(stderr, "panic:") {
+		t.Fatalf("stderr has a stack trace:\n%s", stderr)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, out, _ := runCLI(t, "version")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.HasPrefix(out, "cuseal "+version+" ") {
+		t.Fatalf("version output %q", out)
+	}
+}
+
+func TestInfoJSON(t *testing.T) {
+	code, out, stderr := runCLI(t, "info", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("info --json is not JSON: %v\n%s", err, out)
+	}
+	for _, k := range []string{"version", "go_version", "build_tags", "cuda", "cuda_archs", "devices", "backend"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("info --json lacks key %q", k)
+		}
+	}
+	if m["cuda"] != cudaBuild {
+		t.Errorf("cuda = %v, want %v", m["cuda"], cudaBuild)
+	}
+	if b := m["backend"]; b != "cpu" && b != "cuda" {
+		t.Errorf("backend = %v", b)
+	}
+	if !cudaBuild && m["backend"] != "cpu" {
+		t.Errorf("pure-Go build picks backend %v", m["backend"])
+	}
+}
+
+func TestInfoNoGPU(t *testing.T) {
+	t.Setenv("BELLMAN_NO_GPU", "1")
+	code, out, _ := runCLI(t, "info", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	var info buildInfo
+	if err := json.Unmarshal([]byte(out), &info); err != nil {
+		t.Fatal(err)
+	}
+	if !info.NoGPU || info.Backend != "cpu" {
+		t.Fatalf("BELLMAN_NO_GPU=1: no_gpu=%v backend=%s", info.NoGPU, info.Backend)
+	}
+}
+
+func TestInfoText(t *testing.T) {
+	code, out, _ := runCLI(t, "info")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"cuseal " + version, "go1.", "backend:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("info output lacks %q:\n%s", want, out)
+		}
+	}
+	if !cudaBuild && !strings.Contains(out, "not built in") {
+		t.Errorf("pure-Go info does not say CUDA is not built in:\n%s", out)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
+		{"unknown flag", []string{"info", "--frob"}, "frob"},
+		{"bad log level", []string{"--log-level", "loud", "version"}, "--log-level"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, tc.args...)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitUsage, stderr)
+			}
+			wantOneLineError(t, stderr, tc.want)
+		})
+	}
+}
+
+func TestNoArgsPrintsHelp(t *testing.T) {
+	code, out, _ := runCLI(t)
+	if code != exitOK || !strings.Contains(out, "COMMANDS:") {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	if got := exitCode(classify(errInvalidProof), &bytes.Buffer{}); got != exitInvalidProof {
+		t.Errorf("invalid proof → %d", got)
+	}
+	if got := exitCode(classify(usageErrorf("x")), &bytes.Buffer{}); got != exitUsage {
+		t.Errorf("usage → %d", got)
+	}
+	var buf bytes.Buffer
+	if got := exitCode(classify(bytes.ErrTooLarge), &buf); got != exitInternal {
+		t.Errorf("untyped action error → %d, want %d", got, exitInternal)
+	}
+	if got := exitCode(nil, &buf); got != exitOK {
+		t.Errorf("nil → %d", got)
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	if got := oneLine("a\nb\n  c  \n"); got != "a; b; c" {
+		t.Fatalf("oneLine = %q", got)
+	}
+}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Binary size units, as Lotus prints sector sizes (2KiB, 32GiB).
+var sizeUnits = []struct {
+	suffix string
+	shift  uint
+}{
+	{"TiB", 40}, {"GiB", 30}, {"MiB", 20}, {"KiB", 10},
+}
+
+// sectorSizes are the PoRep sector sizes Filecoin defines, in bytes.
+var sectorSizes = []uint64{2 << 10, 8 << 20, 512 << 20, 32 << 30, 64 << 30}
+
+// parseSize reads a byte count written as a plain integer or with a binary unit: "2KiB",
+// "32GiB", "2048". Units are case-insensitive; "K", "KB", "Ki" and "KiB" all mean 1024 bytes
+// (Lotus prints KiB; users type the others).
+func parseSize(s string) (uint64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, fmt.Errorf("empty size")
+	}
+	num := strings.TrimRightFunc(t, func(r rune) bool { return r < '0' || r > '9' })
+	unit := strings.ToLower(strings.TrimSpace(t[len(num):]))
+	n, err := strconv.ParseUint(num, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("size %q: not a number with an optional unit (2KiB, 32GiB)", s)
+	}
+	var shift uint
+	switch unit {
+	case "", "b":
+	case "k", "kb", "ki", "kib":
+		shift = 10
+	case "m", "mb", "mi", "mib":
+		shift = 20
+	case "g", "gb", "gi", "gib":
+		shift = 30
+	case "t", "tb", "ti", "tib":
+		shift = 40
+	default:
+		return 0, fmt.Errorf("size %q: unknown unit %q (use KiB, MiB, GiB or TiB)", s, unit)
+	}
+	if n > (^uint64(0))>>shift {
+		return 0, fmt.Errorf("size %q: too large", s)
+	}
+	return n << shift, nil
+}
+
+// formatSize writes n bytes with the largest binary unit that divides it exactly: 2048 →
+// "2KiB", 34359738368 → "32GiB", 1000 → "1000B".
+func formatSize(n uint64) string {
+	for _, u := range sizeUnits {
+		if n != 0 && n%(1<<u.shift) == 0 {
+			return fmt.Sprintf("%d%s", n>>u.shift, u.suffix)
+		}
+	}
+	return fmt.Sprintf("%dB", n)
+}
+
+// parseSectorSize parses a --sector-size value and checks that it names a Filecoin sector
+// size.
+func parseSectorSize(s string) (uint64, error) {
+	n, err := parseSize(s)
+	if err != nil {
+		return 0, fmt.Errorf("--sector-size: %w", err)
+	}
+	for _, v := range sectorSizes {
+		if v == n {
+			return n, nil
+		}
+	}
+	names := make([]string, len(sectorSizes))
+	for i, v := range sectorSizes {
+		names[i] = formatSize(v)
+	}
+	return 0, fmt.Errorf("--sector-size %s: not a Filecoin sector size (one of %s)", s, strings.Join(names, ", "))
+}

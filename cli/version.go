@@ -1,0 +1,140 @@
+package main
+
+import (
+	"encoding/json"
+	"runtime"
+	"runtime/debug"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// version is cuseal's version; release builds set it with
+// -ldflags "-X main.version=v1.2.3".
+var version = "0.1.0-dev"
+
+// buildInfo describes the binary: what `cuseal info --json` prints.
+type buildInfo struct {
+	Version       string       `json:"version"`
+	GoVersion     string       `json:"go_version"`
+	OS            string       `json:"os"`
+	Arch          string       `json:"arch"`
+	BuildTags     []string     `json:"build_tags"`
+	CUDA          bool         `json:"cuda"`                     // built with the CUDA backend (tag cuda)
+	NativeVersion string       `json:"native_version,omitempty"` // version of the linked native library
+	CUDAArchs     []string     `json:"cuda_archs"`               // SM architectures compiled into the native library
+	Devices       []deviceInfo `json:"devices"`
+	DeviceError   string       `json:"device_error,omitempty"` // why devices could not be listed
+	Backend       string       `json:"backend"`                // what --backend auto picks: "cpu" or "cuda"
+	NoGPU         bool         `json:"no_gpu"`                 // BELLMAN_NO_GPU is set
+}
+
+// deviceInfo describes one CUDA device.
+type deviceInfo struct {
+	Index       int    `json:"index"`
+	Name        string `json:"name"`
+	MemoryBytes uint64 `json:"memory_bytes"`
+	SM          string `json:"sm"`
+}
+
+func versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print cuseal's version",
+		Action: func(c *cli.Context) error {
+			printf(c, "cuseal %s (%s, %s/%s, cuda=%t)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH, cudaBuild)
+			return nil
+		},
+	}
+}
+
+func infoCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "info",
+		Usage: "print the build (version, tags, CUDA archs) and the devices found",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
+			noGPUFlag(),
+		},
+		Action: func(c *cli.Context) error {
+			info := collectInfo(c.Bool("no-gpu"))
+			if c.Bool("json") {
+				enc := json.NewEncoder(c.App.Writer)
+				enc.SetIndent("", "  ")
+				return enc.Encode(info)
+			}
+			printInfo(c, info)
+			return nil
+		},
+	}
+}
+
+// noGPUFlag is lotus-bench's --no-gpu, read from BELLMAN_NO_GPU as bellperson does.
+func noGPUFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "no-gpu", Usage: "never use a GPU", EnvVars: []string{"BELLMAN_NO_GPU"}}
+}
+
+func collectInfo(noGPU bool) buildInfo {
+	info := buildInfo{
+		Version:   version,
+		GoVersion: runtime.Version(),
+		OS:        runtime.GOOS,
+		Arch:      runtime.GOARCH,
+		BuildTags: buildTags(),
+		CUDA:      cudaBuild,
+		CUDAArchs: []string{},
+		Devices:   []deviceInfo{},
+		NoGPU:     noGPU,
+	}
+	probeBackend(&info)
+	info.Backend = "cpu"
+	if info.CUDA && len(info.Devices) > 0 && !noGPU {
+		info.Backend = "cuda"
+	}
+	return info
+}
+
+// buildTags returns the -tags the binary was built with.
+func buildTags() []string {
+	tags := []string{}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return tags
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "-tags" && s.Value != "" {
+			tags = append(tags, strings.Split(s.Value, ",")...)
+		}
+	}
+	return tags
+}
+
+func printInfo(c *cli.Context, info buildInfo) {
+	printf(c, "cuseal %s\n", info.Version)
+	printf(c, "  go:         %s %s/%s\n", info.GoVersion, info.OS, info.Arch)
+	tags := "(none)"
+	if len(info.BuildTags) > 0 {
+		tags = strings.Join(info.BuildTags, ",")
+	}
+	printf(c, "  build tags: %s\n", tags)
+	if !info.CUDA {
+		printf(c, "  cuda:       not built in (pure-Go CPU backend only; build with ./build.sh build on a machine with nvcc)\n")
+	} else {
+		printf(c, "  cuda:       built in, native library %s, archs %s\n", info.NativeVersion, strings.Join(info.CUDAArchs, ","))
+		switch {
+		case info.DeviceError != "":
+			printf(c, "  devices:    none usable: %s\n", info.DeviceError)
+		case len(info.Devices) == 0:
+			printf(c, "  devices:    no CUDA devices found\n")
+		default:
+			for _, d := range info.Devices {
+				printf(c, "  device %d:   %s, sm_%s, %s\n", d.Index, d.Name, d.SM, formatSize(d.MemoryBytes))
+			}
+		}
+	}
+	note := ""
+	if info.NoGPU {
+		note = " (BELLMAN_NO_GPU / --no-gpu set)"
+	}
+	printf(c, "  backend:    %s%s\n", info.Backend, note)
+}

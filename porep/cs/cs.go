@@ -105,3 +105,13 @@ type R1CS struct {
 	NumInputs, NumAux int
 	A, B, C           Matrix
 }
+
+// SizeHint pre-sizes an implementation so that synthesis of a circuit of
+// known shape appends without reallocating. Zero fields mean "unknown".
+// Constraints counts the circuit's constraints only (the per-input rows are
+// added from Inputs); Inputs counts ONE.
+type SizeHint struct {
+	Constraints int
+	Aux         int
+	Inputs      int
+}

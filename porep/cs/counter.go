@@ -1,0 +1,79 @@
+package cs
+
+import (
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+)
+
+// Counter measures a circuit's shape without keeping values or matrices:
+// constraints, aux and inputs, the number of merged non-zero terms per
+// matrix, and the density popcounts (one bit per variable, 16 MB for the
+// 130M aux variables of a 32 GiB partition). Counts exclude the per-input
+// rows the prover appends (add NumInputs for those: one A term each).
+type Counter struct {
+	Constraints int
+	Aux, Inputs int
+	// NonZeroA/B/C count merged terms with non-zero coefficient.
+	NonZeroA, NonZeroB, NonZeroC int
+
+	aDenAux, bDenIn, bDenAux bitmap
+	m                        merger
+}
+
+// NewCounter returns an empty Counter with ONE allocated as Input(0).
+func NewCounter() *Counter {
+	c := &Counter{}
+	c.AllocInput(nil)
+	return c
+}
+
+// Alloc counts an aux variable.
+func (c *Counter) Alloc(*fr.Element) Variable {
+	c.Aux++
+	c.aDenAux.add()
+	c.bDenAux.add()
+	return Aux(c.Aux - 1)
+}
+
+// AllocInput counts an input variable.
+func (c *Counter) AllocInput(*fr.Element) Variable {
+	c.Inputs++
+	c.bDenIn.add()
+	return Input(c.Inputs - 1)
+}
+
+// Enforce counts one constraint and its merged terms.
+func (c *Counter) Enforce(a, b, cc LC) {
+	c.Constraints++
+	ma := c.m.merge(a)
+	c.NonZeroA += len(ma)
+	for _, t := range ma {
+		if t.Var.IsAux() {
+			c.aDenAux.set(t.Var.Index())
+		}
+	}
+	mb := c.m.merge(b)
+	c.NonZeroB += len(mb)
+	for _, t := range mb {
+		if t.Var.IsAux() {
+			c.bDenAux.set(t.Var.Index())
+		} else {
+			c.bDenIn.set(t.Var.Index())
+		}
+	}
+	c.NonZeroC += len(c.m.merge(cc))
+}
+
+// Push is a no-op.
+func (c *Counter) Push(string) {}
+
+// Pop is a no-op.
+func (c *Counter) Pop() {}
+
+// ADensityAux returns the number of aux variables used in A.
+func (c *Counter) ADensityAux() int { return c.aDenAux.ones }
+
+// BDensityInput returns the number of inputs used in B.
+func (c *Counter) BDensityInput() int { return c.bDenIn.ones }
+
+// BDensityAux returns the number of aux variables used in B.
+func (c *Counter) BDensityAux() int { return c.bDenAux.ones }

@@ -1,0 +1,21 @@
+//go:build unix
+
+package main
+
+import (
+	"runtime"
+	"syscall"
+)
+
+// peakRSS returns the process's peak resident set size in bytes (getrusage ru_maxrss), or 0
+// when it cannot be read.
+func peakRSS() uint64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil || ru.Maxrss < 0 {
+		return 0
+	}
+	if runtime.GOOS == "darwin" || runtime.GOOS == "ios" {
+		return uint64(ru.Maxrss) // bytes there
+	}
+	return uint64(ru.Maxrss) * 1024 // KiB on Linux and the BSDs
+}

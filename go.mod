@@ -5,6 +5,16 @@ go 1.26.8
 require github.com/consensys/gnark-crypto v0.22.0
 
 require (
+	github.com/filecoin-project/go-address v1.2.0 // indirect
+	github.com/ipfs/boxo v0.41.0 // indirect
+	github.com/ipfs/go-block-format v0.2.4 // indirect
+	github.com/ipfs/go-ipld-cbor v0.3.0 // indirect
+	github.com/ipfs/go-ipld-format v0.6.3 // indirect
+	github.com/polydawn/refmt v0.90.0 // indirect
+	github.com/whyrusleeping/cbor-gen v0.3.1 // indirect
+)
+
+require (
 	github.com/bits-and-blooms/bitset v1.25.0 // indirect
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
 	github.com/filecoin-project/go-fil-commcid v0.3.1 // indirect
@@ -17,7 +27,7 @@ require (
 	github.com/multiformats/go-base32 v0.1.0 // indirect
 	github.com/multiformats/go-base36 v0.2.0 // indirect
 	github.com/multiformats/go-multibase v0.3.0 // indirect
-	github.com/multiformats/go-multicodec v0.9.2 // indirect
+	github.com/multiformats/go-multicodec v0.10.0 // indirect
 	github.com/multiformats/go-multihash v0.2.3 // indirect
 	github.com/multiformats/go-varint v0.1.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect

@@ -1,0 +1,51 @@
+package stacked
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// ParameterVersion is the parameter-cache VERSION of storage-proofs-core
+// parameter_cache.rs.
+const ParameterVersion = 28
+
+// DefaultParameterDir is rust-fil-proofs' default parameter cache directory.
+const DefaultParameterDir = "/var/tmp/filecoin-proof-parameters"
+
+// ParameterIdentifier returns PublicParams::identifier() of
+// stacked/vanilla/params.rs for this configuration. It depends only on nodes,
+// layers, challenges per partition and tree shape.
+func (c *SectorConfig) ParameterIdentifier() string {
+	return fmt.Sprintf("layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: %d base_graph: drgraph::BucketGraph{size: %d; degree: %d; hasher: poseidon_hasher} }, challenges: LayerChallenges { layers: %d, max_count: %d }, tree: merkletree-poseidon_hasher-%d-%d-%d }",
+		ExpDegree, c.Nodes, BaseDegree, c.Layers, c.ChallengesPerPartition, c.Shape.Base, c.Shape.Sub, c.Shape.Top)
+}
+
+// ParameterFileStem returns the parameter file name without extension:
+// v28-stacked-proof-of-replication-merkletree-poseidon_hasher-<shape>-sha256_hasher-<hex sha256(identifier)>.
+func (c *SectorConfig) ParameterFileStem() string {
+	h := sha256.Sum256([]byte(c.ParameterIdentifier()))
+	return fmt.Sprintf("v%d-stacked-proof-of-replication-merkletree-poseidon_hasher-%s-sha256_hasher-%s",
+		ParameterVersion, c.Shape, hex.EncodeToString(h[:]))
+}
+
+// ParameterDir returns $FIL_PROOFS_PARAMETER_CACHE, or DefaultParameterDir
+// when it is unset or empty.
+func ParameterDir() string {
+	if d := os.Getenv("FIL_PROOFS_PARAMETER_CACHE"); d != "" {
+		return d
+	}
+	return DefaultParameterDir
+}
+
+// ParameterPaths returns the .params, .vk and .meta paths in dir (ParameterDir
+// when dir is empty).
+func (c *SectorConfig) ParameterPaths(dir string) (params, vk, meta string) {
+	if dir == "" {
+		dir = ParameterDir()
+	}
+	stem := filepath.Join(dir, c.ParameterFileStem())
+	return stem + ".params", stem + ".vk", stem + ".meta"
+}

@@ -1,0 +1,63 @@
+package groth16
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/cuseal/cuseal/porep/cs"
+)
+
+var cacheLocks sync.Map // path → *sync.Mutex
+
+// CachedSetup returns test parameters for r1cs and the toxic-waste seed,
+// generating them with Setup(r1cs, ToxicWasteFromSeed(seed)) on first use
+// and storing them in dir as
+// "cuseal-test-<r1cs digest>-<seed>.params" (+ ".meta" JSON naming the
+// seed and digest). Later calls — in this process or another — open the
+// stored file (unchecked decoding, it is ours). FOR TESTS ONLY. The file is
+// written atomically; a stored file that fails to parse is regenerated.
+func CachedSetup(dir string, r1cs *cs.R1CS, seed [32]byte) (*Params, error) {
+	if err := validateR1CS(r1cs); err != nil {
+		return nil, err
+	}
+	d := r1cs.Digest() // cuseal-r1cs-v1, digests.md §1
+	base := fmt.Sprintf("cuseal-test-%s-%s", hex.EncodeToString(d[:]), hex.EncodeToString(seed[:]))
+	path := filepath.Join(dir, base+".params")
+	mu, _ := cacheLocks.LoadOrStore(path, new(sync.Mutex))
+	mu.(*sync.Mutex).Lock()
+	defer mu.(*sync.Mutex).Unlock()
+
+	if _, err := os.Stat(path); err == nil {
+		if p, err := OpenParams(path, false); err == nil {
+			return p, nil
+		}
+	}
+	p, err := Setup(r1cs, ToxicWasteFromSeed(seed))
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("groth16: param cache: %w", err)
+	}
+	if err := WriteParamsFile(path, p); err != nil {
+		return nil, err
+	}
+	meta := map[string]string{
+		"warning":     "TEST PARAMETERS: toxic waste derived from the seed (cuseal-toxic-v1); never use in production",
+		"seed":        hex.EncodeToString(seed[:]),
+		"r1cs_digest": hex.EncodeToString(d[:]),
+	}
+	if err := writeFileAtomic(filepath.Join(dir, base+".meta"), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(meta)
+	}); err != nil {
+		return nil, err
+	}
+	return p, nil
+}

@@ -1,0 +1,190 @@
+package groth16
+
+import (
+	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
+)
+
+// Encoded sizes of BLS12-381 points in the zcash/IETF format.
+const (
+	G1UncompressedSize = bls.SizeOfG1AffineUncompressed // 96
+	G2UncompressedSize = bls.SizeOfG2AffineUncompressed // 192
+	G1CompressedSize   = bls.SizeOfG1AffineCompressed   // 48
+	G2CompressedSize   = bls.SizeOfG2AffineCompressed   // 96
+)
+
+// zcash flag bits in the most significant byte.
+const (
+	flagCompressed = 0x80
+	flagInfinity   = 0x40
+	flagSort       = 0x20
+	flagMask       = flagCompressed | flagInfinity | flagSort
+)
+
+// readFp decodes a 48-byte big-endian coordinate with the flag bits of the
+// first byte cleared when clearFlags is set; values ≥ p are rejected (blst
+// BLST_BAD_ENCODING).
+func readFp(z *fp.Element, b []byte, clearFlags bool) error {
+	var buf [fp.Bytes]byte
+	copy(buf[:], b[:fp.Bytes])
+	if clearFlags {
+		buf[0] &^= flagMask
+	}
+	e, err := fp.BigEndian.Element(&buf)
+	if err != nil {
+		return ErrNonCanonical
+	}
+	*z = e
+	return nil
+}
+
+// uncompressedFlags validates the flag bits of an uncompressed encoding and
+// reports whether it is the (well-formed) infinity encoding.
+func uncompressedFlags(b []byte) (infinity bool, err error) {
+	switch b[0] & flagMask {
+	case 0:
+		return false, nil
+	case flagInfinity:
+		if b[0]&^flagMask != 0 {
+			return false, ErrBadFlags
+		}
+		for _, x := range b[1:] {
+			if x != 0 {
+				return false, ErrBadFlags
+			}
+		}
+		return true, nil
+	default:
+		// compressed or sort bit set in an uncompressed slot
+		return false, ErrBadFlags
+	}
+}
+
+// decodeG1Uncompressed sets p from a 96-byte uncompressed zcash encoding.
+// It rejects bad flags, the point at infinity, non-canonical coordinates and
+// off-curve points; with checked it also rejects points outside the
+// prime-order subgroup (blstrs from_uncompressed vs _unchecked).
+func decodeG1Uncompressed(p *bls.G1Affine, b []byte, checked bool) error {
+	if len(b) < G1UncompressedSize {
+		return ErrTruncated
+	}
+	inf, err := uncompressedFlags(b[:G1UncompressedSize])
+	if err != nil {
+		return err
+	}
+	if inf {
+		return ErrPointAtInfinity
+	}
+	if err := readFp(&p.X, b[0:48], true); err != nil {
+		return err
+	}
+	if err := readFp(&p.Y, b[48:96], false); err != nil {
+		return err
+	}
+	// (0,0) is gnark's in-memory infinity; with no infinity flag it is
+	// simply an off-curve pair, and IsOnCurve would accept it.
+	if p.X.IsZero() && p.Y.IsZero() || !p.IsOnCurve() {
+		return ErrNotOnCurve
+	}
+	if checked && !p.IsInSubGroup() {
+		return ErrNotInSubgroup
+	}
+	return nil
+}
+
+// decodeG2Uncompressed is decodeG1Uncompressed for G2 (192 bytes,
+// coordinates ordered c1 ‖ c0 as in the zcash format).
+func decodeG2Uncompressed(p *bls.G2Affine, b []byte, checked bool) error {
+	if len(b) < G2UncompressedSize {
+		return ErrTruncated
+	}
+	inf, err := uncompressedFlags(b[:G2UncompressedSize])
+	if err != nil {
+		return err
+	}
+	if inf {
+		return ErrPointAtInfinity
+	}
+	if err := readFp(&p.X.A1, b[0:48], true); err != nil {
+		return err
+	}
+	if err := readFp(&p.X.A0, b[48:96], false); err != nil {
+		return err
+	}
+	if err := readFp(&p.Y.A1, b[96:144], false); err != nil {
+		return err
+	}
+	if err := readFp(&p.Y.A0, b[144:192], false); err != nil {
+		return err
+	}
+	if p.X.IsZero() && p.Y.IsZero() || !p.IsOnCurve() {
+		return ErrNotOnCurve
+	}
+	if checked && !p.IsInSubGroup() {
+		return ErrNotInSubgroup
+	}
+	return nil
+}
+
+// decodeG1Compressed sets p from a 48-byte compressed zcash encoding,
+// rejecting infinity, bad flags, non-canonical x, x with no curve point, and
+// points outside the subgroup (blstrs from_compressed, as Proof::read).
+func decodeG1Compressed(p *bls.G1Affine, b []byte) error {
+	if len(b) < G1CompressedSize {
+		return ErrTruncated
+	}
+	switch b[0] & flagMask {
+	case flagCompressed, flagCompressed | flagSort:
+	case flagCompressed | flagInfinity:
+		return ErrPointAtInfinity
+	default:
+		return ErrBadFlags
+	}
+	var x fp.Element
+	if err := readFp(&x, b[:48], true); err != nil {
+		return err
+	}
+	*p = bls.G1Affine{}
+	if _, err := p.SetBytes(b[:G1CompressedSize]); err != nil {
+		// canonical x and good flags: only "no square root" or subgroup remain
+		return classifyDecodeErr(p.IsOnCurve())
+	}
+	return nil
+}
+
+// decodeG2Compressed is decodeG1Compressed for G2 (96 bytes).
+func decodeG2Compressed(p *bls.G2Affine, b []byte) error {
+	if len(b) < G2CompressedSize {
+		return ErrTruncated
+	}
+	switch b[0] & flagMask {
+	case flagCompressed, flagCompressed | flagSort:
+	case flagCompressed | flagInfinity:
+		return ErrPointAtInfinity
+	default:
+		return ErrBadFlags
+	}
+	var x fp.Element
+	if err := readFp(&x, b[0:48], true); err != nil {
+		return err
+	}
+	if err := readFp(&x, b[48:96], false); err != nil {
+		return err
+	}
+	*p = bls.G2Affine{}
+	if _, err := p.SetBytes(b[:G2CompressedSize]); err != nil {
+		return classifyDecodeErr(p.IsOnCurve())
+	}
+	return nil
+}
+
+// classifyDecodeErr maps a gnark compressed-decoding failure (after the
+// canonical-x check, on a zeroed p) to our sentinels: gnark leaves Y zero
+// when no square root exists (no curve point has y = 0: the cofactors are
+// odd), and sets it before the subgroup check.
+func classifyDecodeErr(onCurve bool) error {
+	if onCurve {
+		return ErrNotInSubgroup
+	}
+	return ErrNotOnCurve
+}

@@ -1,0 +1,416 @@
+package groth16
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"golang.org/x/sys/unix"
+)
+
+// Section describes one point vector of a `.params` file: where its first
+// element starts (absolute byte offset, just after the u32 count), how many
+// elements it holds and their encoded size (96 for G1, 192 for G2).
+type Section struct {
+	Name     string
+	Offset   int64
+	Count    int
+	ElemSize int
+}
+
+// query indexes, in file order.
+const (
+	qH = iota
+	qL
+	qA
+	qBG1
+	qBG2
+	numQueries
+)
+
+var queryNames = [numQueries]string{SectionH, SectionL, SectionA, SectionBG1, SectionBG2}
+
+// Params is a Groth16 proving key in bellperson's layout (formats.md §1):
+// the verifying key, then the h, l, a, b_g1, b_g2 queries.
+//
+// A Params is either file-backed (OpenParams / ParseParams: the vk is
+// decoded eagerly, each query is located by byte offset and decoded on
+// demand, in parallel, by H/L/A/BG1/BG2 — bellperson MappedParameters) or
+// memory-backed (Setup: the queries are held decoded). Query accessors
+// return fresh slices for file-backed params and the held slices for
+// memory-backed ones; callers must not modify them.
+//
+// A Params is safe for concurrent use. Close releases the mapping.
+type Params struct {
+	VK VerifyingKey
+
+	name    string // file path or caller-chosen name
+	checked bool
+	data    []byte // whole file (mmap or caller bytes); nil when memory-backed
+	mapped  bool
+	sec     [numQueries]Section
+
+	mem *queries // memory-backed queries, nil when file-backed
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// queries holds decoded query vectors (memory-backed Params).
+type queries struct {
+	h, l, a, bg1 []bls.G1Affine
+	bg2          []bls.G2Affine
+}
+
+// OpenParams memory-maps a `.params` file and parses it: the vk eagerly
+// (always subgroup-checked), the query sections by offset only. checked
+// selects how the queries are decoded later: true = on-curve and subgroup
+// checks (blstrs from_uncompressed), false = canonical coordinates and
+// on-curve only (from_uncompressed_unchecked, what rust-fil-proofs uses in
+// production behind the file digest). The file size must match the counts
+// exactly. Errors are *FormatError naming the file, section and offset.
+func OpenParams(path string, checked bool) (*Params, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("groth16: open params: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("groth16: stat params: %w", err)
+	}
+	size := st.Size()
+	if size == 0 {
+		return nil, &FormatError{path, SectionVK, 0, 0, fmt.Errorf("%w: empty file", ErrTruncated)}
+	}
+	if int64(int(size)) != size {
+		return nil, fmt.Errorf("groth16: %s: file too large to map (%d bytes)", path, size)
+	}
+	data, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
+	if err != nil {
+		return nil, fmt.Errorf("groth16: mmap %s: %w", path, err)
+	}
+	p, err := parseParams(data, path, checked)
+	if err != nil {
+		unix.Munmap(data)
+		return nil, err
+	}
+	p.mapped = true
+	return p, nil
+}
+
+// ParseParams parses `.params` bytes held in memory (same checks as
+// OpenParams; data is retained, not copied). name is used in errors.
+func ParseParams(data []byte, name string, checked bool) (*Params, error) {
+	return parseParams(data, name, checked)
+}
+
+func parseParams(data []byte, name string, checked bool) (*Params, error) {
+	vk, off, err := parseVK(data, name)
+	if err != nil {
+		return nil, err
+	}
+	p := &Params{VK: *vk, name: name, checked: checked, data: data}
+	for q := 0; q < numQueries; q++ {
+		size := G1UncompressedSize
+		if q == qBG2 {
+			size = G2UncompressedSize
+		}
+		count, first, err := readCount(data, off, name, queryNames[q], size)
+		if err != nil {
+			return nil, err
+		}
+		p.sec[q] = Section{Name: queryNames[q], Offset: int64(first), Count: count, ElemSize: size}
+		off = first + count*size
+	}
+	if off != len(data) {
+		return nil, &FormatError{name, SectionBG2, -1, int64(off), fmt.Errorf("%w: %d bytes after b_g2", ErrTrailingData, len(data)-off)}
+	}
+	return p, nil
+}
+
+// Close unmaps a file-backed Params. Accessors must not be called after.
+func (p *Params) Close() error {
+	p.closeOnce.Do(func() {
+		if p.mapped && p.data != nil {
+			p.closeErr = unix.Munmap(p.data)
+		}
+		p.data = nil
+	})
+	return p.closeErr
+}
+
+// Name returns the file path (or name) the params were read from; "" for
+// memory-backed params.
+func (p *Params) Name() string { return p.name }
+
+// Checked reports whether queries are subgroup-checked when decoded.
+func (p *Params) Checked() bool { return p.checked }
+
+// Sections returns the five query sections (h, l, a, b_g1, b_g2) in file
+// order. For memory-backed params Offset is where the section would start
+// in the encoded file.
+func (p *Params) Sections() [5]Section {
+	if p.mem == nil {
+		return p.sec
+	}
+	var s [numQueries]Section
+	off := int64(p.VK.EncodedSize())
+	counts := [numQueries]int{len(p.mem.h), len(p.mem.l), len(p.mem.a), len(p.mem.bg1), len(p.mem.bg2)}
+	for q := 0; q < numQueries; q++ {
+		size := G1UncompressedSize
+		if q == qBG2 {
+			size = G2UncompressedSize
+		}
+		s[q] = Section{Name: queryNames[q], Offset: off + 4, Count: counts[q], ElemSize: size}
+		off += 4 + int64(counts[q]*size)
+	}
+	return s
+}
+
+// NumH, NumL, NumA, NumBG1, NumBG2 return the query lengths.
+func (p *Params) NumH() int   { return p.Sections()[qH].Count }
+func (p *Params) NumL() int   { return p.Sections()[qL].Count }
+func (p *Params) NumA() int   { return p.Sections()[qA].Count }
+func (p *Params) NumBG1() int { return p.Sections()[qBG1].Count }
+func (p *Params) NumBG2() int { return p.Sections()[qBG2].Count }
+
+// DomainSize is the FFT domain size m = |h| + 1 (a power of two).
+func (p *Params) DomainSize() int { return p.NumH() + 1 }
+
+// RawSection returns the encoded points of a file-backed section (no count
+// prefix) without decoding them: the mmap'd bytes, valid until Close. It is
+// meant for native loaders that deserialize on their own. It fails for
+// memory-backed params.
+func (p *Params) RawSection(name string) ([]byte, error) {
+	if p.mem != nil || p.data == nil {
+		return nil, fmt.Errorf("groth16: RawSection(%q): params are not file-backed", name)
+	}
+	for _, s := range p.sec {
+		if s.Name == name {
+			return p.data[s.Offset : s.Offset+int64(s.Count*s.ElemSize)], nil
+		}
+	}
+	return nil, fmt.Errorf("groth16: RawSection: unknown section %q", name)
+}
+
+// H returns the h query (τ^i·Z(τ)/δ, i < m−1).
+func (p *Params) H() ([]bls.G1Affine, error) { return p.g1Query(qH) }
+
+// L returns the l query ((β·u_i + α·v_i + w_i)/δ per aux variable).
+func (p *Params) L() ([]bls.G1Affine, error) { return p.g1Query(qL) }
+
+// A returns the density-filtered a query (inputs, then A-dense aux).
+func (p *Params) A() ([]bls.G1Affine, error) { return p.g1Query(qA) }
+
+// BG1 returns the density-filtered b_g1 query (B-dense inputs, then aux).
+func (p *Params) BG1() ([]bls.G1Affine, error) { return p.g1Query(qBG1) }
+
+// BG2 returns the density-filtered b_g2 query.
+func (p *Params) BG2() ([]bls.G2Affine, error) {
+	if p.mem != nil {
+		return p.mem.bg2, nil
+	}
+	s := p.sec[qBG2]
+	if p.data == nil {
+		return nil, fmt.Errorf("groth16: %s: params closed", p.name)
+	}
+	out := make([]bls.G2Affine, s.Count)
+	err := parallelDecode(s.Count, func(i int) error {
+		off := s.Offset + int64(i*s.ElemSize)
+		if err := decodeG2Uncompressed(&out[i], p.data[off:], p.checked); err != nil {
+			return &FormatError{p.name, s.Name, i, off, err}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (p *Params) g1Query(q int) ([]bls.G1Affine, error) {
+	if p.mem != nil {
+		switch q {
+		case qH:
+			return p.mem.h, nil
+		case qL:
+			return p.mem.l, nil
+		case qA:
+			return p.mem.a, nil
+		default:
+			return p.mem.bg1, nil
+		}
+	}
+	if p.data == nil {
+		return nil, fmt.Errorf("groth16: %s: params closed", p.name)
+	}
+	s := p.sec[q]
+	out := make([]bls.G1Affine, s.Count)
+	err := parallelDecode(s.Count, func(i int) error {
+		off := s.Offset + int64(i*s.ElemSize)
+		if err := decodeG1Uncompressed(&out[i], p.data[off:], p.checked); err != nil {
+			return &FormatError{p.name, s.Name, i, off, err}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// parallelDecode runs f(i) for i < n on GOMAXPROCS goroutines over
+// contiguous chunks and returns the error of the lowest failing index, so
+// the reported error does not depend on scheduling.
+func parallelDecode(n int, f func(i int) error) error {
+	if n == 0 {
+		return nil
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if workers > n {
+		workers = n
+	}
+	chunk := (n + workers - 1) / workers
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := w*chunk, min((w+1)*chunk, n)
+		wg.Add(1)
+		go func(w, lo, hi int) {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				if err := f(i); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+		}(w, lo, hi)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteTo writes the params in bellperson's Parameters::write layout. For
+// file-backed params the queries are copied byte for byte.
+func (p *Params) WriteTo(w io.Writer) (int64, error) {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	var n int64
+	k, err := p.VK.WriteTo(bw)
+	n += k
+	if err != nil {
+		return n, err
+	}
+	for q := 0; q < numQueries; q++ {
+		k, err := p.writeQuery(bw, q)
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, bw.Flush()
+}
+
+func (p *Params) writeQuery(w io.Writer, q int) (int64, error) {
+	var buf [4]byte
+	if p.mem == nil {
+		if p.data == nil {
+			return 0, fmt.Errorf("groth16: %s: params closed", p.name)
+		}
+		s := p.sec[q]
+		binary.BigEndian.PutUint32(buf[:], uint32(s.Count))
+		if _, err := w.Write(buf[:]); err != nil {
+			return 0, err
+		}
+		k, err := w.Write(p.data[s.Offset : s.Offset+int64(s.Count*s.ElemSize)])
+		return int64(k) + 4, err
+	}
+	var g1 []bls.G1Affine
+	switch q {
+	case qH:
+		g1 = p.mem.h
+	case qL:
+		g1 = p.mem.l
+	case qA:
+		g1 = p.mem.a
+	case qBG1:
+		g1 = p.mem.bg1
+	}
+	n := int64(4)
+	if q == qBG2 {
+		binary.BigEndian.PutUint32(buf[:], uint32(len(p.mem.bg2)))
+		if _, err := w.Write(buf[:]); err != nil {
+			return 0, err
+		}
+		for i := range p.mem.bg2 {
+			b := p.mem.bg2[i].RawBytes()
+			k, err := w.Write(b[:])
+			n += int64(k)
+			if err != nil {
+				return n, err
+			}
+		}
+		return n, nil
+	}
+	binary.BigEndian.PutUint32(buf[:], uint32(len(g1)))
+	if _, err := w.Write(buf[:]); err != nil {
+		return 0, err
+	}
+	for i := range g1 {
+		b := g1[i].RawBytes()
+		k, err := w.Write(b[:])
+		n += int64(k)
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// WriteParamsFile writes p to path atomically (temporary file in the same
+// directory, fsync, rename): an existing file is replaced only by a
+// complete one.
+func WriteParamsFile(path string, p *Params) error {
+	return writeFileAtomic(path, func(w io.Writer) error {
+		_, err := p.WriteTo(w)
+		return err
+	})
+}
+
+func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("groth16: write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err = write(tmp); err != nil {
+		return fmt.Errorf("groth16: write %s: %w", path, err)
+	}
+	if err = tmp.Sync(); err != nil {
+		return fmt.Errorf("groth16: write %s: %w", path, err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("groth16: write %s: %w", path, err)
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("groth16: write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,91 @@
+// Package gadget holds cuseal's circuit gadgets, each mirroring its
+// bellpepper-core 0.2.1 / bellperson 0.27.0 / rust-fil-proofs twin
+// allocation for allocation and constraint for constraint (same order, same
+// merged coefficients), so that circuits built from them match the R1CS of
+// the official Filecoin parameters: Boolean and AllocatedBit, Num and
+// AllocatedNum, UInt32 with MultiEq, UInt64, SHA-256, multipack,
+// reverse_bit_numbering, constraint::equal, insert/pick and the SHA-256
+// Merkle node. See shared docs/porep-circuit.md §3.
+//
+// Values are always carried (a circuit synthesized only for its shape can
+// pass zero values). Gadgets build their linear combinations in reusable
+// scratch buffers, so the hot paths (SHA-256) do not allocate per bit.
+package gadget
+
+import (
+	"sync"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuseal/cuseal/porep/cs"
+)
+
+// Field constants shared by all gadgets. pow2[i] = 2^i, negPow2[i] = −2^i
+// for i < 256 (MultiEq shifts stay below 254 + 35).
+var (
+	frZero, frOne, frMinusOne, frTwo fr.Element
+	pow2, negPow2                    [300]fr.Element
+)
+
+func init() {
+	frOne.SetOne()
+	frMinusOne.Neg(&frOne)
+	frTwo.SetUint64(2)
+	pow2[0].SetOne()
+	for i := 1; i < len(pow2); i++ {
+		pow2[i].Double(&pow2[i-1])
+	}
+	for i := range pow2 {
+		negPow2[i].Neg(&pow2[i])
+	}
+}
+
+// Capacity is the number of bits that always fit in a field element
+// (blstrs Scalar::CAPACITY = 254).
+const Capacity = 254
+
+// NumBits is the bit length of the field modulus (Scalar::NUM_BITS = 255).
+const NumBits = 255
+
+// frBit returns a pointer to the constant 1 or 0 (cs implementations copy
+// the value, never retain the pointer).
+func frBit(b bool) *fr.Element {
+	if b {
+		return &frOne
+	}
+	return &frZero
+}
+
+// synth is a ConstraintSystem plus scratch LCs reused across constraints,
+// so that building a constraint does not allocate.
+type synth struct {
+	sys     cs.ConstraintSystem
+	a, b, c cs.LC
+	meq     multiEq
+	sha     shaScratch
+}
+
+var synthPool = sync.Pool{New: func() any {
+	return &synth{a: make(cs.LC, 0, 64), b: make(cs.LC, 0, 64), c: make(cs.LC, 0, 512)}
+}}
+
+func acquire(sys cs.ConstraintSystem) *synth {
+	s := synthPool.Get().(*synth)
+	s.sys = sys
+	return s
+}
+
+func release(s *synth) {
+	s.sys = nil
+	synthPool.Put(s)
+}
+
+// enforce emits the constraint held in s.a, s.b, s.c.
+func (s *synth) enforce() { s.sys.Enforce(s.a, s.b, s.c) }
+
+// reset clears the scratch LCs.
+func (s *synth) reset() {
+	s.a, s.b, s.c = s.a[:0], s.b[:0], s.c[:0]
+}
+
+func term(c *fr.Element, v cs.Variable) cs.Term { return cs.Term{Coeff: *c, Var: v} }

@@ -165,7 +165,7 @@ func (s *synth) addmany(ops []*UInt32) UInt32 {
 
 	var res UInt32
 	res.Value = uint32(sum)
-	var rvars [35]cs.Variable
+	var rvars [36]cs.Variable // 10 operands need 36 bits
 	for i := 0; i < nbits; i++ {
 		b := s.allocBit(sum>>uint(i)&1 == 1)
 		rvars[i] = b.Var

@@ -16,8 +16,10 @@ import (
 // template over local references (0 = ONE, 1…A = the inputs, A+1+k = the
 // k-th allocated aux) and replayed per call. Every allocation in the gadget
 // is followed at once by the constraint that defines it, so a template step
-// is one (alloc v, enforce a·b = c) pair with c = 1·v + (terms without v);
-// the value of v is therefore ⟨a⟩·⟨b⟩ − ⟨c − v⟩.
+// is one (alloc v, enforce a·b = c) pair with c = 1·v + (terms without v),
+// so v = ⟨a⟩·⟨b⟩ − ⟨c − v⟩. Replay takes the values from circuitWitness
+// (the optimised permutation's intermediates, witness.go); tests check them
+// against that solved form.
 
 // HashCircuit synthesises neptune's legacy Poseidon circuit over the
 // already-allocated preimage vars (arity len(vars), 1…MaxArity) with values
@@ -70,6 +72,7 @@ type tround struct {
 }
 
 type template struct {
+	c      *Constants
 	arity  int
 	terms  []tterm
 	steps  []tstep
@@ -113,18 +116,16 @@ func (tpl *template) replay(sys cs.ConstraintSystem, vars []cs.Variable, vals []
 		copy(sc.vals[1:], vals)
 	}
 	base := int32(1 + tpl.arity)
+	if withValues {
+		circuitWitness(tpl.c, sc.vals[base:], vals)
+	}
 	for _, r := range tpl.rounds {
 		sys.Push(r.name)
 		for s := r.start; s < r.end; s++ {
 			st := &tpl.steps[s]
 			ref := base + int32(s)
 			if withValues {
-				v := &sc.vals[ref]
-				a, b := tpl.eval(sc.vals, st.a), tpl.eval(sc.vals, st.b)
-				v.Mul(&a, &b)
-				cRest := tpl.eval(sc.vals, [2]int32{st.c[0] + 1, st.c[1]})
-				v.Sub(v, &cRest)
-				sc.vars[ref] = sys.Alloc(v)
+				sc.vars[ref] = sys.Alloc(&sc.vals[ref])
 			} else {
 				sc.vars[ref] = sys.Alloc(nil)
 			}
@@ -141,6 +142,21 @@ func (tpl *template) replay(sys cs.ConstraintSystem, vars []cs.Variable, vals []
 		out = sc.vals[last]
 	}
 	return sc.vars[last], out, nil
+}
+
+// solveWitness fills vals[1+A:] by solving each recorded step for its new
+// variable, v = ⟨a⟩·⟨b⟩ − ⟨c − v⟩, given vals[0] = 1 and vals[1…A] = the
+// preimage. Tests compare it with circuitWitness.
+func (tpl *template) solveWitness(vals []fr.Element) {
+	base := int32(1 + tpl.arity)
+	for s := range tpl.steps {
+		st := &tpl.steps[s]
+		v := &vals[base+int32(s)]
+		a, b := tpl.eval(vals, st.a), tpl.eval(vals, st.b)
+		v.Mul(&a, &b)
+		cRest := tpl.eval(vals, [2]int32{st.c[0] + 1, st.c[1]})
+		v.Sub(v, &cRest)
+	}
 }
 
 // eval returns Σ coeff·vals[ref] over terms[r[0]:r[1]].
@@ -236,7 +252,7 @@ type builder struct {
 }
 
 func buildTemplate(c *Constants) *template {
-	tpl := &template{arity: c.Arity}
+	tpl := &template{c: c, arity: c.Arity}
 	b := &builder{c: c, tpl: tpl, next: int32(1 + c.Arity)}
 	b.elems = make([]elt, c.Width)
 	b.elems[0] = numConst(&c.DomainTag)

@@ -1,9 +1,6 @@
 package cs
 
 import (
-	"cmp"
-	"slices"
-
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 )
 
@@ -23,9 +20,14 @@ type ProvingAssignment struct {
 
 	aDenAux, bDenIn, bDenAux bitmap
 
-	cands []cand // density candidates of the current LC (scratch)
+	cands []cand  // density candidates of the current LC (scratch)
+	slots []int32 // dedup hash table for long LCs (scratch)
 	done  *Assignment
 }
+
+// gone flags a candidate merged into an earlier one (no real variable has
+// the aux bit and the maximal index).
+const gone = ^Variable(0)
 
 // cand is a term whose variable's density bit was still clear.
 type cand struct {
@@ -129,7 +131,7 @@ func (p *ProvingAssignment) eval(acc *fr.Element, lc LC, inDen, auxDen *bitmap) 
 		}
 	}
 	if len(cands) > 0 {
-		resolveDensity(cands, inDen, auxDen)
+		p.resolveDensity(cands, inDen, auxDen)
 	}
 	p.cands = cands
 }
@@ -138,7 +140,7 @@ func (p *ProvingAssignment) eval(acc *fr.Element, lc LC, inDen, auxDen *bitmap) 
 // their coefficients) and sets the density bit of every variable whose
 // merged coefficient is non-zero. All duplicates of a candidate variable
 // are candidates too, since bits are only set here, after the scan.
-func resolveDensity(cands []cand, inDen, auxDen *bitmap) {
+func (p *ProvingAssignment) resolveDensity(cands []cand, inDen, auxDen *bitmap) {
 	mark := func(v Variable) {
 		if v.IsAux() {
 			auxDen.set(v.Index())
@@ -154,7 +156,6 @@ func resolveDensity(cands []cand, inDen, auxDen *bitmap) {
 	case n <= smallLC:
 		// Quadratic merge; a merged-away entry is flagged by zeroing its
 		// variable slot to a sentinel that cannot occur (aux bit + max index).
-		const gone = ^Variable(0)
 		for i := 0; i < n; i++ {
 			v := cands[i].v
 			if v == gone {
@@ -172,20 +173,47 @@ func resolveDensity(cands []cand, inDen, auxDen *bitmap) {
 			}
 		}
 	default:
-		slices.SortFunc(cands, func(x, y cand) int { return cmp.Compare(x.v, y.v) })
-		for i := 0; i < n; {
-			sum := cands[i].coeff
-			j := i + 1
-			for j < n && cands[j].v == cands[i].v {
-				sum.Add(&sum, &cands[j].coeff)
-				j++
+		p.slots = dedupResolve(p.slots, cands, mark)
+	}
+}
+
+// dedupResolve merges many candidates in O(n) with an open-addressing hash
+// table (slot[h] = 1 + index of the first candidate with that variable),
+// marks the non-zero merged ones and returns the (cleared, reusable) table.
+func dedupResolve(slot []int32, cands []cand, mark func(Variable)) []int32 {
+	n := len(cands)
+	size := 1
+	for size < 2*n {
+		size <<= 1
+	}
+	mask := size - 1
+	if len(slot) < size {
+		slot = make([]int32, size)
+	}
+	for i := range cands {
+		v := cands[i].v
+		h := int(uint32(v)*0x9e3779b1>>7) & mask
+		for {
+			j := slot[h]
+			if j == 0 {
+				slot[h] = int32(i + 1)
+				break
 			}
-			if !sum.IsZero() {
-				mark(cands[i].v)
+			if first := &cands[j-1]; first.v == v {
+				first.coeff.Add(&first.coeff, &cands[i].coeff)
+				cands[i].v = gone
+				break
 			}
-			i = j
+			h = (h + 1) & mask
 		}
 	}
+	for i := range cands {
+		if cands[i].v != gone && !cands[i].coeff.IsZero() {
+			mark(cands[i].v)
+		}
+	}
+	clear(slot[:size])
+	return slot
 }
 
 // NumConstraints returns the number of constraints enforced so far

@@ -41,6 +41,16 @@ func PrepareVerifyingKey(vk *VerifyingKey) (*PreparedVerifyingKey, error) {
 	}, nil
 }
 
+// linesCopy returns a copy of the first k precomputed line sets: gnark's
+// MillerLoopFixedQ scales the lines it is given in place (by the G1
+// point's coordinates), so the originals must never be passed to it — that
+// would corrupt the key for the next call and race between goroutines.
+func (pvk *PreparedVerifyingKey) linesCopy(k int) []g2Lines {
+	out := make([]g2Lines, k)
+	copy(out, pvk.lines[:k])
+	return out
+}
+
 // checkProofPoints rejects proofs whose points are off the curve or outside
 // the subgroup (possible only for proofs built in memory: DecodeProofs
 // already checks).
@@ -84,7 +94,7 @@ func (pvk *PreparedVerifyingKey) Verify(proof *Proof, public []fr.Element) error
 	if err != nil {
 		return fmt.Errorf("groth16: verify: %w", err)
 	}
-	f2, err := bls.MillerLoopFixedQ([]bls.G1Affine{acc, proof.C}, pvk.lines[:2])
+	f2, err := bls.MillerLoopFixedQ([]bls.G1Affine{acc, proof.C}, pvk.linesCopy(2))
 	if err != nil {
 		return fmt.Errorf("groth16: verify: %w", err)
 	}
@@ -164,7 +174,7 @@ func (pvk *PreparedVerifyingKey) VerifyBatch(proofs []Proof, publics [][]fr.Elem
 	if err != nil {
 		return fmt.Errorf("groth16: verify batch: %w", err)
 	}
-	f2, err := bls.MillerLoopFixedQ([]bls.G1Affine{acc, cAcc, alphaAcc}, pvk.lines)
+	f2, err := bls.MillerLoopFixedQ([]bls.G1Affine{acc, cAcc, alphaAcc}, pvk.linesCopy(3))
 	if err != nil {
 		return fmt.Errorf("groth16: verify batch: %w", err)
 	}

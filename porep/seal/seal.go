@@ -1,0 +1,369 @@
+package seal
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	commcid "github.com/filecoin-project/go-fil-commcid"
+	"github.com/filecoin-project/go-state-types/abi"
+	"github.com/ipfs/go-cid"
+
+	"github.com/cuseal/cuseal/porep/poseidon"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// Files Seal writes into its output directory.
+const (
+	FileMeta       = "seal.json"         // sealMeta (JSON)
+	FileDataPadded = "data-padded.dat"   // Fr32-padded data, SectorSize bytes (tree D leaves)
+	FileSealed     = "sealed.dat"        // replica: label_L + data per node, 32 B LE each (tree R leaves)
+	FileTreeCLeaf  = "tree-c-leaves.dat" // column hashes, 32 B LE each (tree C leaves)
+)
+
+// FileLayer returns the name of the label file of layer l (1-based).
+func FileLayer(l int) string { return fmt.Sprintf("layer-%d.dat", l) }
+
+// memLayersLimit: up to this many label bytes (all layers) are kept in memory
+// between PC1 and PC2; larger sectors re-read the layer files.
+const memLayersLimit = 1 << 30
+
+// SealResult is what Seal returns: the commitments as CIDs (go-fil-commcid)
+// and bytes, the replica_id, and timings.
+type SealResult struct {
+	CommR, CommD cid.Cid
+	// 32-byte little-endian values.
+	CommRBytes, CommDBytes, CommC, CommRLast, ReplicaID [32]byte
+	OutDir                                              string
+	// PC1 covers the parent cache and all layers; PC2 the column hashes, tree
+	// C, the replica and tree R_last. Total includes reading input and tree D.
+	PC1, PC2, Total time.Duration
+}
+
+// sealMeta is the content of seal.json.
+type sealMeta struct {
+	Config    stacked.SectorConfig `json:"config"`
+	Miner     uint64               `json:"miner"`
+	Sector    uint64               `json:"sector"`
+	Ticket    stacked.Domain       `json:"ticket"`
+	ReplicaID stacked.Domain       `json:"replica_id"`
+	CommD     stacked.Domain       `json:"comm_d"`
+	CommR     stacked.Domain       `json:"comm_r"`
+	CommC     stacked.Domain       `json:"comm_c"`
+	CommRLast stacked.Domain       `json:"comm_r_last"`
+}
+
+// ErrOutDirNotEmpty is returned (wrapped) when Seal's output directory has
+// content: Seal never overwrites anything.
+var ErrOutDirNotEmpty = errors.New("output directory is not empty")
+
+func to32(name string, b []byte) ([32]byte, error) {
+	var out [32]byte
+	if len(b) != 32 {
+		return out, fmt.Errorf("%s: %d bytes, want 32", name, len(b))
+	}
+	copy(out[:], b)
+	return out, nil
+}
+
+// prepareOutDir creates outDir if needed and fails when it has any entry.
+func prepareOutDir(outDir string) error {
+	entries, err := os.ReadDir(outDir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		if err := os.MkdirAll(outDir, 0o755); err != nil {
+			return fmt.Errorf("seal: create output directory: %w", err)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("seal: output directory %s: %w", outDir, err)
+	case len(entries) > 0:
+		return fmt.Errorf("seal: %s: %w (contains %q); nothing was written", outDir, ErrOutDirNotEmpty, entries[0].Name())
+	}
+	return nil
+}
+
+// readData reads dataPath: either unpadded data of exactly
+// SectorSize·127/128 bytes (Fr32-padded here) or already padded data of
+// exactly SectorSize bytes whose every node has its two top bits clear.
+func readData(cfg *stacked.SectorConfig, dataPath string) ([]byte, error) {
+	f, err := os.Open(dataPath)
+	if err != nil {
+		return nil, fmt.Errorf("seal: data file: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("seal: data file %s: %w", dataPath, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("seal: data file %s is not a regular file", dataPath)
+	}
+	unpadded := UnpaddedSize(cfg.SectorSize)
+	switch uint64(st.Size()) {
+	case unpadded:
+		raw := make([]byte, unpadded)
+		if _, err := io.ReadFull(f, raw); err != nil {
+			return nil, fmt.Errorf("seal: read %s: %w", dataPath, err)
+		}
+		out := make([]byte, cfg.SectorSize)
+		if err := Fr32Pad(out, raw); err != nil {
+			return nil, err
+		}
+		return out, nil
+	case cfg.SectorSize:
+		out := make([]byte, cfg.SectorSize)
+		if _, err := io.ReadFull(f, out); err != nil {
+			return nil, fmt.Errorf("seal: read %s: %w", dataPath, err)
+		}
+		for i := 31; i < len(out); i += 32 {
+			if out[i]&0xc0 != 0 {
+				return nil, fmt.Errorf("seal: data file %s has padded size %d but byte %d (node %d) has its top two bits set: not Fr32-padded", dataPath, cfg.SectorSize, i, i/32)
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("seal: data file %s is %d bytes; %s needs %d (unpadded) or %d (Fr32-padded) bytes",
+		dataPath, st.Size(), cfg.Name, unpadded, cfg.SectorSize)
+}
+
+// Seal seals the data at dataPath for cfg into outDir (created if missing;
+// it must be empty): PC1 (SDR labels of every layer) and PC2 (tree C over
+// Poseidon column hashes, replica = label_L + data, tree R_last, comm_r =
+// Poseidon2(comm_c, comm_r_last)). ticket must be 32 bytes. Files written:
+// FileMeta, FileDataPadded, FileSealed, FileTreeCLeaf and FileLayer(1..L);
+// they are staged in a hidden subdirectory and moved in only on success.
+// Labels are computed on one core (each node depends on its predecessor);
+// parent cache, tree D, column hashes and trees use every core.
+func Seal(ctx context.Context, cfg stacked.SectorConfig, dataPath, outDir string, minerID abi.ActorID, sectorNum abi.SectorNumber, ticket abi.SealRandomness) (SealResult, error) {
+	start := time.Now()
+	var res SealResult
+	if err := cfg.Validate(); err != nil {
+		return res, fmt.Errorf("seal: %w", err)
+	}
+	tk, err := to32("seal: ticket", ticket)
+	if err != nil {
+		return res, err
+	}
+	data, err := readData(&cfg, dataPath)
+	if err != nil {
+		return res, err
+	}
+	if err := prepareOutDir(outDir); err != nil {
+		return res, err
+	}
+	staging, err := os.MkdirTemp(outDir, ".staging-")
+	if err != nil {
+		return res, fmt.Errorf("seal: %w", err)
+	}
+	defer os.RemoveAll(staging)
+
+	treeD := buildTreeD(data)
+	commD := treeD.root()
+	treeD = nil
+	replicaID := stacked.ReplicaID(stacked.ProverID(minerID), sectorNum, tk, commD, cfg.PoRepID)
+
+	// PC1.
+	t0 := time.Now()
+	g, err := stacked.GraphFor(&cfg)
+	if err != nil {
+		return res, fmt.Errorf("seal: %w", err)
+	}
+	parents := g.ParentCache()
+	keep := cfg.SectorSize*uint64(cfg.Layers) <= memLayersLimit
+	var layers [][]byte
+	var prev []byte
+	for l := 1; l <= cfg.Layers; l++ {
+		cur := make([]byte, cfg.SectorSize)
+		if err := labelLayer(ctx, parents, &replicaID, uint32(l), prev, cur); err != nil {
+			return res, fmt.Errorf("seal: layer %d: %w", l, err)
+		}
+		if err := os.WriteFile(filepath.Join(staging, FileLayer(l)), cur, 0o644); err != nil {
+			return res, fmt.Errorf("seal: %w", err)
+		}
+		if keep {
+			layers = append(layers, cur)
+		}
+		prev = cur
+	}
+	parents = nil
+	res.PC1 = time.Since(t0)
+
+	// PC2.
+	t1 := time.Now()
+	nodes := int(cfg.Nodes)
+	leavesC := make([]fr.Element, nodes)
+	if err := columnHashes(ctx, &cfg, staging, layers, leavesC); err != nil {
+		return res, err
+	}
+	treeC, err := poseidon.BuildTree(leavesC, cfg.Shape.Base, cfg.Shape.Sub, cfg.Shape.Top)
+	if err != nil {
+		return res, fmt.Errorf("seal: tree C: %w", err)
+	}
+	commC := stacked.FrToBytes(&treeC.Root)
+	if err := writeFr(filepath.Join(staging, FileTreeCLeaf), leavesC); err != nil {
+		return res, err
+	}
+	treeC, leavesC = nil, nil
+	replica := make([]fr.Element, nodes)
+	if err := bytesToFr(replica, prev); err != nil {
+		return res, fmt.Errorf("seal: layer %d label: %w", cfg.Layers, err)
+	}
+	var dataErr error
+	parallelFor(nodes, 8192, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			var d [32]byte
+			copy(d[:], data[32*i:])
+			e, err := stacked.FrFromBytes(&d)
+			if err != nil {
+				dataErr = err // unreachable: padded data is < 2^254
+				return
+			}
+			replica[i].Add(&replica[i], &e)
+		}
+	})
+	if dataErr != nil {
+		return res, fmt.Errorf("seal: data: %w", dataErr)
+	}
+	prev, layers = nil, nil
+	if err := writeFr(filepath.Join(staging, FileSealed), replica); err != nil {
+		return res, err
+	}
+	treeR, err := poseidon.BuildTree(replica, cfg.Shape.Base, cfg.Shape.Sub, cfg.Shape.Top)
+	if err != nil {
+		return res, fmt.Errorf("seal: tree R_last: %w", err)
+	}
+	commRLast := stacked.FrToBytes(&treeR.Root)
+	cc, cr := treeC0(commC), treeR.Root
+	commRFr := poseidon.Hash2(&cc, &cr)
+	commR := stacked.FrToBytes(&commRFr)
+	res.PC2 = time.Since(t1)
+
+	if err := os.WriteFile(filepath.Join(staging, FileDataPadded), data, 0o644); err != nil {
+		return res, fmt.Errorf("seal: %w", err)
+	}
+	meta := sealMeta{Config: cfg, Miner: uint64(minerID), Sector: uint64(sectorNum), Ticket: tk,
+		ReplicaID: replicaID, CommD: commD, CommR: commR, CommC: commC, CommRLast: commRLast}
+	mb, _ := json.MarshalIndent(&meta, "", "  ")
+	if err := os.WriteFile(filepath.Join(staging, FileMeta), mb, 0o644); err != nil {
+		return res, fmt.Errorf("seal: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	names := []string{FileDataPadded, FileSealed, FileTreeCLeaf, FileMeta}
+	for l := 1; l <= cfg.Layers; l++ {
+		names = append(names, FileLayer(l))
+	}
+	for _, n := range names {
+		if err := os.Rename(filepath.Join(staging, n), filepath.Join(outDir, n)); err != nil {
+			for _, m := range names { // leave no partial output behind
+				os.Remove(filepath.Join(outDir, m))
+			}
+			return res, fmt.Errorf("seal: %w", err)
+		}
+	}
+
+	res.CommRBytes, res.CommDBytes, res.CommC, res.CommRLast, res.ReplicaID = commR, commD, commC, commRLast, replicaID
+	if res.CommR, err = commcid.ReplicaCommitmentV1ToCID(commR[:]); err != nil {
+		return res, fmt.Errorf("seal: comm_r CID: %w", err)
+	}
+	if res.CommD, err = commcid.DataCommitmentV1ToCID(commD[:]); err != nil {
+		return res, fmt.Errorf("seal: comm_d CID: %w", err)
+	}
+	res.OutDir = outDir
+	res.Total = time.Since(start)
+	return res, nil
+}
+
+func treeC0(commC [32]byte) fr.Element {
+	e, _ := stacked.FrFromBytes(&commC) // produced by FrToBytes: canonical
+	return e
+}
+
+// columnHashes computes tree C's leaves: Poseidon (arity = layers) over each
+// node's labels of layers 1..L (hash_single_column). layers holds the labels
+// when they were kept in memory; otherwise the layer files in dir are read
+// in chunks.
+func columnHashes(ctx context.Context, cfg *stacked.SectorConfig, dir string, layers [][]byte, out []fr.Element) error {
+	L := cfg.Layers
+	nodes := len(out)
+	const chunk = 1 << 16 // nodes per read
+	var files []*os.File
+	if layers == nil {
+		for l := 1; l <= L; l++ {
+			f, err := os.Open(filepath.Join(dir, FileLayer(l)))
+			if err != nil {
+				return fmt.Errorf("seal: %w", err)
+			}
+			defer f.Close()
+			files = append(files, f)
+		}
+	}
+	bufs := make([][]byte, L)
+	for lo := 0; lo < nodes; lo += chunk {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		hi := min(lo+chunk, nodes)
+		for l := 0; l < L; l++ {
+			if layers != nil {
+				bufs[l] = layers[l][32*lo : 32*hi]
+				continue
+			}
+			if bufs[l] == nil {
+				bufs[l] = make([]byte, 32*chunk)
+			}
+			if _, err := files[l].ReadAt(bufs[l][:32*(hi-lo)], int64(32*lo)); err != nil {
+				return fmt.Errorf("seal: read %s: %w", FileLayer(l+1), err)
+			}
+		}
+		var mu = make(chan error, 1)
+		parallelFor(hi-lo, 1024, func(a, b int) {
+			col := make([]fr.Element, L)
+			for i := a; i < b; i++ {
+				for l := 0; l < L; l++ {
+					var d [32]byte
+					copy(d[:], bufs[l][32*i:])
+					e, err := stacked.FrFromBytes(&d)
+					if err != nil {
+						select {
+						case mu <- fmt.Errorf("seal: layer %d node %d: %w", l+1, lo+i, err):
+						default:
+						}
+						return
+					}
+					col[l] = e
+				}
+				poseidon.HashInto(&out[lo+i], col)
+			}
+		})
+		select {
+		case err := <-mu:
+			return err
+		default:
+		}
+	}
+	return nil
+}
+
+// writeFr writes elements as 32-byte little-endian canonical values.
+func writeFr(path string, v []fr.Element) error {
+	buf := make([]byte, 32*len(v))
+	parallelFor(len(v), 8192, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			b := stacked.FrToBytes(&v[i])
+			copy(buf[32*i:], b[:])
+		}
+	})
+	if err := os.WriteFile(path, buf, 0o644); err != nil {
+		return fmt.Errorf("seal: %w", err)
+	}
+	return nil
+}

@@ -55,6 +55,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Commands: []*cli.Command{
 			versionCommand(),
 			infoCommand(),
+			paramsCommand(),
 		},
 		// urfave/cli otherwise calls os.Exit itself for errors that carry an exit code.
 		ExitErrHandler: func(*cli.Context, error) {},

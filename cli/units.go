@@ -80,3 +80,14 @@ func parseSectorSize(s string) (uint64, error) {
 	}
 	return 0, fmt.Errorf("--sector-size %s: not a Filecoin sector size (one of %s)", s, strings.Join(names, ", "))
 }
+
+// humanBytes writes n bytes rounded to one decimal in the largest binary unit below it:
+// 1536 → "1.5KiB", 2048 → "2.0KiB", 100 → "100B".
+func humanBytes(n uint64) string {
+	for _, u := range sizeUnits {
+		if n >= 1<<u.shift {
+			return fmt.Sprintf("%.1f%s", float64(n)/float64(uint64(1)<<u.shift), u.suffix)
+		}
+	}
+	return fmt.Sprintf("%dB", n)
+}

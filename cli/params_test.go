@@ -1,0 +1,119 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/porep/groth16"
+)
+
+// tinyParamsFiles writes test parameters for x·y = z (z public) to dir and returns the
+// .params and .vk paths: 2 inputs (ONE, z), 2 aux (x, y), 1 + 2 constraints → domain 4.
+func tinyParamsFiles(t *testing.T, dir string) (string, string) {
+	t.Helper()
+	r := cs.NewRecorder()
+	var v fr.Element
+	z := r.AllocInput(&v)
+	x := r.Alloc(&v)
+	y := r.Alloc(&v)
+	var one fr.Element
+	one.SetOne()
+	r.Enforce(cs.LC{{Coeff: one, Var: x}}, cs.LC{{Coeff: one, Var: y}}, cs.LC{{Coeff: one, Var: z}})
+	var seed [32]byte
+	seed[0] = 7
+	p, err := groth16.Setup(r.R1CS(), groth16.ToxicWasteFromSeed(seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pp, vp := filepath.Join(dir, "tiny.params"), filepath.Join(dir, "tiny.vk")
+	if err := groth16.WriteParamsFile(pp, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := groth16.WriteVerifyingKeyFile(vp, &p.VK); err != nil {
+		t.Fatal(err)
+	}
+	return pp, vp
+}
+
+func TestParamsInfo(t *testing.T) {
+	pp, vp := tinyParamsFiles(t, t.TempDir())
+	code, out, stderr := runCLI(t, "params", "info", "--json", pp)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var info paramsFileInfo
+	if err := json.Unmarshal([]byte(out), &info); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	st, _ := os.Stat(pp)
+	digest, err := groth16.FileDigest(pp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Kind != "params" || info.SizeBytes != st.Size() || info.Digest != digest || len(info.Digest) != 32 {
+		t.Fatalf("info = %+v; file size %d, digest %s", info, st.Size(), digest)
+	}
+	if info.Inputs != 2 || info.DomainSize != 4 || len(info.Queries) != 5 {
+		t.Fatalf("inputs=%d domain=%d queries=%d, want 2, 4, 5", info.Inputs, info.DomainSize, len(info.Queries))
+	}
+	want := map[string]int{"h": 3, "l": 2}
+	for _, q := range info.Queries {
+		if n, ok := want[q.Name]; ok && q.Count != n {
+			t.Errorf("query %s: %d points, want %d", q.Name, q.Count, n)
+		}
+	}
+
+	code, out, stderr = runCLI(t, "params", "info", "--json", vp)
+	if code != exitOK {
+		t.Fatalf("vk: exit %d: %s", code, stderr)
+	}
+	info = paramsFileInfo{}
+	if err := json.Unmarshal([]byte(out), &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Kind != "vk" || info.Inputs != 2 {
+		t.Fatalf("vk info = %+v", info)
+	}
+
+	code, out, _ = runCLI(t, "params", "info", pp)
+	if code != exitOK || len(out) == 0 {
+		t.Fatalf("text: exit %d, %q", code, out)
+	}
+}
+
+func TestParamsInfoBadInput(t *testing.T) {
+	dir := t.TempDir()
+	pp, _ := tinyParamsFiles(t, dir)
+	data, err := os.ReadFile(pp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trunc := filepath.Join(dir, "trunc.params")
+	if err := os.WriteFile(trunc, data[:len(data)-10], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing file", []string{"params", "info", filepath.Join(dir, "nope.params")}, "no such file"},
+		{"no argument", []string{"params", "info"}, "FILE"},
+		{"directory", []string{"params", "info", dir}, "directory"},
+		{"truncated", []string{"params", "info", trunc}, "trunc.params"},
+		{"unknown subcommand", []string{"params", "frob"}, `unknown command "frob"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, tc.args...)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr)
+			}
+			wantOneLineError(t, stderr, tc.want)
+		})
+	}
+}

@@ -1,0 +1,275 @@
+package seal
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	commcid "github.com/filecoin-project/go-fil-commcid"
+	"github.com/filecoin-project/go-state-types/abi"
+	"github.com/ipfs/go-cid"
+
+	"github.com/cuseal/cuseal/porep/poseidon"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// CommitPhase1 produces the C1 output (filecoin-ffi's serde_json
+// SealCommitPhase1Output bytes) for a sector that Seal wrote to outDir. The
+// arguments mirror filecoin-ffi SealCommitPhase1 (cache and sealed paths are
+// the one output directory; no pieces): the CIDs, sector number, miner and
+// ticket must match what Seal recorded. seed is the interactive randomness
+// (32 bytes); synthetic configurations use it to select challenges and NI
+// ones ignore it (it is still copied into the output).
+func CommitPhase1(ctx context.Context, cfg stacked.SectorConfig, sealedCID, unsealedCID cid.Cid, outDir string,
+	sectorNum abi.SectorNumber, minerID abi.ActorID, ticket abi.SealRandomness, seed abi.InteractiveSealRandomness) ([]byte, error) {
+	out, err := CommitPhase1Output(ctx, cfg, sealedCID, unsealedCID, outDir, sectorNum, minerID, ticket, seed)
+	if err != nil {
+		return nil, err
+	}
+	return out.Marshal(), nil
+}
+
+// loadMeta reads and checks seal.json against the caller's view of the sector.
+func loadMeta(cfg *stacked.SectorConfig, outDir string) (*sealMeta, error) {
+	b, err := os.ReadFile(filepath.Join(outDir, FileMeta))
+	if err != nil {
+		return nil, fmt.Errorf("c1: sealed sector directory: %w", err)
+	}
+	var m sealMeta
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("c1: %s: %w", filepath.Join(outDir, FileMeta), err)
+	}
+	if m.Config != *cfg {
+		return nil, fmt.Errorf("c1: %s was sealed as %s, not %s (or with other parameters)", outDir, m.Config.Name, cfg.Name)
+	}
+	return &m, nil
+}
+
+// CommitPhase1Output is CommitPhase1 returning the decoded output.
+func CommitPhase1Output(ctx context.Context, cfg stacked.SectorConfig, sealedCID, unsealedCID cid.Cid, outDir string,
+	sectorNum abi.SectorNumber, minerID abi.ActorID, ticket abi.SealRandomness, seed abi.InteractiveSealRandomness) (*stacked.C1Output, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("c1: %w", err)
+	}
+	tk, err := to32("c1: ticket", ticket)
+	if err != nil {
+		return nil, err
+	}
+	sd, err := to32("c1: seed", seed)
+	if err != nil {
+		return nil, err
+	}
+	commR, err := commcid.CIDToReplicaCommitmentV1(sealedCID)
+	if err != nil {
+		return nil, fmt.Errorf("c1: sealed CID: %w", err)
+	}
+	commD, err := commcid.CIDToDataCommitmentV1(unsealedCID)
+	if err != nil {
+		return nil, fmt.Errorf("c1: unsealed CID: %w", err)
+	}
+	m, err := loadMeta(&cfg, outDir)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case string(commR) != string(m.CommR[:]):
+		return nil, fmt.Errorf("c1: sealed CID %s does not match the sealed sector's comm_r %x", sealedCID, m.CommR)
+	case string(commD) != string(m.CommD[:]):
+		return nil, fmt.Errorf("c1: unsealed CID %s does not match the sealed sector's comm_d %x", unsealedCID, m.CommD)
+	case m.Miner != uint64(minerID) || m.Sector != uint64(sectorNum):
+		return nil, fmt.Errorf("c1: sector %d of miner %d requested, %s holds sector %d of miner %d", sectorNum, minerID, outDir, m.Sector, m.Miner)
+	case m.Ticket != tk:
+		return nil, fmt.Errorf("c1: ticket %x differs from the sealing ticket %x", tk, m.Ticket)
+	}
+	s, err := openSector(&cfg, outDir)
+	if err != nil {
+		return nil, err
+	}
+	defer s.close()
+	if s.treeC.Root != mustFr(m.CommC) || s.treeR.Root != mustFr(m.CommRLast) || s.treeD.root() != m.CommD {
+		return nil, fmt.Errorf("c1: files in %s do not match %s (trees rebuilt to other roots)", outDir, FileMeta)
+	}
+	g, err := stacked.GraphFor(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	out := &stacked.C1Output{
+		RegisteredProof: cfg.Name,
+		VanillaTag:      cfg.VanillaTag(),
+		CommR:           m.CommR,
+		CommD:           m.CommD,
+		ReplicaID:       m.ReplicaID,
+		Seed:            sd,
+		Ticket:          tk,
+	}
+	for k := 0; k < cfg.Partitions; k++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		chs, err := stacked.PartitionChallenges(&cfg, m.ReplicaID, m.CommR, sd, k)
+		if err != nil {
+			return nil, fmt.Errorf("c1: %w", err)
+		}
+		part := make([]stacked.VanillaProof, len(chs))
+		for i, c := range chs {
+			if err := s.vanillaProof(g, c, &part[i]); err != nil {
+				return nil, fmt.Errorf("c1: partition %d challenge %d (node %d): %w", k, i, c, err)
+			}
+		}
+		out.VanillaProofs = append(out.VanillaProofs, part)
+	}
+	return out, nil
+}
+
+func mustFr(d stacked.Domain) fr.Element {
+	e, _ := stacked.FrFromBytes((*[32]byte)(&d))
+	return e
+}
+
+// sector gives C1 access to a sealed sector's files.
+type sector struct {
+	cfg    *stacked.SectorConfig
+	layers []*os.File
+	treeD  *sha256Tree
+	treeC  *poseidon.Tree
+	treeR  *poseidon.Tree
+}
+
+func readFrFile(path string, n int) ([]fr.Element, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("c1: %w", err)
+	}
+	if len(b) != 32*n {
+		return nil, fmt.Errorf("c1: %s is %d bytes, want %d", path, len(b), 32*n)
+	}
+	out := make([]fr.Element, n)
+	if err := bytesToFr(out, b); err != nil {
+		return nil, fmt.Errorf("c1: %s: %w", path, err)
+	}
+	return out, nil
+}
+
+// openSector rebuilds trees D, C and R_last from the stored leaves and opens
+// the layer files.
+func openSector(cfg *stacked.SectorConfig, dir string) (*sector, error) {
+	s := &sector{cfg: cfg}
+	data, err := os.ReadFile(filepath.Join(dir, FileDataPadded))
+	if err != nil {
+		return nil, fmt.Errorf("c1: %w", err)
+	}
+	if uint64(len(data)) != cfg.SectorSize {
+		return nil, fmt.Errorf("c1: %s is %d bytes, want %d", FileDataPadded, len(data), cfg.SectorSize)
+	}
+	s.treeD = buildTreeD(data)
+	n := int(cfg.Nodes)
+	sh := cfg.Shape
+	leavesC, err := readFrFile(filepath.Join(dir, FileTreeCLeaf), n)
+	if err != nil {
+		return nil, err
+	}
+	if s.treeC, err = poseidon.BuildTree(leavesC, sh.Base, sh.Sub, sh.Top); err != nil {
+		return nil, fmt.Errorf("c1: tree C: %w", err)
+	}
+	replica, err := readFrFile(filepath.Join(dir, FileSealed), n)
+	if err != nil {
+		return nil, err
+	}
+	if s.treeR, err = poseidon.BuildTree(replica, sh.Base, sh.Sub, sh.Top); err != nil {
+		return nil, fmt.Errorf("c1: tree R_last: %w", err)
+	}
+	for l := 1; l <= cfg.Layers; l++ {
+		f, err := os.Open(filepath.Join(dir, FileLayer(l)))
+		if err != nil {
+			s.close()
+			return nil, fmt.Errorf("c1: %w", err)
+		}
+		s.layers = append(s.layers, f)
+	}
+	return s, nil
+}
+
+func (s *sector) close() {
+	for _, f := range s.layers {
+		f.Close()
+	}
+}
+
+// column returns the labels of node in layers 1..L.
+func (s *sector) column(node uint64) ([]stacked.Domain, error) {
+	rows := make([]stacked.Domain, len(s.layers))
+	for l, f := range s.layers {
+		if _, err := f.ReadAt(rows[l][:], int64(32*node)); err != nil {
+			return nil, fmt.Errorf("read %s node %d: %w", FileLayer(l+1), node, err)
+		}
+	}
+	return rows, nil
+}
+
+func (s *sector) columnProof(node uint64) (stacked.ColumnProof, error) {
+	rows, err := s.column(node)
+	if err != nil {
+		return stacked.ColumnProof{}, err
+	}
+	p, err := poseidonProof(s.treeC, s.cfg.Shape, node)
+	if err != nil {
+		return stacked.ColumnProof{}, err
+	}
+	return stacked.ColumnProof{Column: stacked.Column{Index: uint32(node), Rows: rows}, InclusionProof: p}, nil
+}
+
+// labelingProofs builds the labeling proofs of all layers and the encoding
+// proof from the parent columns, as params.rs Proof::from_parts does.
+func labelingProofs(layers int, challenge uint64, drg, exp []stacked.ColumnProof) ([]stacked.LabelingProof, stacked.EncodingProof) {
+	lps := make([]stacked.LabelingProof, layers)
+	for li := 0; li < layers; li++ {
+		layer := li + 1
+		var base []stacked.Domain
+		for _, cp := range drg {
+			base = append(base, cp.Column.Rows[layer-1])
+		}
+		if layer > 1 {
+			for _, cp := range exp {
+				base = append(base, cp.Column.Rows[layer-2])
+			}
+		}
+		parents := make([]stacked.Domain, stacked.TotalParents)
+		for k := range parents {
+			parents[k] = base[k%len(base)]
+		}
+		lps[li] = stacked.LabelingProof{Parents: parents, LayerIndex: uint32(layer), Node: challenge}
+	}
+	last := lps[layers-1]
+	enc := stacked.EncodingProof{Parents: append([]stacked.Domain(nil), last.Parents...), LayerIndex: last.LayerIndex, Node: last.Node}
+	return lps, enc
+}
+
+func (s *sector) vanillaProof(g *stacked.Graph, c uint64, v *stacked.VanillaProof) error {
+	var err error
+	v.CommDProofs = s.treeD.proof(c)
+	if v.CommRLastProof, err = poseidonProof(s.treeR, s.cfg.Shape, c); err != nil {
+		return err
+	}
+	rc := &v.ReplicaColumnProofs
+	if rc.CX, err = s.columnProof(c); err != nil {
+		return err
+	}
+	var par [stacked.Degree]uint32
+	g.Parents(uint32(c), &par)
+	for j, p := range par {
+		cp, err := s.columnProof(uint64(p))
+		if err != nil {
+			return err
+		}
+		if j < stacked.BaseDegree {
+			rc.DRGParents = append(rc.DRGParents, cp)
+		} else {
+			rc.ExpParents = append(rc.ExpParents, cp)
+		}
+	}
+	v.LabelingProofs, v.EncodingProof = labelingProofs(s.cfg.Layers, c, rc.DRGParents, rc.ExpParents)
+	return nil
+}

@@ -368,3 +368,33 @@ func TestEnforceAllocs(t *testing.T) {
 		t.Fatalf("Alloc+Enforce allocates %.1f times per call", allocs)
 	}
 }
+
+func TestABCAlloc(t *testing.T) {
+	var bufs [][]fr.Element
+	hint := SizeHint{Constraints: 10, Aux: 10, Inputs: 2, ABCAlloc: func(n int) []fr.Element {
+		b := make([]fr.Element, 3, n) // length is ignored
+		bufs = append(bufs, b)
+		return b
+	}}
+	p := NewProvingAssignment(hint)
+	if len(bufs) != 3 || cap(bufs[0]) != 12 {
+		t.Fatalf("ABCAlloc called %d times", len(bufs))
+	}
+	var one fr.Element
+	one.SetOne()
+	x := p.AllocInput(&one)
+	for i := 0; i < 10; i++ {
+		p.Enforce(LC{{one, x}}, LC{{one, One}}, nil)
+	}
+	a := p.Assignment()
+	if !p.ABCInPlace() || &a.A[0] != &bufs[0][:1][0] || &a.C[11] != &bufs[2][:12][11] {
+		t.Fatal("a/b/c not in the provided arrays")
+	}
+	q := NewProvingAssignment(SizeHint{Constraints: 1, ABCAlloc: func(n int) []fr.Element { return make([]fr.Element, 0, n) }})
+	for i := 0; i < 10; i++ {
+		q.Enforce(nil, nil, nil)
+	}
+	if q.ABCInPlace() {
+		t.Fatal("outgrown arrays reported in place")
+	}
+}

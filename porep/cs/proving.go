@@ -20,6 +20,8 @@ type ProvingAssignment struct {
 
 	aDenAux, bDenIn, bDenAux bitmap
 
+	abc0 [3]*fr.Element // first elements of the initial a, b, c arrays
+
 	cands []cand  // density candidates of the current LC (scratch)
 	slots []int32 // dedup hash table for long LCs (scratch)
 	done  *Assignment
@@ -39,10 +41,14 @@ type cand struct {
 // with ONE already allocated as Input(0) (as bellperson's prover does).
 func NewProvingAssignment(hint SizeHint) *ProvingAssignment {
 	n := hint.Constraints + hint.Inputs
+	mk := func() []fr.Element { return make([]fr.Element, 0, n) }
+	if hint.ABCAlloc != nil {
+		mk = func() []fr.Element { return hint.ABCAlloc(n)[:0] }
+	}
 	p := &ProvingAssignment{
-		a:       make([]fr.Element, 0, n),
-		b:       make([]fr.Element, 0, n),
-		c:       make([]fr.Element, 0, n),
+		a:       mk(),
+		b:       mk(),
+		c:       mk(),
 		input:   make([]fr.Element, 0, max(hint.Inputs, 1)),
 		aux:     make([]fr.Element, 0, hint.Aux),
 		aDenAux: newBitmap(hint.Aux),
@@ -50,8 +56,23 @@ func NewProvingAssignment(hint SizeHint) *ProvingAssignment {
 		bDenAux: newBitmap(hint.Aux),
 		cands:   make([]cand, 0, 64),
 	}
+	p.abc0 = [3]*fr.Element{ptr0(p.a), ptr0(p.b), ptr0(p.c)}
 	p.AllocInput(&frOne)
 	return p
+}
+
+func ptr0(v []fr.Element) *fr.Element {
+	if cap(v) == 0 {
+		return nil
+	}
+	return &v[:1][0]
+}
+
+// ABCInPlace reports whether a, b and c still live in the arrays they
+// started in (those from SizeHint.ABCAlloc, if given), i.e. no append had
+// to reallocate them.
+func (p *ProvingAssignment) ABCInPlace() bool {
+	return p.abc0 == [3]*fr.Element{ptr0(p.a), ptr0(p.b), ptr0(p.c)}
 }
 
 // Alloc appends an aux variable with value *value (nil means zero).

@@ -56,6 +56,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			versionCommand(),
 			infoCommand(),
 			paramsCommand(),
+			sealCommand(),
 		},
 		// urfave/cli otherwise calls os.Exit itself for errors that carry an exit code.
 		ExitErrHandler: func(*cli.Context, error) {},

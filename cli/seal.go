@@ -1,0 +1,226 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/filecoin-project/go-state-types/abi"
+	"github.com/urfave/cli/v2"
+
+	"github.com/cuseal/cuseal/porep/seal"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// FileC1 is the name of the C1 output `cuseal seal` writes into its output directory.
+const FileC1 = "c1.json"
+
+func sealCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "seal",
+		Usage: "seal a sector with the test sealer (PC1, PC2, C1) and write DIR/c1.json",
+		Description: "A test sealer: labels on one core, trees in memory. It exists to make C1 inputs for\n" +
+			"commit2; seal 2KiB or 8MiB sectors with it, not production ones.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB, 8MiB, ...)", Value: "2KiB"},
+			&cli.StringFlag{Name: "data", Usage: "unpadded (or Fr32-padded) sector data `FILE`"},
+			&cli.BoolFlag{Name: "random", Usage: "seal random data instead of --data"},
+			&cli.StringFlag{Name: "out", Usage: "output `DIR` (created; must be empty)", Required: true},
+			&cli.StringFlag{Name: "miner", Usage: "miner actor address", Value: "t01000"},
+			&cli.Uint64Flag{Name: "sector", Usage: "sector number", Value: 1},
+			&cli.StringFlag{Name: "ticket", Usage: "ticket randomness, 64 hex digits", Required: true},
+			&cli.StringFlag{Name: "seed", Usage: "interactive seed randomness, 64 hex digits", Required: true},
+			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object"},
+		},
+		Action: sealAction,
+	}
+}
+
+// sealOutput is what `cuseal seal --json` prints.
+type sealOutput struct {
+	RegisteredProof string  `json:"registered_proof"`
+	SectorSize      string  `json:"sector_size"`
+	C1              string  `json:"c1"`
+	CommR           string  `json:"comm_r"`
+	CommD           string  `json:"comm_d"`
+	PC1Seconds      float64 `json:"pc1_seconds"`
+	PC2Seconds      float64 `json:"pc2_seconds"`
+	C1Seconds       float64 `json:"c1_seconds"`
+}
+
+func sealAction(c *cli.Context) error {
+	cfg, err := sectorConfigForSize(c.String("sector-size"))
+	if err != nil {
+		return err
+	}
+	miner, err := parseMiner(c.String("miner"))
+	if err != nil {
+		return inputError(err)
+	}
+	ticket, err := parseHex32("ticket", c.String("ticket"))
+	if err != nil {
+		return inputError(err)
+	}
+	seed, err := parseHex32("seed", c.String("seed"))
+	if err != nil {
+		return inputError(err)
+	}
+	data, random := c.String("data"), c.Bool("random")
+	if (data == "") == !random {
+		return usageErrorf("seal: give exactly one of --data FILE and --random")
+	}
+	outDir := c.String("out")
+	if err := checkEmptyOutDir(outDir); err != nil {
+		return err
+	}
+	if random {
+		if data, err = writeRandomData(seal.UnpaddedSize(cfg.SectorSize)); err != nil {
+			return internalError(err)
+		}
+		defer os.Remove(data)
+	} else if err := checkDataFile(data, &cfg); err != nil {
+		return err
+	}
+
+	jsonOut := c.Bool("json")
+	bar := newProgress(c.App.ErrWriter, jsonOut, -1, fmt.Sprintf("sealing %s (PC1, PC2)", formatSize(cfg.SectorSize)))
+	slog.Info("seal: PC1+PC2", "sector_size", formatSize(cfg.SectorSize), "proof", cfg.Name, "out", outDir)
+	res, err := seal.Seal(c.Context, cfg, data, outDir, miner, abi.SectorNumber(c.Uint64("sector")), ticket[:])
+	bar.Done()
+	if err != nil {
+		if errors.Is(err, seal.ErrOutDirNotEmpty) {
+			return inputError(err)
+		}
+		return internalError(err)
+	}
+	bar = newProgress(c.App.ErrWriter, jsonOut, -1, "commit phase 1")
+	start := time.Now()
+	c1, err := seal.CommitPhase1(c.Context, cfg, res.CommR, res.CommD, outDir, abi.SectorNumber(c.Uint64("sector")), miner, ticket[:], seed[:])
+	bar.Done()
+	if err != nil {
+		return internalError(err)
+	}
+	c1Time := time.Since(start)
+	c1Path := filepath.Join(outDir, FileC1)
+	if err := writeFileAtomic(c1Path, c1); err != nil {
+		return internalError(err)
+	}
+	out := sealOutput{
+		RegisteredProof: cfg.Name,
+		SectorSize:      formatSize(cfg.SectorSize),
+		C1:              c1Path,
+		CommR:           res.CommR.String(),
+		CommD:           res.CommD.String(),
+		PC1Seconds:      res.PC1.Seconds(),
+		PC2Seconds:      res.PC2.Seconds(),
+		C1Seconds:       c1Time.Seconds(),
+	}
+	if jsonOut {
+		return writeJSON(c, out)
+	}
+	printf(c, "sealed %s sector %d of %s (%s)\n", out.SectorSize, c.Uint64("sector"), c.String("miner"), cfg.Name)
+	printf(c, "  comm_r: %s\n  comm_d: %s\n", out.CommR, out.CommD)
+	printf(c, "  c1:     %s\n", c1Path)
+	printf(c, "  PC1 %.3fs, PC2 %.3fs, C1 %.3fs\n", out.PC1Seconds, out.PC2Seconds, out.C1Seconds)
+	return nil
+}
+
+// checkEmptyOutDir creates dir if missing and checks that it is empty and writable, so a bad
+// --out fails before any work.
+func checkEmptyOutDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return inputError(fmt.Errorf("--out: %w", fileError(err)))
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return inputError(fmt.Errorf("--out: %w", fileError(err)))
+	}
+	if len(entries) > 0 {
+		return usageErrorf("--out %s: directory is not empty (contains %q); refusing to overwrite", dir, entries[0].Name())
+	}
+	f, err := os.CreateTemp(dir, ".cuseal-write-test-*")
+	if err != nil {
+		return inputError(fmt.Errorf("--out %s: not writable: %w", dir, fileError(err)))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
+// checkDataFile checks that path is a readable regular file of the unpadded or padded sector
+// size, so the sealer's input errors come out as usage errors naming the file.
+func checkDataFile(path string, cfg *stacked.SectorConfig) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return inputError(fmt.Errorf("--data: %w", fileError(err)))
+	}
+	if !st.Mode().IsRegular() {
+		return usageErrorf("--data %s: not a regular file", path)
+	}
+	unpadded := seal.UnpaddedSize(cfg.SectorSize)
+	if n := uint64(st.Size()); n != unpadded && n != cfg.SectorSize {
+		return usageErrorf("--data %s: %d bytes; a %s sector takes %d bytes (unpadded) or %d (Fr32-padded)",
+			path, n, formatSize(cfg.SectorSize), unpadded, cfg.SectorSize)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return inputError(fmt.Errorf("--data: %w", fileError(err)))
+	}
+	return f.Close()
+}
+
+// writeRandomData writes n random bytes to a temporary file and returns its path.
+func writeRandomData(n uint64) (string, error) {
+	f, err := os.CreateTemp("", "cuseal-random-*.dat")
+	if err != nil {
+		return "", err
+	}
+	_, err = io.CopyN(f, rand.Reader, int64(n))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same directory and a
+// rename, so path never holds a partial file.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Chmod(0o644); err == nil {
+		err = cerr
+	}
+	if serr := f.Sync(); err == nil {
+		err = serr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// writeJSON prints v as indented JSON on stdout.
+func writeJSON(c *cli.Context, v any) error {
+	enc := json.NewEncoder(c.App.Writer)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

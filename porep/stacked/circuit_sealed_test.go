@@ -1,0 +1,132 @@
+package stacked_test
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/filecoin-project/go-state-types/abi"
+
+	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/porep/seal"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// sealedC1 seals random data for cfg with the test sealer (porep/seal) and
+// returns its parsed C1 output.
+func sealedC1(t *testing.T, cfg stacked.SectorConfig, seed uint64) *stacked.C1Output {
+	t.Helper()
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(seed, 11))
+	data := make([]byte, seal.UnpaddedSize(cfg.SectorSize))
+	for i := range data {
+		data[i] = byte(r.Uint32())
+	}
+	dataPath := filepath.Join(dir, "data")
+	if err := os.WriteFile(dataPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	out := filepath.Join(dir, "sector")
+	ticket, seedR := bytes.Repeat([]byte{5}, 32), bytes.Repeat([]byte{6}, 32)
+	res, err := seal.Seal(ctx, cfg, dataPath, out, 1000, 3, ticket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, err := seal.CommitPhase1Output(ctx, cfg, res.CommR, res.CommD, out, 3, 1000, ticket, seedR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c1
+}
+
+// TestStackedCircuitSatisfiedSealed synthesizes every partition of real
+// sealed sectors (2 KiB registered; 32 KiB 8-8-2 exercises the sub and top
+// tree levels) into a TestCS: the circuit is satisfied, and its inputs equal
+// PublicInputs. A tampered witness value must break satisfaction.
+func TestStackedCircuitSatisfiedSealed(t *testing.T) {
+	cfg2k, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg32k, err := stacked.NewTestConfig(32<<10, stacked.Shape882, [32]byte{44}, stacked.APIVersion1_1_0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cfg := range []stacked.SectorConfig{cfg2k, cfg32k} {
+		t.Run(cfg.Name, func(t *testing.T) {
+			if testing.Short() && !cfg.Registered {
+				t.Skip("-short: 2 KiB only")
+			}
+			c1 := sealedC1(t, cfg, cfg.SectorSize)
+			g, err := stacked.GraphFor(&cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			circ, err := stacked.NewCircuit(c1, &cfg, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sys := cs.NewTestCS()
+			if err := circ.Synthesize(sys); err != nil {
+				t.Fatal(err)
+			}
+			if sys.NumInputs() != cfg.NumPublicInputs() {
+				t.Fatalf("%d inputs, want %d", sys.NumInputs(), cfg.NumPublicInputs())
+			}
+			if err := sys.Check(); err != nil {
+				t.Fatalf("sealed witness does not satisfy the circuit: %v", err)
+			}
+			want, err := c1.PublicInputs(&cfg, g, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := sys.Inputs()[1:]
+			if len(got) != len(want) {
+				t.Fatalf("%d inputs, %d generated", len(got), len(want))
+			}
+			for i := range want {
+				if !got[i].Equal(&want[i]) {
+					t.Fatalf("input %d: synthesized %s, generated %s", i+1, got[i].String(), want[i].String())
+				}
+			}
+			// A wrong data leaf must not satisfy the circuit.
+			circ.Proofs[0].DataLeaf.Add(&circ.Proofs[0].DataLeaf, new(fr.Element).SetOne())
+			bad := cs.NewTestCS()
+			if err := circ.Synthesize(bad); err != nil {
+				t.Fatal(err)
+			}
+			if bad.Check() == nil {
+				t.Fatal("tampered data leaf satisfied the circuit")
+			}
+		})
+	}
+}
+
+// TestNewCircuitErrors checks that NewCircuit names the bad place.
+func TestNewCircuitErrors(t *testing.T) {
+	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, err := seal.SyntheticC1(cfg, seal.SyntheticOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stacked.NewCircuit(c1, &cfg, 1); err == nil {
+		t.Fatal("partition 1 of 1 accepted")
+	}
+	vp := &c1.VanillaProofs[0][1]
+	vp.CommRLastProof.Base = vp.CommRLastProof.Base[:1]
+	if _, err := stacked.NewCircuit(c1, &cfg, 0); err == nil || !bytes.Contains([]byte(err.Error()), []byte("vanilla_proofs[0][1].comm_r_last_proof")) {
+		t.Fatalf("short path: %v", err)
+	}
+	vp.CommRLastProof.Root[31] = 0xff
+	if _, err := stacked.NewCircuit(c1, &cfg, 0); err == nil || !bytes.Contains([]byte(err.Error()), []byte("inconsistent comm_r_last")) {
+		t.Fatalf("comm_r_last mismatch: %v", err)
+	}
+}

@@ -52,8 +52,9 @@ type LC []Term
 // ConstraintSystem is what gadgets synthesize into. Implementations must not
 // retain the LC slices passed to Enforce beyond the call (callers reuse them).
 //
-// value may be nil where the implementation does not need values (the
-// Counter and Recorder ignore them); ProvingAssignment and TestCS require it.
+// value may be nil where values do not matter (shape-only synthesis): the
+// Counter and Recorder ignore values, ProvingAssignment and TestCS store
+// nil as zero. Implementations copy *value and never retain the pointer.
 type ConstraintSystem interface {
 	// Alloc appends an aux variable with the given value.
 	Alloc(value *fr.Element) Variable

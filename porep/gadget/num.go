@@ -18,13 +18,21 @@ type AllocatedNum struct {
 	Val fr.Element
 }
 
-// AllocNum allocates an aux variable holding val (1 aux, no constraint).
+// AllocNum allocates an aux variable holding val (1 aux, no constraint);
+// nil means zero (shape-only synthesis).
 func AllocNum(sys cs.ConstraintSystem, val *fr.Element) AllocatedNum {
+	if val == nil {
+		val = &frZero
+	}
 	return AllocatedNum{Var: sys.Alloc(val), Val: *val}
 }
 
-// AllocInputNum allocates an input variable holding val (AllocatedNum::alloc_input).
+// AllocInputNum allocates an input variable holding val
+// (AllocatedNum::alloc_input); nil means zero.
 func AllocInputNum(sys cs.ConstraintSystem, val *fr.Element) AllocatedNum {
+	if val == nil {
+		val = &frZero
+	}
 	return AllocatedNum{Var: sys.AllocInput(val), Val: *val}
 }
 

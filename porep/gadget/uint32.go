@@ -48,6 +48,9 @@ func (u *UInt32) AppendBitsBE(dst []Boolean) []Boolean {
 	return dst
 }
 
+// BitsBE returns the bits most significant first (UInt32::into_bits_be).
+func (u *UInt32) BitsBE() []Boolean { return u.AppendBitsBE(make([]Boolean, 0, 32)) }
+
 // Rotr returns the value rotated right by k (bits[k..] ++ bits[..k]).
 func (u *UInt32) Rotr(k int) UInt32 {
 	k %= 32

@@ -1,0 +1,134 @@
+// backend_cuda.cu: CUDA devices, buffers and the NTT on a device. Callers
+// (capi.cpp) hold device_mutex(dev).
+#include <cstdio>
+
+#include "backend.hpp"
+#include "exec/exec_cuda.cuh"
+
+#ifndef CUSEAL_CUDA_ARCHS
+#define CUSEAL_CUDA_ARCHS "unknown"
+#endif
+
+namespace cuseal {
+
+using ff::fr_t;
+
+bool cuda_built() { return true; }
+
+int cuda_runtime_version() {
+	int v = 0;
+	cudaRuntimeGetVersion(&v);
+	return v;
+}
+
+const char* cuda_build_info() {
+	static char buf[128];
+	static std::once_flag once;
+	std::call_once(once, [] {
+		std::snprintf(buf, sizeof buf, "nvcc %d.%d; archs %s", __CUDACC_VER_MAJOR__, __CUDACC_VER_MINOR__,
+		              CUSEAL_CUDA_ARCHS);
+	});
+	return buf;
+}
+
+int cuda_device_count() {
+	int n = 0;
+	cudaError_t e = cudaGetDeviceCount(&n);
+	if (e != cudaSuccess) { // no driver, no device, ...: not an error, just none
+		cudaGetLastError();
+		return 0;
+	}
+	return n;
+}
+
+// check_device fails unless dev names a CUDA device this build can run on.
+void check_device(int dev) {
+	int n = cuda_device_count();
+	if (dev < 0 || dev >= n) fail(CUSEAL_ERR_NO_DEVICE, "CUDA device %d does not exist (%d found)", dev, n);
+	cudaDeviceProp p;
+	cuda_check(cudaGetDeviceProperties(&p, dev), "cudaGetDeviceProperties");
+	if (p.major * 10 + p.minor < 75)
+		fail(CUSEAL_ERR_NO_DEVICE, "CUDA device %d (%s) has compute capability %d.%d; cuseal needs 7.5 or newer", dev,
+		     p.name, p.major, p.minor);
+}
+
+void cuda_device_info(int dev, cuseal_device_info* out) {
+	int n = cuda_device_count();
+	if (dev < 0 || dev >= n) fail(CUSEAL_ERR_NO_DEVICE, "CUDA device %d does not exist (%d found)", dev, n);
+	cudaDeviceProp p;
+	cuda_check(cudaGetDeviceProperties(&p, dev), "cudaGetDeviceProperties");
+	std::snprintf(out->name, sizeof out->name, "%s", p.name);
+	out->major = p.major;
+	out->minor = p.minor;
+	out->multiprocessors = p.multiProcessorCount;
+	out->total_memory = p.totalGlobalMem;
+	size_t free_b = 0, total_b = 0;
+	cuda_check(cudaSetDevice(dev), "cudaSetDevice");
+	cuda_check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+	out->free_memory = free_b;
+}
+
+void* cuda_alloc(int dev, size_t bytes) {
+	check_device(dev);
+	cuda_check(cudaSetDevice(dev), "cudaSetDevice");
+	void* p = nullptr;
+	cuda_check(cudaMalloc(&p, bytes ? bytes : 1), "cudaMalloc");
+	return p;
+}
+
+void cuda_free(int dev, void* p) {
+	cuda_check(cudaSetDevice(dev), "cudaSetDevice");
+	cuda_check(cudaFree(p), "cudaFree");
+}
+
+void cuda_upload(int dev, void* dst, const void* src, size_t bytes) {
+	cuda_check(cudaSetDevice(dev), "cudaSetDevice");
+	cuda_check(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), "cudaMemcpy H2D");
+}
+
+void cuda_download(int dev, void* dst, const void* src, size_t bytes) {
+	cuda_check(cudaSetDevice(dev), "cudaSetDevice");
+	cuda_check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy D2H");
+}
+
+namespace {
+// device_tables returns the NTT twiddle tables on dev, uploading them on
+// first use; they live until the process exits. Caller holds device_mutex(dev).
+const fr_t* device_tables(int dev) {
+	static fr_t* tables[MAX_DEVICES] = {};
+	if (dev < 0 || dev >= MAX_DEVICES) fail(CUSEAL_ERR_INVALID_ARGUMENT, "device index %d out of range", dev);
+	if (!tables[dev]) {
+		const std::vector<fr_t>& h = host_ntt_tables();
+		void* p = nullptr;
+		cuda_check(cudaMalloc(&p, h.size() * sizeof(fr_t)), "cudaMalloc ntt tables");
+		cudaError_t e = cudaMemcpy(p, h.data(), h.size() * sizeof(fr_t), cudaMemcpyHostToDevice);
+		if (e != cudaSuccess) {
+			cudaFree(p);
+			cuda_check(e, "cudaMemcpy ntt tables");
+		}
+		tables[dev] = static_cast<fr_t*>(p);
+	}
+	return tables[dev];
+}
+} // namespace
+
+void cuda_ntt_device(int dev, fr_t* data, const ntt::options& o) {
+	check_device(dev);
+	cuda_exec ex(dev);
+	ntt::run(ex, data, o, ntt::tables{device_tables(dev)});
+	ex.sync();
+}
+
+void cuda_ntt_host(int dev, fr_t* data, const ntt::options& o) {
+	check_device(dev);
+	cuda_exec ex(dev);
+	const ntt::tables tw{device_tables(dev)};
+	const size_t bytes = (size_t(1) << o.lg) * sizeof(fr_t);
+	dbuf<cuda_exec, fr_t> d(ex, size_t(1) << o.lg);
+	ex.h2d(d.get(), data, bytes, STREAM_COMPUTE);
+	ntt::run(ex, d.get(), o, tw);
+	ex.d2h(data, d.get(), bytes, STREAM_COMPUTE);
+	ex.sync();
+}
+
+} // namespace cuseal

@@ -1,0 +1,283 @@
+// capi.cpp: the only file that exports symbols (include/cuseal.h). Every
+// entry point validates its arguments, takes the device mutex where it
+// touches a device, and converts every exception into a cuseal_error.
+#include <cstdio>
+#include <cstring>
+#include <new>
+
+#include "backend.hpp"
+
+using namespace cuseal;
+
+namespace {
+
+cuseal_error ok() {
+	cuseal_error e;
+	e.code = CUSEAL_OK;
+	e.message[0] = 0;
+	return e;
+}
+
+cuseal_error make_error(int code, const char* msg) {
+	cuseal_error e;
+	e.code = code;
+	std::snprintf(e.message, sizeof e.message, "%s", msg);
+	return e;
+}
+
+// guard runs f and maps exceptions to error codes.
+template <class F>
+cuseal_error guard(const char* fn, F&& f) noexcept {
+	char buf[CUSEAL_ERROR_MESSAGE_SIZE];
+	try {
+		f();
+		return ok();
+	} catch (const cuseal::error& e) {
+		std::snprintf(buf, sizeof buf, "%s: %s", fn, e.what());
+		return make_error(e.code(), buf);
+	} catch (const std::bad_alloc&) {
+		std::snprintf(buf, sizeof buf, "%s: out of host memory", fn);
+		return make_error(CUSEAL_ERR_OUT_OF_MEMORY, buf);
+	} catch (const std::exception& e) {
+		std::snprintf(buf, sizeof buf, "%s: %s", fn, e.what());
+		return make_error(CUSEAL_ERR_INTERNAL, buf);
+	} catch (...) {
+		std::snprintf(buf, sizeof buf, "%s: unknown exception", fn);
+		return make_error(CUSEAL_ERR_INTERNAL, buf);
+	}
+}
+
+void need(const void* p, const char* what) {
+	if (!p) fail(CUSEAL_ERR_INVALID_ARGUMENT, "%s is NULL", what);
+}
+
+void check_device_index(int32_t dev) {
+	if (dev < CUSEAL_DEVICE_HOST || dev >= MAX_DEVICES)
+		fail(CUSEAL_ERR_INVALID_ARGUMENT, "device index %d: want %d (host emulation) or 0..%d", dev, CUSEAL_DEVICE_HOST,
+		     MAX_DEVICES - 1);
+}
+
+msm::options msm_opts(const cuseal_msm_options* o) {
+	msm::options r;
+	if (o) {
+		r.window_bits = o->window_bits;
+		r.chunk_points = o->chunk_points;
+		if (o->window_bits > msm::MAX_WINDOW)
+			fail(CUSEAL_ERR_INVALID_ARGUMENT, "msm window_bits %u above %u", o->window_bits, msm::MAX_WINDOW);
+	}
+	return r;
+}
+
+ntt::options ntt_opts(const cuseal_ntt_options* o) {
+	need(o, "ntt options");
+	if (o->log_n > CUSEAL_NTT_MAX_LOG)
+		fail(CUSEAL_ERR_INVALID_ARGUMENT, "ntt log_n %u above %d", o->log_n, CUSEAL_NTT_MAX_LOG);
+	if (o->in_order > 1 || o->out_order > 1)
+		fail(CUSEAL_ERR_INVALID_ARGUMENT, "ntt order in=%u out=%u: want 0 (natural) or 1 (bit-reversed)", o->in_order,
+		     o->out_order);
+	if (o->inverse > 1 || o->coset > 1)
+		fail(CUSEAL_ERR_INVALID_ARGUMENT, "ntt inverse=%u coset=%u: want 0 or 1", o->inverse, o->coset);
+	ntt::options r;
+	r.lg = o->log_n;
+	r.inverse = o->inverse != 0;
+	r.in = ntt::order(o->in_order);
+	r.out = ntt::order(o->out_order);
+	r.coset = o->coset != 0;
+	return r;
+}
+
+} // namespace
+
+struct cuseal_buffer {
+	int32_t device;
+	void* ptr;
+	uint64_t bytes;
+};
+
+extern "C" {
+
+cuseal_error cuseal_version(cuseal_version_info* out) {
+	return guard("cuseal_version", [&] {
+		need(out, "out");
+		std::memset(out, 0, sizeof *out);
+		out->abi_version = CUSEAL_ABI_VERSION;
+		out->built_with_cuda = cuda_built() ? 1 : 0;
+		out->cuda_runtime_version = cuda_runtime_version();
+		std::snprintf(out->build, sizeof out->build, "%s", cuda_build_info());
+	});
+}
+
+cuseal_error cuseal_device_count(int32_t* out) {
+	return guard("cuseal_device_count", [&] {
+		need(out, "out");
+		*out = cuda_device_count();
+	});
+}
+
+cuseal_error cuseal_device_get_info(int32_t device, cuseal_device_info* out) {
+	return guard("cuseal_device_get_info", [&] {
+		need(out, "out");
+		std::memset(out, 0, sizeof *out);
+		if (device == CUSEAL_DEVICE_HOST) {
+			std::snprintf(out->name, sizeof out->name, "host emulation");
+			return;
+		}
+		check_device_index(device);
+		std::lock_guard<std::mutex> lk(device_mutex(device));
+		cuda_device_info(device, out);
+	});
+}
+
+cuseal_error cuseal_msm_g1(int32_t device, const void* points, const void* scalars, uint64_t n,
+                           const cuseal_msm_options* opts, void* out) {
+	return guard("cuseal_msm_g1", [&] {
+		need(out, "out");
+		if (n) {
+			need(points, "points");
+			need(scalars, "scalars");
+		}
+		check_device_index(device);
+		msm::options o = msm_opts(opts);
+		auto p = static_cast<const ec::g1_affine*>(points);
+		auto s = static_cast<const ff::fr_t*>(scalars);
+		ec::g1_jacobian r;
+		{
+			std::lock_guard<std::mutex> lk(device_mutex(device));
+			r = device == CUSEAL_DEVICE_HOST ? host_msm_g1(p, s, n, o) : cuda_msm_g1(device, p, s, n, o);
+		}
+		std::memcpy(out, &r, sizeof r);
+	});
+}
+
+cuseal_error cuseal_msm_g2(int32_t device, const void* points, const void* scalars, uint64_t n,
+                           const cuseal_msm_options* opts, void* out) {
+	return guard("cuseal_msm_g2", [&] {
+		need(out, "out");
+		if (n) {
+			need(points, "points");
+			need(scalars, "scalars");
+		}
+		check_device_index(device);
+		msm::options o = msm_opts(opts);
+		auto p = static_cast<const ec::g2_affine*>(points);
+		auto s = static_cast<const ff::fr_t*>(scalars);
+		ec::g2_jacobian r;
+		{
+			std::lock_guard<std::mutex> lk(device_mutex(device));
+			r = device == CUSEAL_DEVICE_HOST ? host_msm_g2(p, s, n, o) : cuda_msm_g2(device, p, s, n, o);
+		}
+		std::memcpy(out, &r, sizeof r);
+	});
+}
+
+cuseal_error cuseal_ntt(int32_t device, void* data, const cuseal_ntt_options* opts) {
+	return guard("cuseal_ntt", [&] {
+		need(data, "data");
+		check_device_index(device);
+		ntt::options o = ntt_opts(opts);
+		auto d = static_cast<ff::fr_t*>(data);
+		std::lock_guard<std::mutex> lk(device_mutex(device));
+		if (device == CUSEAL_DEVICE_HOST)
+			host_ntt(d, o);
+		else
+			cuda_ntt_host(device, d, o);
+	});
+}
+
+cuseal_error cuseal_buffer_alloc(int32_t device, uint64_t bytes, cuseal_buffer** out) {
+	return guard("cuseal_buffer_alloc", [&] {
+		need(out, "out");
+		*out = nullptr;
+		check_device_index(device);
+		auto b = new cuseal_buffer{device, nullptr, bytes};
+		try {
+			std::lock_guard<std::mutex> lk(device_mutex(device));
+			if (device == CUSEAL_DEVICE_HOST) {
+				b->ptr = std::malloc(bytes ? bytes : 1);
+				if (!b->ptr) fail(CUSEAL_ERR_OUT_OF_MEMORY, "cannot allocate %llu host bytes", (unsigned long long)bytes);
+			} else {
+				b->ptr = cuda_alloc(device, bytes);
+			}
+		} catch (...) {
+			delete b;
+			throw;
+		}
+		*out = b;
+	});
+}
+
+cuseal_error cuseal_buffer_free(cuseal_buffer* buf) {
+	return guard("cuseal_buffer_free", [&] {
+		if (!buf) return;
+		{
+			std::lock_guard<std::mutex> lk(device_mutex(buf->device));
+			if (buf->device == CUSEAL_DEVICE_HOST)
+				std::free(buf->ptr);
+			else
+				cuda_free(buf->device, buf->ptr);
+		}
+		delete buf;
+	});
+}
+
+cuseal_error cuseal_buffer_size(const cuseal_buffer* buf, uint64_t* bytes) {
+	return guard("cuseal_buffer_size", [&] {
+		need(buf, "buf");
+		need(bytes, "bytes");
+		*bytes = buf->bytes;
+	});
+}
+
+namespace {
+void check_range(const cuseal_buffer* buf, uint64_t offset, uint64_t bytes) {
+	need(buf, "buf");
+	if (offset > buf->bytes || bytes > buf->bytes - offset)
+		fail(CUSEAL_ERR_INVALID_ARGUMENT, "range [%llu, +%llu) outside buffer of %llu bytes", (unsigned long long)offset,
+		     (unsigned long long)bytes, (unsigned long long)buf->bytes);
+}
+} // namespace
+
+cuseal_error cuseal_buffer_upload(cuseal_buffer* buf, uint64_t offset, const void* src, uint64_t bytes) {
+	return guard("cuseal_buffer_upload", [&] {
+		check_range(buf, offset, bytes);
+		if (!bytes) return;
+		need(src, "src");
+		char* dst = static_cast<char*>(buf->ptr) + offset;
+		std::lock_guard<std::mutex> lk(device_mutex(buf->device));
+		if (buf->device == CUSEAL_DEVICE_HOST)
+			std::memcpy(dst, src, bytes);
+		else
+			cuda_upload(buf->device, dst, src, bytes);
+	});
+}
+
+cuseal_error cuseal_buffer_download(const cuseal_buffer* buf, uint64_t offset, void* dst, uint64_t bytes) {
+	return guard("cuseal_buffer_download", [&] {
+		check_range(buf, offset, bytes);
+		if (!bytes) return;
+		need(dst, "dst");
+		const char* src = static_cast<const char*>(buf->ptr) + offset;
+		std::lock_guard<std::mutex> lk(device_mutex(buf->device));
+		if (buf->device == CUSEAL_DEVICE_HOST)
+			std::memcpy(dst, src, bytes);
+		else
+			cuda_download(buf->device, dst, src, bytes);
+	});
+}
+
+cuseal_error cuseal_ntt_buffer(cuseal_buffer* buf, uint64_t offset, const cuseal_ntt_options* opts) {
+	return guard("cuseal_ntt_buffer", [&] {
+		ntt::options o = ntt_opts(opts);
+		if (offset % sizeof(ff::fr_t))
+			fail(CUSEAL_ERR_INVALID_ARGUMENT, "ntt buffer offset %llu not a multiple of 32", (unsigned long long)offset);
+		check_range(buf, offset, (uint64_t(1) << o.lg) * sizeof(ff::fr_t));
+		auto d = reinterpret_cast<ff::fr_t*>(static_cast<char*>(buf->ptr) + offset);
+		std::lock_guard<std::mutex> lk(device_mutex(buf->device));
+		if (buf->device == CUSEAL_DEVICE_HOST)
+			host_ntt(d, o);
+		else
+			cuda_ntt_device(buf->device, d, o);
+	});
+}
+
+} // extern "C"

@@ -1,0 +1,16 @@
+// msm_g1.cu: the G1 MSM on a CUDA device (pippenger.cuh with cuda_exec).
+#include "../backend.hpp"
+#include "../exec/exec_cuda.cuh"
+
+namespace cuseal {
+
+void check_device(int dev); // backend_cuda.cu
+
+ec::g1_jacobian cuda_msm_g1(int dev, const ec::g1_affine* p, const ff::fr_t* s, uint64_t n, const msm::options& o) {
+	if (n == 0) return ec::g1_jacobian::infinity();
+	check_device(dev);
+	cuda_exec ex(dev);
+	return msm::run<cuda_exec, ec::g1_affine, ec::g1_xyzz, ec::g1_jacobian>(ex, p, s, n, o);
+}
+
+} // namespace cuseal

@@ -1,0 +1,16 @@
+// msm_g2.cu: the G2 MSM on a CUDA device (pippenger.cuh with cuda_exec).
+#include "../backend.hpp"
+#include "../exec/exec_cuda.cuh"
+
+namespace cuseal {
+
+void check_device(int dev); // backend_cuda.cu
+
+ec::g2_jacobian cuda_msm_g2(int dev, const ec::g2_affine* p, const ff::fr_t* s, uint64_t n, const msm::options& o) {
+	if (n == 0) return ec::g2_jacobian::infinity();
+	check_device(dev);
+	cuda_exec ex(dev);
+	return msm::run<cuda_exec, ec::g2_affine, ec::g2_xyzz, ec::g2_jacobian>(ex, p, s, n, o);
+}
+
+} // namespace cuseal

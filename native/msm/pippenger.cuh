@@ -1,0 +1,279 @@
+// pippenger.cuh: bucket-method multi-scalar multiplication Σ sᵢ·Pᵢ for G1 and
+// G2, written once for the CUDA executor and the host emulation.
+//
+// Phases, each a separate launch over a 1-D grid (so the host emulation runs
+// each body over the same indices):
+//   1. digits    one thread per point: Montgomery → canonical scalar, signed
+//                (Booth) c-bit window digits |d| ≤ 2^(c-1), per-window bucket
+//                histogram (atomic).
+//   2. scan      one thread per window: exclusive prefix sum of the histogram.
+//   3. scatter   one thread per point: (point index, sign) pairs placed in
+//                bucket order per window (a counting sort).
+//   4. accumulate one thread per bucket: mixed affine additions into an XYZZ
+//                bucket (buckets persist across input chunks).
+//   5. reduce    one thread per (window, segment): Σ b·B_b over a segment of
+//                buckets with running sums, plus lo·(segment sum).
+//   6. window    one thread per window: sum of its segments.
+// The host downloads one point per window and combines them (Horner).
+//
+// Large inputs are processed in chunks sized from free device memory, with
+// points and scalars double-buffered on a copy stream.
+//
+// Known limit: a bucket is summed by one thread, so inputs where most scalars
+// share a digit (e.g. all scalars 1) serialise on one thread; the prover is
+// expected to batch-add 0/1 scalars separately (gpu-prover-notes.md §8.5).
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "../ec/point.cuh"
+#include "../exec/exec_host.hpp"
+
+namespace cuseal::msm {
+
+using ff::fr_t;
+
+// Scalars are < r < 2^255; with nwin·c ≥ 256 the top window never carries.
+constexpr unsigned SCALAR_BITS = 256;
+constexpr unsigned MIN_WINDOW = 1, MAX_WINDOW = 24;
+constexpr uint32_t SIGN_BIT = 0x80000000u;
+
+// layout describes the windows of one MSM.
+struct layout {
+	unsigned c;    // window bits
+	unsigned nwin; // number of windows, ceil(256 / c)
+	uint32_t nb;   // buckets per window, 2^(c-1) (bucket b ∈ 1..nb at index b-1)
+	uint32_t nseg; // reduction segments per window
+};
+
+// default_window picks c from n (sppark's rule, gpu-prover-notes.md §2.7):
+// min(lg2(1.5n) − 8, 18), at least 10.
+inline unsigned default_window(uint64_t n) {
+	unsigned lg = 0;
+	uint64_t x = n + n / 2;
+	while (x > 1) { x >>= 1; lg++; }
+	int c = int(lg) - 8;
+	return unsigned(std::min(18, std::max(10, c)));
+}
+
+inline layout make_layout(unsigned c) {
+	layout L;
+	L.c = c;
+	L.nwin = (SCALAR_BITS + c - 1) / c;
+	L.nb = uint32_t(1) << (c - 1);
+	// Enough (window, segment) threads to fill a GPU, each summing ≥ 16 buckets.
+	uint32_t seg = 1;
+	while (seg * 2 <= L.nb / 16 && seg * 2 * L.nwin <= 32768) seg *= 2;
+	L.nseg = seg;
+	return L;
+}
+
+// window_digit extracts the c-bit window at bit offset pos of a 256-bit
+// little-endian scalar.
+CUSEAL_HD uint32_t window_bits(const uint64_t* s, unsigned pos, unsigned c) {
+	if (pos >= 256) return 0;
+	unsigned limb = pos / 64, off = pos % 64;
+	uint64_t v = s[limb] >> off;
+	if (off + c > 64 && limb + 1 < 4) v |= s[limb + 1] << (64 - off);
+	return uint32_t(v & ((uint64_t(1) << c) - 1));
+}
+
+// --- kernel bodies ---------------------------------------------------------
+
+struct k_digits {
+	static constexpr unsigned block_size = 256;
+	static constexpr const char* name = "msm digits";
+	// digits[w·m + i] = |d| | sign; counts[w·(nb+1) + |d|-1]++ for d ≠ 0.
+	CUSEAL_HD static void run(size_t i, const fr_t* scalars, uint32_t m, layout L, uint32_t* digits, uint32_t* counts) {
+		fr_t s = scalars[i].from_mont();
+		uint64_t limbs[4];
+		for (int k = 0; k < 4; k++) limbs[k] = s.get64(k);
+		uint32_t carry = 0;
+		for (unsigned w = 0; w < L.nwin; w++) {
+			uint32_t d = window_bits(limbs, w * L.c, L.c) + carry;
+			uint32_t mag, sign = 0;
+			if (d > L.nb) { // Booth: d - 2^c, carry one into the next window
+				mag = (uint32_t(1) << L.c) - d;
+				sign = mag ? SIGN_BIT : 0;
+				carry = 1;
+			} else {
+				mag = d;
+				carry = 0;
+			}
+			digits[size_t(w) * m + i] = mag | sign;
+			if (mag) atomic_add_u32(&counts[size_t(w) * (L.nb + 1) + mag - 1], 1);
+		}
+	}
+};
+
+struct k_scan {
+	static constexpr unsigned block_size = 32;
+	static constexpr const char* name = "msm scan";
+	// offsets[w·(nb+1) + j] = Σ_{k<j} counts[...k]; cursor gets the same.
+	CUSEAL_HD static void run(size_t w, layout L, const uint32_t* counts, uint32_t* offsets, uint32_t* cursor) {
+		size_t base = w * (L.nb + 1);
+		uint32_t acc = 0;
+		for (uint32_t j = 0; j <= L.nb; j++) {
+			offsets[base + j] = acc;
+			cursor[base + j] = acc;
+			if (j < L.nb) acc += counts[base + j];
+		}
+	}
+};
+
+struct k_scatter {
+	static constexpr unsigned block_size = 256;
+	static constexpr const char* name = "msm scatter";
+	CUSEAL_HD static void run(size_t i, uint32_t m, layout L, const uint32_t* digits, uint32_t* cursor, uint32_t* sorted) {
+		for (unsigned w = 0; w < L.nwin; w++) {
+			uint32_t d = digits[size_t(w) * m + i];
+			uint32_t mag = d & ~SIGN_BIT;
+			if (!mag) continue;
+			uint32_t pos = atomic_add_u32(&cursor[size_t(w) * (L.nb + 1) + mag - 1], 1);
+			sorted[size_t(w) * m + pos] = uint32_t(i) | (d & SIGN_BIT);
+		}
+	}
+};
+
+template <class Aff, class Xyzz>
+struct k_accumulate {
+	static constexpr unsigned block_size = 128;
+	static constexpr const char* name = "msm accumulate";
+	CUSEAL_HD static void run(size_t t, const Aff* points, uint32_t m, layout L, const uint32_t* offsets,
+	                          const uint32_t* sorted, Xyzz* buckets) {
+		size_t w = t / L.nb, j = t % L.nb;
+		size_t base = w * (L.nb + 1);
+		uint32_t begin = offsets[base + j], end = offsets[base + j + 1];
+		if (begin == end) return;
+		Xyzz acc = buckets[t];
+		const uint32_t* col = sorted + w * m;
+		for (uint32_t k = begin; k < end; k++) {
+			uint32_t e = col[k];
+			Aff p = points[e & ~SIGN_BIT];
+			if (e & SIGN_BIT) p = p.neg();
+			acc = acc.add_affine(p);
+		}
+		buckets[t] = acc;
+	}
+};
+
+template <class Xyzz>
+struct k_reduce {
+	static constexpr unsigned block_size = 64;
+	static constexpr const char* name = "msm reduce";
+	// seg_out[w·nseg + s] = Σ_{b in segment} b·B_b.
+	CUSEAL_HD static void run(size_t t, layout L, const Xyzz* buckets, Xyzz* seg_out) {
+		size_t w = t / L.nseg, s = t % L.nseg;
+		uint32_t len = (L.nb + L.nseg - 1) / L.nseg;
+		uint32_t lo = uint32_t(s) * len, hi = lo + len < L.nb ? lo + len : L.nb;
+		Xyzz running = Xyzz::infinity(), acc = Xyzz::infinity();
+		const Xyzz* B = buckets + w * L.nb;
+		for (uint32_t j = hi; j-- > lo;) { // bucket index j holds digit j+1
+			running = running.add(B[j]);
+			acc = acc.add(running);
+		}
+		// acc = Σ (j-lo+1)·B_j; add lo·Σ B_j to weight each bucket by j+1.
+		if (lo < hi) acc = acc.add(running.mul_small(lo));
+		seg_out[t] = acc;
+	}
+};
+
+template <class Xyzz>
+struct k_window_sum {
+	static constexpr unsigned block_size = 32;
+	static constexpr const char* name = "msm window sum";
+	CUSEAL_HD static void run(size_t w, layout L, const Xyzz* seg, Xyzz* win) {
+		Xyzz acc = Xyzz::infinity();
+		for (uint32_t s = 0; s < L.nseg; s++) acc = acc.add(seg[w * L.nseg + s]);
+		win[w] = acc;
+	}
+};
+
+// --- driver -------------------------------------------------------------
+
+// options mirrors cuseal_msm_options (0 = automatic).
+struct options {
+	unsigned window_bits = 0;
+	uint64_t chunk_points = 0;
+};
+
+// run computes Σ scalars[i]·points[i] (host arrays, gnark-crypto layout,
+// scalars in Montgomery form) with executor ex and returns it in Jacobian
+// coordinates. Throws cuseal::error on bad options or executor failures.
+template <class Exec, class Aff, class Xyzz, class Jac>
+Jac run(Exec& ex, const Aff* points, const fr_t* scalars, uint64_t n, const options& opt) {
+	if (n == 0) return Jac::infinity();
+	unsigned c = opt.window_bits ? opt.window_bits : default_window(n);
+	if (c < MIN_WINDOW || c > MAX_WINDOW)
+		fail(CUSEAL_ERR_INVALID_ARGUMENT, "msm: window_bits %u outside [%u, %u]", c, MIN_WINDOW, MAX_WINDOW);
+	const layout L = make_layout(c);
+
+	// Fixed device memory, then the largest chunk that fits next to it.
+	const size_t fixed = size_t(L.nwin) * L.nb * sizeof(Xyzz) + 2 * size_t(L.nwin) * (L.nb + 1) * 4 * 2 +
+	                     size_t(L.nwin) * (L.nseg + 1) * sizeof(Xyzz);
+	const size_t per_point = 2 * (sizeof(Aff) + sizeof(fr_t)) + size_t(L.nwin) * 4 * 2;
+	uint64_t chunk = opt.chunk_points;
+	if (chunk == 0) {
+		size_t budget = ex.mem_budget();
+		if (budget <= fixed + per_point * 1024)
+			fail(CUSEAL_ERR_OUT_OF_MEMORY, "msm: %zu bytes of device memory available, need more than %zu", budget,
+			     fixed + per_point * 1024);
+		chunk = std::min<uint64_t>(n, (budget - fixed) / per_point);
+	}
+	chunk = std::min<uint64_t>(chunk, n);
+	chunk = std::min<uint64_t>(chunk, uint64_t(1) << 30); // point index fits below SIGN_BIT
+	const uint64_t nchunks = (n + chunk - 1) / chunk;
+	const uint32_t cm = uint32_t(chunk);
+
+	dbuf<Exec, Xyzz> buckets(ex, size_t(L.nwin) * L.nb);
+	dbuf<Exec, uint32_t> counts(ex, size_t(L.nwin) * (L.nb + 1));
+	dbuf<Exec, uint32_t> offsets(ex, size_t(L.nwin) * (L.nb + 1));
+	dbuf<Exec, uint32_t> cursor(ex, size_t(L.nwin) * (L.nb + 1));
+	dbuf<Exec, uint32_t> digits(ex, size_t(L.nwin) * cm);
+	dbuf<Exec, uint32_t> sorted(ex, size_t(L.nwin) * cm);
+	dbuf<Exec, Aff> pts0(ex, cm), pts1(ex, nchunks > 1 ? cm : 1);
+	dbuf<Exec, fr_t> sc0(ex, cm), sc1(ex, nchunks > 1 ? cm : 1);
+	Aff* pts[2] = {pts0.get(), pts1.get()};
+	fr_t* sc[2] = {sc0.get(), sc1.get()};
+	enum { EV_READY0 = 0, EV_FREE0 = 2 };
+
+	ex.zero(buckets.get(), buckets.bytes(), STREAM_COMPUTE);
+	for (uint64_t k = 0; k < nchunks; k++) {
+		const int b = int(k & 1);
+		const uint64_t off = k * chunk;
+		const uint32_t m = uint32_t(std::min<uint64_t>(chunk, n - off));
+		if (k >= 2) ex.wait(STREAM_COPY, EV_FREE0 + b);
+		ex.h2d(pts[b], points + off, size_t(m) * sizeof(Aff), STREAM_COPY);
+		ex.h2d(sc[b], scalars + off, size_t(m) * sizeof(fr_t), STREAM_COPY);
+		ex.record(EV_READY0 + b, STREAM_COPY);
+		ex.wait(STREAM_COMPUTE, EV_READY0 + b);
+
+		ex.zero(counts.get(), counts.bytes(), STREAM_COMPUTE);
+		ex.template launch<k_digits>(m, STREAM_COMPUTE, (const fr_t*)sc[b], m, L, digits.get(), counts.get());
+		ex.template launch<k_scan>(L.nwin, STREAM_COMPUTE, L, (const uint32_t*)counts.get(), offsets.get(), cursor.get());
+		ex.template launch<k_scatter>(m, STREAM_COMPUTE, m, L, (const uint32_t*)digits.get(), cursor.get(), sorted.get());
+		ex.template launch<k_accumulate<Aff, Xyzz>>(size_t(L.nwin) * L.nb, STREAM_COMPUTE, (const Aff*)pts[b], m, L,
+		                                            (const uint32_t*)offsets.get(), (const uint32_t*)sorted.get(),
+		                                            buckets.get());
+		ex.record(EV_FREE0 + b, STREAM_COMPUTE);
+	}
+
+	dbuf<Exec, Xyzz> seg(ex, size_t(L.nwin) * L.nseg);
+	dbuf<Exec, Xyzz> win(ex, L.nwin);
+	ex.template launch<k_reduce<Xyzz>>(size_t(L.nwin) * L.nseg, STREAM_COMPUTE, L, (const Xyzz*)buckets.get(), seg.get());
+	ex.template launch<k_window_sum<Xyzz>>(L.nwin, STREAM_COMPUTE, L, (const Xyzz*)seg.get(), win.get());
+	std::vector<Xyzz> host_win(L.nwin);
+	ex.d2h(host_win.data(), win.get(), size_t(L.nwin) * sizeof(Xyzz), STREAM_COMPUTE);
+	ex.sync();
+
+	// Horner over windows, top first: R = R·2^c + W_w.
+	Xyzz r = Xyzz::infinity();
+	for (unsigned w = L.nwin; w-- > 0;) {
+		for (unsigned i = 0; i < c; i++) r = r.dbl();
+		r = r.add(host_win[w]);
+	}
+	return r.to_jacobian();
+}
+
+} // namespace cuseal::msm

@@ -125,6 +125,22 @@ func checkShape(n, base, sub, top int) error {
 	return nil
 }
 
+// HashGroups sets dst[i] = Hash(src[i·arity : (i+1)·arity]) for every i,
+// on GOMAXPROCS goroutines: tree_c leaves from node-major columns, or one
+// tree level. len(src) must equal len(dst)·arity.
+func HashGroups(dst, src []fr.Element, arity int) error {
+	if _, err := ConstantsFor(arity); err != nil {
+		return err
+	}
+	if len(src) != len(dst)*arity {
+		return fmt.Errorf("poseidon: HashGroups got %d inputs for %d outputs of arity %d", len(src), len(dst), arity)
+	}
+	if len(dst) > 0 {
+		hashLevel(dst, [][]fr.Element{src}, arity)
+	}
+	return nil
+}
+
 // hashLevel hashes groups of arity consecutive nodes of each in[k] into out
 // (concatenated per k), splitting the work over GOMAXPROCS goroutines.
 func hashLevel(out []fr.Element, in [][]fr.Element, arity int) {

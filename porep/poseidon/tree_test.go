@@ -114,3 +114,23 @@ func BenchmarkTree8x4096(b *testing.B) {
 		}
 	}
 }
+
+func TestHashGroups(t *testing.T) {
+	const arity, n = 11, 600 // > 256 per worker: exercises the parallel split
+	src := randomElements(arity*n, 9)
+	dst := make([]fr.Element, n)
+	if err := HashGroups(dst, src, arity); err != nil {
+		t.Fatal(err)
+	}
+	for i := range dst {
+		if want := Hash(src[i*arity : (i+1)*arity]); !dst[i].Equal(&want) {
+			t.Fatalf("group %d differs", i)
+		}
+	}
+	if err := HashGroups(dst[:2], src[:21], arity); err == nil {
+		t.Error("accepted 21 inputs for 2 groups of 11")
+	}
+	if err := HashGroups(dst, src, 0); err == nil {
+		t.Error("accepted arity 0")
+	}
+}

@@ -1,0 +1,211 @@
+package porep
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/filecoin-project/go-state-types/abi"
+
+	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// ErrUnsupportedProof is returned for registered proofs cuseal cannot prove
+// or verify (NI-PoRep, which needs SnarkPack aggregation).
+var ErrUnsupportedProof = errors.New("porep: unsupported registered proof")
+
+// ErrSyntheticC1 is returned for C1 data made by seal.SyntheticC1: it has the
+// right shape but random values, so no valid proof exists for it.
+var ErrSyntheticC1 = errors.New("porep: C1 output is synthetic (cuseal_synthetic_invalid), it cannot be proven")
+
+// parsedC1 is one parsed, checked C1 output ready for proving.
+type parsedC1 struct {
+	c1  *stacked.C1Output
+	cfg stacked.SectorConfig
+}
+
+// parseC1 accepts raw C1 JSON or a lotus-bench Commit2In wrapper, validates
+// it against its registered proof and checks that its replica_id is the one
+// of (minerID, sectorNum, ticket, comm_d, porep_id).
+func parseC1(phase1Output []byte, sectorNum abi.SectorNumber, minerID abi.ActorID) (*parsedC1, error) {
+	raw, wrapper, err := stacked.UnwrapC1Input(phase1Output)
+	if err != nil {
+		return nil, fmt.Errorf("porep: %w", err)
+	}
+	c1, cfg, err := stacked.ParseC1(raw)
+	if err != nil {
+		return nil, fmt.Errorf("porep: C1: %w", err)
+	}
+	if wrapper != nil {
+		if wrapper.SectorNum != int64(sectorNum) {
+			return nil, fmt.Errorf("porep: Commit2In.SectorNum = %d, but sector number %d was given", wrapper.SectorNum, sectorNum)
+		}
+		if wrapper.SectorSize != 0 && wrapper.SectorSize != cfg.SectorSize {
+			return nil, fmt.Errorf("porep: Commit2In.SectorSize = %d, but registered_proof %s has %d", wrapper.SectorSize, cfg.Name, cfg.SectorSize)
+		}
+	}
+	if cfg.Challenges == stacked.ChallengesNonInteractive {
+		return nil, fmt.Errorf("%w: %s (NI-PoRep needs SnarkPack aggregation)", ErrUnsupportedProof, cfg.Name)
+	}
+	if c1.SyntheticInvalid {
+		return nil, ErrSyntheticC1
+	}
+	want := stacked.ReplicaID(stacked.ProverID(minerID), sectorNum, c1.Ticket, c1.CommD, cfg.PoRepID)
+	if stacked.Domain(want) != c1.ReplicaID {
+		return nil, fmt.Errorf("porep: C1 replica_id %x is not the replica id of miner %d, sector %d (want %x): wrong miner or sector number",
+			c1.ReplicaID[:], minerID, sectorNum, want[:])
+	}
+	return &parsedC1{c1: c1, cfg: cfg}, nil
+}
+
+// synthesized is one partition's assignment on its way to the prover.
+type synthesized struct {
+	k   int
+	a   *cs.Assignment
+	err error
+}
+
+// SealCommitPhase2 is filecoin-ffi's SealCommitPhase2: from a C1 output
+// (serde JSON of SealCommitPhase1Output, or lotus-bench's Commit2In JSON
+// wrapping it) it proves every partition's Stacked-DRG circuit and returns
+// the proofs, 192 bytes per partition, concatenated in partition order
+// (rust-fil-proofs seal_commit_phase2).
+//
+// The C1 output is validated strictly (errors name the JSON path); its
+// replica_id must be the one of minerID and sectorNum. Parameters are read
+// from the parameter directory under their Filecoin names. Every proof is
+// verified against the verifying key with the public inputs VerifySeal
+// would use before anything is returned; a failure is an error wrapping
+// groth16.ErrInvalidProof, never a bad proof.
+func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID abi.ActorID, opts ...Option) ([]byte, error) {
+	s := newSettings(opts)
+	start := time.Now()
+	pc, err := parseC1(phase1Output, sectorNum, minerID)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &pc.cfg
+	params, err := loadParams(s.paramsDir, cfg)
+	if err != nil {
+		return nil, err
+	}
+	backend, bname, err := NewBackend(s.backend)
+	if err != nil {
+		return nil, err
+	}
+	g, err := stacked.GraphFor(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("porep: %w", err)
+	}
+	pvk, err := groth16.PrepareVerifyingKey(&params.VK)
+	if err != nil {
+		return nil, fmt.Errorf("porep: %w", err)
+	}
+	s.log.Info("commit2 start", "proof", cfg.Name, "partitions", cfg.Partitions, "backend", bname, "params", params.Name())
+
+	ctx := s.ctx
+	n := len(pc.c1.VanillaProofs)
+	// The producer synthesizes partitions in order; sem bounds the
+	// assignments alive (synthesized or being proven) to s.inFlight.
+	sem := make(chan struct{}, s.inFlight)
+	ch := make(chan synthesized)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		defer close(ch)
+		var hint cs.SizeHint
+		for k := 0; k < n; k++ {
+			select {
+			case sem <- struct{}{}:
+			case <-done:
+				return
+			}
+			t0 := time.Now()
+			a, err := synthesizePartition(pc, k, hint)
+			if err == nil {
+				hint = cs.SizeHint{Constraints: len(a.A), Aux: len(a.Aux), Inputs: len(a.Input)}
+				s.log.Info("partition synthesized", "k", k, "constraints", len(a.A), "aux", len(a.Aux), "took", time.Since(t0))
+			}
+			select {
+			case ch <- synthesized{k, a, err}:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+
+	proofs := make([]groth16.Proof, 0, n)
+	for item := range ch {
+		if item.err != nil {
+			return nil, item.err
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		t0 := time.Now()
+		public, err := pc.c1.PublicInputs(cfg, g, item.k)
+		if err != nil {
+			return nil, fmt.Errorf("porep: partition %d: %w", item.k, err)
+		}
+		if !frSliceEqual(item.a.Input[1:], public) {
+			return nil, fmt.Errorf("porep: partition %d: synthesized inputs differ from the public inputs the verifier derives", item.k)
+		}
+		rs, err := s.randomness(item.k)
+		if err != nil {
+			return nil, fmt.Errorf("porep: partition %d: %w", item.k, err)
+		}
+		ps, err := groth16.Prove(ctx, backend, params, []*cs.Assignment{item.a}, []groth16.Randomness{rs})
+		if err != nil {
+			return nil, fmt.Errorf("porep: partition %d: prove: %w", item.k, err)
+		}
+		if err := pvk.Verify(&ps[0], public); err != nil {
+			return nil, fmt.Errorf("porep: partition %d: the produced proof does not verify: %w", item.k, err)
+		}
+		item.a = nil
+		<-sem // the assignment is no longer referenced
+		proofs = append(proofs, ps[0])
+		s.log.Info("partition proven", "k", item.k, "took", time.Since(t0))
+	}
+	if len(proofs) != n {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("porep: %d of %d partitions proven", len(proofs), n)
+	}
+	s.log.Info("commit2 done", "proof", cfg.Name, "bytes", n*groth16.ProofSize, "took", time.Since(start))
+	return groth16.EncodeProofs(proofs), nil
+}
+
+// synthesizePartition builds and synthesizes partition k into a
+// ProvingAssignment and checks that its inputs are the public inputs the
+// verifier will derive (a mismatch would only show up as a failed proof).
+func synthesizePartition(pc *parsedC1, k int, hint cs.SizeHint) (*cs.Assignment, error) {
+	circ, err := stacked.NewCircuit(pc.c1, &pc.cfg, k)
+	if err != nil {
+		return nil, fmt.Errorf("porep: %w", err)
+	}
+	pa := cs.NewProvingAssignment(hint)
+	if err := circ.Synthesize(pa); err != nil {
+		return nil, fmt.Errorf("porep: partition %d: synthesize: %w", k, err)
+	}
+	return pa.Assignment(), nil
+}
+
+// frSliceEqual reports whether two field element slices are equal.
+func frSliceEqual(a, b []fr.Element) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !a[i].Equal(&b[i]) {
+			return false
+		}
+	}
+	return true
+}

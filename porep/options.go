@@ -1,0 +1,122 @@
+// Package porep is cuseal's Filecoin-facing Go API: a drop-in for
+// filecoin-ffi's SealCommitPhase2 and VerifySeal (filecoin-ffi proofs.go
+// v1.36.1; rust-fil-proofs filecoin-proofs api/seal.rs seal_commit_phase2
+// and verify_seal), with options for the parameter directory, the proving
+// backend, deterministic randomness for tests and logging.
+//
+// SealCommitPhase2 parses the C1 output (filecoin-ffi's serde JSON, or a
+// lotus-bench Commit2In wrapper), synthesizes each partition's
+// Stacked-DRG circuit (porep/stacked), proves it with a groth16.Backend
+// chosen by name (see RegisterBackend), verifies the proofs against the
+// parameters' verifying key and returns the 192-byte partition proofs
+// concatenated in partition order. Partitions flow through a bounded
+// pipeline, so at most WithMaxPartitionsInFlight assignments are alive.
+//
+// Only interactive and synthetic PoRep (registered proofs 0–14) are
+// supported; NI-PoRep (15–19) needs SnarkPack aggregation, which cuseal
+// does not implement, and is rejected with ErrUnsupportedProof.
+package porep
+
+import (
+	"context"
+	"io"
+	"log/slog"
+
+	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// Option configures SealCommitPhase2 and VerifySeal.
+type Option func(*settings)
+
+type settings struct {
+	ctx       context.Context
+	paramsDir string
+	backend   string
+	seed      *[32]byte
+	log       *slog.Logger
+	inFlight  int
+}
+
+func newSettings(opts []Option) *settings {
+	s := &settings{
+		ctx:       context.Background(),
+		paramsDir: stacked.ParameterDir(),
+		backend:   BackendAuto,
+		log:       slog.New(slog.NewTextHandler(io.Discard, nil)),
+		inFlight:  1,
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// WithContext makes the call honour ctx: cancellation stops synthesis and
+// proving between stages and returns ctx's error.
+func WithContext(ctx context.Context) Option {
+	return func(s *settings) {
+		if ctx != nil {
+			s.ctx = ctx
+		}
+	}
+}
+
+// WithParamsDir sets the directory holding the Filecoin parameter files
+// (v28-stacked-proof-of-replication-….params / .vk). The default is
+// $FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters.
+func WithParamsDir(dir string) Option {
+	return func(s *settings) {
+		if dir != "" {
+			s.paramsDir = dir
+		}
+	}
+}
+
+// WithBackend chooses the proving backend by registered name: BackendCPU,
+// BackendCUDA (available once the bridge registers it) or BackendAuto
+// (the default: CUDA when registered and usable, else CPU).
+func WithBackend(name string) Option {
+	return func(s *settings) { s.backend = name }
+}
+
+// WithDeterministicRandomness makes proofs reproducible: the blinding
+// (r, s) of partition k is groth16.RandomnessFromSeed(seed, k) instead of
+// fresh crypto/rand values. FOR TESTS ONLY: a production prover must use
+// fresh randomness, or its proofs leak information about the witness.
+func WithDeterministicRandomness(seed [32]byte) Option {
+	return func(s *settings) {
+		c := seed
+		s.seed = &c
+	}
+}
+
+// WithLogger sets the logger for progress messages (per partition:
+// synthesis and proving times). The default discards everything.
+func WithLogger(l *slog.Logger) Option {
+	return func(s *settings) {
+		if l != nil {
+			s.log = l
+		}
+	}
+}
+
+// WithMaxPartitionsInFlight bounds how many partitions' assignments are
+// alive at once (n ≥ 1; default 1: synthesize, prove, release, next).
+// With n = 2 the synthesis of partition k+1 overlaps the proving of k.
+// A 32 GiB partition's assignment takes about 16 GiB.
+func WithMaxPartitionsInFlight(n int) Option {
+	return func(s *settings) {
+		if n >= 1 {
+			s.inFlight = n
+		}
+	}
+}
+
+// randomness returns partition k's blinding.
+func (s *settings) randomness(k int) (groth16.Randomness, error) {
+	if s.seed != nil {
+		return groth16.RandomnessFromSeed(*s.seed, uint64(k)), nil
+	}
+	return groth16.NewRandomness()
+}

@@ -1,0 +1,115 @@
+package porep
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	commcid "github.com/filecoin-project/go-fil-commcid"
+	"github.com/filecoin-project/go-state-types/proof"
+
+	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// to32 copies a 32-byte value, naming it in the error otherwise.
+func to32(b []byte, name string) ([32]byte, error) {
+	var out [32]byte
+	if len(b) != 32 {
+		return out, fmt.Errorf("porep: %s is %d bytes, want 32", name, len(b))
+	}
+	copy(out[:], b)
+	return out, nil
+}
+
+// VerifySeal is filecoin-ffi's VerifySeal (rust-fil-proofs verify_seal): it
+// derives comm_r and comm_d from the sealed and unsealed CIDs
+// (go-fil-commcid), the replica id from the miner, sector number, ticket,
+// comm_d and porep_id, each partition's challenges from the interactive
+// randomness, and checks every partition proof against the .vk file in the
+// parameter directory.
+//
+// It returns (false, nil) for a proof that does not verify, including proof
+// bytes that do not decode to curve points; (false, err) for inputs that
+// cannot be checked at all: an unknown or unsupported registered proof,
+// CIDs that are not v1 commitments, commitments that are not canonical field
+// elements, randomness that is not 32 bytes, a proof whose length is not
+// 192 × partitions, or a missing/corrupt verifying key.
+func VerifySeal(info proof.SealVerifyInfo, opts ...Option) (bool, error) {
+	s := newSettings(opts)
+	cfg, err := stacked.ConfigFor(info.SealProof)
+	if err != nil {
+		return false, fmt.Errorf("porep: %w", err)
+	}
+	if cfg.Challenges == stacked.ChallengesNonInteractive {
+		return false, fmt.Errorf("%w: %s (NI-PoRep aggregates need SnarkPack)", ErrUnsupportedProof, cfg.Name)
+	}
+	commRb, err := commcid.CIDToReplicaCommitmentV1(info.SealedCID)
+	if err != nil {
+		return false, fmt.Errorf("porep: sealed CID %s: %w", info.SealedCID, err)
+	}
+	commDb, err := commcid.CIDToDataCommitmentV1(info.UnsealedCID)
+	if err != nil {
+		return false, fmt.Errorf("porep: unsealed CID %s: %w", info.UnsealedCID, err)
+	}
+	commR, err := to32(commRb, "comm_r")
+	if err != nil {
+		return false, err
+	}
+	commD, err := to32(commDb, "comm_d")
+	if err != nil {
+		return false, err
+	}
+	// as_safe_commitment: both must be canonical field elements.
+	if !stacked.IsCanonical(&commR) {
+		return false, fmt.Errorf("porep: comm_r %x is not a canonical field element", commR[:])
+	}
+	if !stacked.IsCanonical(&commD) {
+		return false, fmt.Errorf("porep: comm_d %x is not a canonical field element", commD[:])
+	}
+	ticket, err := to32(info.Randomness, "ticket (Randomness)")
+	if err != nil {
+		return false, err
+	}
+	seed, err := to32(info.InteractiveRandomness, "seed (InteractiveRandomness)")
+	if err != nil {
+		return false, err
+	}
+	if want := cfg.Partitions * groth16.ProofSize; len(info.Proof) != want {
+		return false, fmt.Errorf("porep: proof is %d bytes, want %d (%d partitions × %d) for %s",
+			len(info.Proof), want, cfg.Partitions, groth16.ProofSize, cfg.Name)
+	}
+	pvk, err := loadVK(s.paramsDir, &cfg)
+	if err != nil {
+		return false, err
+	}
+	proofs, err := groth16.DecodeProofs(info.Proof)
+	if err != nil {
+		// Bytes that are not valid points are simply not a valid proof.
+		s.log.Info("verify seal: proof does not decode", "err", err)
+		return false, nil
+	}
+	replicaID := stacked.ReplicaID(stacked.ProverID(info.Miner), info.Number, ticket, commD, cfg.PoRepID)
+	g, err := stacked.GraphFor(&cfg)
+	if err != nil {
+		return false, fmt.Errorf("porep: %w", err)
+	}
+	publics := make([][]fr.Element, cfg.Partitions)
+	for k := range publics {
+		if publics[k], err = stacked.PublicInputs(&cfg, g, replicaID, commD, commR, seed, k); err != nil {
+			return false, fmt.Errorf("porep: partition %d: %w", k, err)
+		}
+	}
+	if len(proofs) == 1 {
+		err = pvk.Verify(&proofs[0], publics[0])
+	} else {
+		err = pvk.VerifyBatch(proofs, publics)
+	}
+	if errors.Is(err, groth16.ErrInvalidProof) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("porep: verify: %w", err)
+	}
+	return true, nil
+}

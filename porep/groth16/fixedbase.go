@@ -17,6 +17,8 @@ import (
 // and no doublings. Results are batch-normalised to affine per chunk.
 // (gnark's BatchScalarMultiplicationG1 runs ~45 µs/point here; this runs a
 // few µs/point for large batches.)
+// Points are accumulated in affine coordinates with batched inversions
+// (see fixedBaseG1.mul).
 
 const (
 	frBits        = 255 // r < 2^255
@@ -124,29 +126,98 @@ func newFixedBaseG1(base *bls.G1Affine, n int) *fixedBaseG1 {
 }
 
 // mul sets out[i] = scalars[i]·G (affine; zero scalars give the identity).
+//
+// Accumulation is in affine coordinates, one window at a time across a
+// chunk, with one batched inversion per window (Montgomery's trick): an
+// affine addition then costs ~5M+1S instead of 7M+4S for a Jacobian mixed
+// addition, and no final normalisation is needed. The partial sums never
+// meet the doubling or inverse case: after window w the accumulator is
+// k·G with 0 < k < 2^{c·w} ≤ the next entry's multiple, and all partial
+// sums of a scalar < r stay in (0, r). A zero difference is still handled
+// (generic affine Add) rather than trusted away.
 func (t *fixedBaseG1) mul(out []bls.G1Affine, scalars []fr.Element) {
 	per := 1<<t.c - 1
 	workers := runtime.GOMAXPROCS(0)
-	jacs := make([][]bls.G1Jac, workers)
-	scratch := make([][]fp.Element, workers)
+	scratch := make([]*fbScratchG1, workers)
 	forEachChunk(len(scalars), func(wk, lo, hi int) {
-		if jacs[wk] == nil {
-			jacs[wk] = make([]bls.G1Jac, fbChunk)
-			scratch[wk] = make([]fp.Element, fbChunk)
+		if scratch[wk] == nil {
+			scratch[wk] = &fbScratchG1{}
 		}
-		jac := jacs[wk][:hi-lo]
-		for i := range jac {
-			s := scalars[lo+i].Bits()
-			acc := &jac[i]
-			*acc = bls.G1Jac{} // Z = 0: identity for AddMixed
-			for w := 0; w < t.windows; w++ {
-				if d := scalarDigit(&s, w, t.c); d != 0 {
-					acc.AddMixed(&t.table[w*per+int(d)-1])
+		sc := scratch[wk]
+		n := hi - lo
+		acc := out[lo:hi]
+		for i := 0; i < n; i++ {
+			sc.bits[i] = scalars[lo+i].Bits()
+			sc.inf[i] = true
+		}
+		for w := 0; w < t.windows; w++ {
+			m := 0
+			for i := 0; i < n; i++ {
+				d := scalarDigit(&sc.bits[i], w, t.c)
+				if d == 0 {
+					continue
 				}
+				tp := &t.table[w*per+int(d)-1]
+				if sc.inf[i] {
+					acc[i] = *tp
+					sc.inf[i] = false
+					continue
+				}
+				var dx fp.Element
+				dx.Sub(&tp.X, &acc[i].X)
+				if dx.IsZero() {
+					acc[i].Add(&acc[i], tp)
+					continue
+				}
+				sc.idx[m], sc.tp[m], sc.dx[m] = int32(i), tp, dx
+				m++
+			}
+			batchInvertFp(sc.dx[:m], sc.prefix[:m])
+			for k := 0; k < m; k++ {
+				p, tp := &acc[sc.idx[k]], sc.tp[k]
+				var lambda, x3, y3 fp.Element
+				lambda.Sub(&tp.Y, &p.Y).Mul(&lambda, &sc.dx[k])
+				x3.Square(&lambda).Sub(&x3, &p.X).Sub(&x3, &tp.X)
+				y3.Sub(&p.X, &x3).Mul(&y3, &lambda).Sub(&y3, &p.Y)
+				p.X, p.Y = x3, y3
 			}
 		}
-		batchNormalizeG1(out[lo:hi], jac, scratch[wk])
+		for i := 0; i < n; i++ {
+			if sc.inf[i] {
+				acc[i] = bls.G1Affine{}
+			}
+		}
 	})
+}
+
+// fbScratchG1 is one worker's scratch space for a chunk.
+type fbScratchG1 struct {
+	bits       [fbChunk][4]uint64
+	inf        [fbChunk]bool
+	idx        [fbChunk]int32
+	tp         [fbChunk]*bls.G1Affine
+	dx, prefix [fbChunk]fp.Element
+}
+
+// batchInvertFp replaces each (non-zero) x[i] by its inverse with one field
+// inversion.
+func batchInvertFp(x, prefix []fp.Element) {
+	if len(x) == 0 {
+		return
+	}
+	var acc fp.Element
+	acc.SetOne()
+	for i := range x {
+		prefix[i] = acc
+		acc.Mul(&acc, &x[i])
+	}
+	acc.Inverse(&acc)
+	for i := len(x) - 1; i >= 0; i-- {
+		var inv fp.Element
+		inv.Mul(&acc, &prefix[i])
+		acc.Mul(&acc, &x[i])
+		x[i] = inv
+	}
 }
 
 // batchNormalizeG1 converts Jacobian points to affine with one inversion
@@ -221,26 +292,83 @@ func newFixedBaseG2(base *bls.G2Affine, n int) *fixedBaseG2 {
 func (t *fixedBaseG2) mul(out []bls.G2Affine, scalars []fr.Element) {
 	per := 1<<t.c - 1
 	workers := runtime.GOMAXPROCS(0)
-	jacs := make([][]bls.G2Jac, workers)
-	scratch := make([][]bls.E2, workers)
+	scratch := make([]*fbScratchG2, workers)
 	forEachChunk(len(scalars), func(wk, lo, hi int) {
-		if jacs[wk] == nil {
-			jacs[wk] = make([]bls.G2Jac, fbChunk)
-			scratch[wk] = make([]bls.E2, fbChunk)
+		if scratch[wk] == nil {
+			scratch[wk] = &fbScratchG2{}
 		}
-		jac := jacs[wk][:hi-lo]
-		for i := range jac {
-			s := scalars[lo+i].Bits()
-			acc := &jac[i]
-			*acc = bls.G2Jac{}
-			for w := 0; w < t.windows; w++ {
-				if d := scalarDigit(&s, w, t.c); d != 0 {
-					acc.AddMixed(&t.table[w*per+int(d)-1])
+		sc := scratch[wk]
+		n := hi - lo
+		acc := out[lo:hi]
+		for i := 0; i < n; i++ {
+			sc.bits[i] = scalars[lo+i].Bits()
+			sc.inf[i] = true
+		}
+		for w := 0; w < t.windows; w++ {
+			m := 0
+			for i := 0; i < n; i++ {
+				d := scalarDigit(&sc.bits[i], w, t.c)
+				if d == 0 {
+					continue
 				}
+				tp := &t.table[w*per+int(d)-1]
+				if sc.inf[i] {
+					acc[i] = *tp
+					sc.inf[i] = false
+					continue
+				}
+				var dx bls.E2
+				dx.Sub(&tp.X, &acc[i].X)
+				if dx.IsZero() {
+					acc[i].Add(&acc[i], tp)
+					continue
+				}
+				sc.idx[m], sc.tp[m], sc.dx[m] = int32(i), tp, dx
+				m++
+			}
+			batchInvertE2(sc.dx[:m], sc.prefix[:m])
+			for k := 0; k < m; k++ {
+				p, tp := &acc[sc.idx[k]], sc.tp[k]
+				var lambda, x3, y3 bls.E2
+				lambda.Sub(&tp.Y, &p.Y).Mul(&lambda, &sc.dx[k])
+				x3.Square(&lambda).Sub(&x3, &p.X).Sub(&x3, &tp.X)
+				y3.Sub(&p.X, &x3).Mul(&y3, &lambda).Sub(&y3, &p.Y)
+				p.X, p.Y = x3, y3
 			}
 		}
-		batchNormalizeG2(out[lo:hi], jac, scratch[wk])
+		for i := 0; i < n; i++ {
+			if sc.inf[i] {
+				acc[i] = bls.G2Affine{}
+			}
+		}
 	})
+}
+
+type fbScratchG2 struct {
+	bits       [fbChunk][4]uint64
+	inf        [fbChunk]bool
+	idx        [fbChunk]int32
+	tp         [fbChunk]*bls.G2Affine
+	dx, prefix [fbChunk]bls.E2
+}
+
+func batchInvertE2(x, prefix []bls.E2) {
+	if len(x) == 0 {
+		return
+	}
+	var acc bls.E2
+	acc.SetOne()
+	for i := range x {
+		prefix[i] = acc
+		acc.Mul(&acc, &x[i])
+	}
+	acc.Inverse(&acc)
+	for i := len(x) - 1; i >= 0; i-- {
+		var inv bls.E2
+		inv.Mul(&acc, &prefix[i])
+		acc.Mul(&acc, &x[i])
+		x[i] = inv
+	}
 }
 
 func batchNormalizeG2(out []bls.G2Affine, in []bls.G2Jac, prefix []bls.E2) {

@@ -1,0 +1,175 @@
+package groth16
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
+
+	"github.com/cuseal/cuseal/porep/cs"
+)
+
+// Benchmarks. Large sizes (2^22) run only with CUSEAL_BENCH_LARGE=1 and
+// without -short. Figures and commands are recorded in docs/BENCHMARKS.md.
+
+func benchLarge() bool {
+	return os.Getenv("CUSEAL_BENCH_LARGE") == "1" && !testing.Short()
+}
+
+func randomScalars(n int) []fr.Element {
+	s := make([]fr.Element, n)
+	for i := range s {
+		s[i].SetRandom()
+	}
+	return s
+}
+
+// BenchmarkHCoefficients: the H polynomial (3 iFFT + 3 coset FFT + 1
+// inverse coset FFT) at domain 2^20 (and 2^22 when large).
+func BenchmarkHCoefficients(b *testing.B) {
+	logs := []int{20}
+	if benchLarge() {
+		logs = append(logs, 22)
+	}
+	for _, lg := range logs {
+		m := 1 << lg
+		b.Run(fmt.Sprintf("2^%d", lg), func(b *testing.B) {
+			a, bb, c := randomScalars(m), randomScalars(m), randomScalars(m)
+			dom := fft.NewDomain(uint64(m))
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				HCoefficients(dom, a, bb, c)
+			}
+		})
+	}
+}
+
+// BenchmarkMSM: the CPU backend's MSMs at 2^20 points (H, L, A, B_G1 are G1
+// MSMs of this kind with dense random scalars; B_G2 is the G2 one).
+func BenchmarkMSM(b *testing.B) {
+	const n = 1 << 20
+	scalars := randomScalars(n)
+	b.Run("G1/2^20", func(b *testing.B) {
+		_, _, g1, _ := bls.Generators()
+		pts := make([]bls.G1Affine, n)
+		newFixedBaseG1(&g1, n).mul(pts, randomScalars(n))
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			var r bls.G1Affine
+			if err := msmG1(&r, pts, scalars, ecc.MultiExpConfig{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("G2/2^20", func(b *testing.B) {
+		_, _, _, g2 := bls.Generators()
+		pts := make([]bls.G2Affine, n)
+		newFixedBaseG2(&g2, n).mul(pts, randomScalars(n))
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			var r bls.G2Affine
+			if err := msmG2(&r, pts, scalars, ecc.MultiExpConfig{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkFixedBase: parameter-generation throughput of the windowed
+// tables (points/s reported), table build included.
+func BenchmarkFixedBase(b *testing.B) {
+	const n = 1 << 18
+	scalars := randomScalars(n)
+	_, _, g1, g2 := bls.Generators()
+	b.Run("G1/2^18", func(b *testing.B) {
+		out := make([]bls.G1Affine, n)
+		for i := 0; i < b.N; i++ {
+			newFixedBaseG1(&g1, n).mul(out, scalars)
+		}
+		b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "points/s")
+	})
+	b.Run("G2/2^18", func(b *testing.B) {
+		out := make([]bls.G2Affine, n)
+		for i := 0; i < b.N; i++ {
+			newFixedBaseG2(&g2, n).mul(out, scalars)
+		}
+		b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "points/s")
+	})
+}
+
+// benchCircuit is a mid-size random circuit: 2^14 − 4 − 3 constraints plus
+// 4 input rows → domain 2^14.
+var benchCircuit = randomCircuit{shapeSeed: 77, valueSeed: 1, nPub: 3, nAux0: 100, nCons: 1<<14 - 7}
+
+// BenchmarkSetup: full test-parameter generation for benchCircuit (G1+G2
+// points/s reported), and for 2^22 constraints when large.
+func BenchmarkSetup(b *testing.B) {
+	sizes := []randomCircuit{benchCircuit}
+	if benchLarge() {
+		big := benchCircuit
+		big.nCons = 1<<22 - 7
+		sizes = append(sizes, big)
+	}
+	for _, c := range sizes {
+		r := c.r1cs(b)
+		b.Run(fmt.Sprintf("constraints=%d", r.NumConstraints()), func(b *testing.B) {
+			var pts int
+			for i := 0; i < b.N; i++ {
+				p, err := Setup(r, ToxicWasteFromSeed(seed32(1)))
+				if err != nil {
+					b.Fatal(err)
+				}
+				pts += p.NumH() + p.NumL() + len(p.VK.IC) + p.NumA() + p.NumBG1() + p.NumBG2()
+			}
+			b.ReportMetric(float64(pts)/b.Elapsed().Seconds(), "points/s")
+		})
+	}
+}
+
+// BenchmarkProveVerify: QuerySums + Assemble + Verify of benchCircuit on
+// the CPU backend.
+func BenchmarkProveVerify(b *testing.B) {
+	r := benchCircuit.r1cs(b)
+	p, err := Setup(r, ToxicWasteFromSeed(seed32(1)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	a, pub := benchCircuit.assignment(b)
+	pvk, _ := PrepareVerifyingKey(&p.VK)
+	rs := []Randomness{RandomnessFromSeed(seed32(2), 0)}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		proofs, err := Prove(context.Background(), &CPUBackend{}, p, []*cs.Assignment{a}, rs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := pvk.Verify(&proofs[0], pub); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkVerify: one verification (prepared key).
+func BenchmarkVerify(b *testing.B) {
+	p, err := Setup(tinyCircuit.r1cs(b), ToxicWasteFromSeed(seed32(1)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	a, pub := tinyCircuit.assignment(b)
+	proofs, err := Prove(context.Background(), &CPUBackend{}, p, []*cs.Assignment{a}, []Randomness{RandomnessFromSeed(seed32(2), 0)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	pvk, _ := PrepareVerifyingKey(&p.VK)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := pvk.Verify(&proofs[0], pub); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -150,7 +150,9 @@ func SHA256Compression(sys cs.ConstraintSystem, block []Boolean, state *[8]UInt3
 	}
 	s := acquire(sys)
 	defer release(s)
+	sys.Push("sha256 compression")
 	s.compress(block, state)
+	sys.Pop()
 	return nil
 }
 
@@ -180,6 +182,8 @@ func AppendSHA256(sys cs.ConstraintSystem, dst, msg []Boolean) ([]Boolean, error
 		p = append(p, Constant(l>>uint(i)&1 == 1))
 	}
 	s.sha.padded = p
+	sys.Push("sha256")
+	defer sys.Pop()
 	state := SHA256IV()
 	for off := 0; off < len(p); off += 512 {
 		s.compress(p[off:off+512], &state)

@@ -237,3 +237,22 @@ func leBytes(e fr.Element) [32]byte {
 	fr.LittleEndian.PutElement(&b, e)
 	return b
 }
+
+// A broken SHA-256 witness is reported inside the "sha256" namespace.
+func TestSHA256NamespaceInError(t *testing.T) {
+	tc := cs.NewTestCS()
+	tc.Push("caller")
+	bits := allocBytes(tc, []byte("abc"))
+	if _, err := SHA256(tc, bits); err != nil {
+		t.Fatal(err)
+	}
+	tc.Pop()
+	v := cs.Aux(tc.NumAux() - 1)
+	x := tc.Value(v)
+	x.Sub(&frOne, &x)
+	tc.Set(v, x)
+	var ue *cs.UnsatisfiedError
+	if err := tc.Check(); !errors.As(err, &ue) || ue.Path != "caller/sha256" {
+		t.Fatalf("got %v, want an error in caller/sha256", err)
+	}
+}

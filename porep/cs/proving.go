@@ -175,8 +175,7 @@ func (p *ProvingAssignment) resolveDensity(cands []cand, inDen, auxDen *bitmap) 
 			mark(cands[0].v)
 		}
 	case n <= smallLC:
-		// Quadratic merge; a merged-away entry is flagged by zeroing its
-		// variable slot to a sentinel that cannot occur (aux bit + max index).
+		// Quadratic merge; a merged-away entry's variable becomes gone.
 		for i := 0; i < n; i++ {
 			v := cands[i].v
 			if v == gone {

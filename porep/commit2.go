@@ -88,11 +88,11 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 		return nil, err
 	}
 	cfg := &pc.cfg
-	params, err := loadParams(s.paramsDir, cfg)
+	backend, bname, err := NewBackend(s.backend)
 	if err != nil {
 		return nil, err
 	}
-	backend, bname, err := NewBackend(s.backend)
+	params, err := loadParams(s.paramsDir, cfg)
 	if err != nil {
 		return nil, err
 	}

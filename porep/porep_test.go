@@ -1,0 +1,356 @@
+package porep
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	commcid "github.com/filecoin-project/go-fil-commcid"
+	"github.com/filecoin-project/go-state-types/abi"
+	"github.com/filecoin-project/go-state-types/proof"
+	"github.com/ipfs/go-cid"
+
+	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/seal"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+const (
+	testMiner  = abi.ActorID(1000)
+	testSector = abi.SectorNumber(7)
+)
+
+var (
+	testTicket = bytes.Repeat([]byte{3}, 32)
+	testSeed   = bytes.Repeat([]byte{9}, 32)
+	// testParamsSeed is the toxic-waste seed of the cached test parameters.
+	testParamsSeed = [32]byte{'c', 'u', 's', 'e', 'a', 'l', '-', 'p', 'o', 'r', 'e', 'p', '-', 't', 'e', 's', 't'}
+	testRSSeed     = [32]byte{'r', 's'}
+)
+
+// sealed2K is a sealed 2 KiB sector's C1 output and commitments.
+type sealed2K struct {
+	c1           []byte
+	commR, commD cid.Cid
+}
+
+var (
+	sealOnce sync.Once
+	sealRes  *sealed2K
+	sealErr  error
+
+	paramsOnce sync.Once
+	paramsDir  string
+	paramsErr  error
+)
+
+func config2K(t testing.TB) stacked.SectorConfig {
+	t.Helper()
+	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// seal2K seals one random 2 KiB sector with porep/seal (once per test run).
+func seal2K(t testing.TB) *sealed2K {
+	t.Helper()
+	sealOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "cuseal-porep-test-")
+		if err != nil {
+			sealErr = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		cfg := config2K(t)
+		r := rand.New(rand.NewPCG(2048, 1))
+		data := make([]byte, seal.UnpaddedSize(cfg.SectorSize))
+		for i := range data {
+			data[i] = byte(r.Uint32())
+		}
+		dataPath := filepath.Join(dir, "data")
+		if sealErr = os.WriteFile(dataPath, data, 0o644); sealErr != nil {
+			return
+		}
+		ctx := context.Background()
+		out := filepath.Join(dir, "sector")
+		res, err := seal.Seal(ctx, cfg, dataPath, out, testMiner, testSector, testTicket)
+		if err != nil {
+			sealErr = err
+			return
+		}
+		c1, err := seal.CommitPhase1(ctx, cfg, res.CommR, res.CommD, out, testSector, testMiner, testTicket, testSeed)
+		if err != nil {
+			sealErr = err
+			return
+		}
+		sealRes = &sealed2K{c1: c1, commR: res.CommR, commD: res.CommD}
+	})
+	if sealErr != nil {
+		t.Fatal(sealErr)
+	}
+	return sealRes
+}
+
+// testParams2K returns a directory holding 2 KiB test parameters, generated
+// once and cached across runs in $CUSEAL_TEST_PARAMS_DIR (default
+// $TMPDIR/cuseal-test-params): Setup takes minutes, the stamp file makes
+// reuse safe (same seed, same R1CS digest).
+func testParams2K(t testing.TB) string {
+	t.Helper()
+	paramsOnce.Do(func() {
+		dir := os.Getenv("CUSEAL_TEST_PARAMS_DIR")
+		if dir == "" {
+			dir = filepath.Join(os.TempDir(), "cuseal-test-params")
+		}
+		cfg := config2K(t)
+		start := time.Now()
+		tp, err := GenerateTestParams(dir, &cfg, testParamsSeed, nil)
+		if err != nil {
+			paramsErr = err
+			return
+		}
+		t.Logf("2 KiB test params in %s (reused %v, %d constraints) in %v", dir, tp.Reused, tp.Constraints, time.Since(start))
+		paramsDir = dir
+	})
+	if paramsErr != nil {
+		t.Fatal(paramsErr)
+	}
+	return paramsDir
+}
+
+func verifyInfo(t testing.TB, s *sealed2K, proofBytes []byte) proof.SealVerifyInfo {
+	return proof.SealVerifyInfo{
+		SealProof:             abi.RegisteredSealProof_StackedDrg2KiBV1_1,
+		SectorID:              abi.SectorID{Miner: testMiner, Number: testSector},
+		Randomness:            abi.SealRandomness(testTicket),
+		InteractiveRandomness: abi.InteractiveSealRandomness(testSeed),
+		Proof:                 proofBytes,
+		SealedCID:             s.commR,
+		UnsealedCID:           s.commD,
+	}
+}
+
+// TestSealCommitPhase2EndToEnd proves a sealed 2 KiB sector on the CPU
+// backend with test parameters and checks VerifySeal: the proof verifies,
+// and flipping any byte, or changing comm_r, the seed or the sector number,
+// makes it fail. A second run from lotus-bench's Commit2In wrapper with the
+// same deterministic randomness must give the same bytes.
+func TestSealCommitPhase2EndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: Groth16 setup and proving of a 2.7M-constraint circuit")
+	}
+	s := seal2K(t)
+	dir := testParams2K(t)
+	start := time.Now()
+	pf, err := SealCommitPhase2(s.c1, testSector, testMiner, WithParamsDir(dir), WithBackend(BackendCPU),
+		WithDeterministicRandomness(testRSSeed), WithLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("2 KiB SealCommitPhase2 (CPU) in %v", time.Since(start))
+	if len(pf) != 192 {
+		t.Fatalf("proof is %d bytes, want 192", len(pf))
+	}
+	ok, err := VerifySeal(verifyInfo(t, s, pf), WithParamsDir(dir))
+	if err != nil || !ok {
+		t.Fatalf("VerifySeal = %v, %v; want true", ok, err)
+	}
+
+	t.Run("flipped bytes", func(t *testing.T) {
+		for i := range pf {
+			bad := bytes.Clone(pf)
+			bad[i] ^= 0x01 << (i % 8)
+			ok, err := VerifySeal(verifyInfo(t, s, bad), WithParamsDir(dir))
+			if err != nil {
+				t.Fatalf("byte %d: %v", i, err)
+			}
+			if ok {
+				t.Fatalf("proof with byte %d flipped verified", i)
+			}
+		}
+	})
+	t.Run("changed public data", func(t *testing.T) {
+		info := verifyInfo(t, s, pf)
+		// Another valid replica commitment: comm_r + 1 (little-endian).
+		commR, err := commRPlusOne(s.commR)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info.SealedCID = commR
+		if ok, err := VerifySeal(info, WithParamsDir(dir)); err != nil || ok {
+			t.Fatalf("changed comm_r: %v, %v", ok, err)
+		}
+		info = verifyInfo(t, s, pf)
+		info.InteractiveRandomness = bytes.Repeat([]byte{8}, 32)
+		if ok, err := VerifySeal(info, WithParamsDir(dir)); err != nil || ok {
+			t.Fatalf("changed seed: %v, %v", ok, err)
+		}
+		info = verifyInfo(t, s, pf)
+		info.Number++
+		if ok, err := VerifySeal(info, WithParamsDir(dir)); err != nil || ok {
+			t.Fatalf("changed sector number: %v, %v", ok, err)
+		}
+		info = verifyInfo(t, s, pf)
+		info.Miner++
+		if ok, err := VerifySeal(info, WithParamsDir(dir)); err != nil || ok {
+			t.Fatalf("changed miner: %v, %v", ok, err)
+		}
+	})
+	t.Run("Commit2In deterministic", func(t *testing.T) {
+		wrapped := stacked.MarshalCommit2In(int64(testSector), 2048, s.c1)
+		pf2, err := SealCommitPhase2(wrapped, testSector, testMiner, WithParamsDir(dir), WithBackend(BackendAuto),
+			WithDeterministicRandomness(testRSSeed), WithMaxPartitionsInFlight(2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(pf, pf2) {
+			t.Fatal("same C1 and randomness seed gave different proofs")
+		}
+	})
+}
+
+// commRPlusOne returns the sealed CID of comm_r + 1 (still canonical).
+func commRPlusOne(c cid.Cid) (cid.Cid, error) {
+	b, err := commcid.CIDToReplicaCommitmentV1(c)
+	if err != nil {
+		return cid.Undef, err
+	}
+	b[0]++
+	return commcid.ReplicaCommitmentV1ToCID(b)
+}
+
+// TestSealCommitPhase2BadInput checks that malformed or mismatched inputs
+// give clear errors before any proving.
+func TestSealCommitPhase2BadInput(t *testing.T) {
+	s := seal2K(t)
+	emptyDir := t.TempDir()
+	cases := []struct {
+		name   string
+		input  []byte
+		sector abi.SectorNumber
+		miner  abi.ActorID
+		opts   []Option
+		want   string
+	}{
+		{"truncated JSON", s.c1[:len(s.c1)/2], testSector, testMiner, nil, "C1"},
+		{"empty", nil, testSector, testMiner, nil, "C1"},
+		{"wrong variant tag", bytes.Replace(s.c1, []byte(`"StackedDrg2KiBV1"`), []byte(`"StackedDrg8MiBV1"`), 1), testSector, testMiner, nil, "StackedDrg8MiBV1"},
+		{"unknown registered proof", bytes.Replace(s.c1, []byte(`"StackedDrg2KiBV1_1"`), []byte(`"StackedDrg3KiBV1_1"`), 1), testSector, testMiner, nil, "StackedDrg3KiBV1_1"},
+		{"wrong miner", s.c1, testSector, testMiner + 1, nil, "replica"},
+		{"wrong sector", s.c1, testSector + 1, testMiner, nil, "replica"},
+		{"Commit2In sector mismatch", stacked.MarshalCommit2In(int64(testSector)+1, 2048, s.c1), testSector, testMiner, nil, "SectorNum"},
+		{"Commit2In size mismatch", stacked.MarshalCommit2In(int64(testSector), 4096, s.c1), testSector, testMiner, nil, "SectorSize"},
+		{"missing params", s.c1, testSector, testMiner, []Option{WithParamsDir(emptyDir)}, "not found"},
+		{"unknown backend", s.c1, testSector, testMiner, []Option{WithParamsDir(emptyDir), WithBackend("tpu")}, "unknown backend"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := SealCommitPhase2(c.input, c.sector, c.miner, c.opts...)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %q does not mention %q", err, c.want)
+			}
+		})
+	}
+	// Structural damage detected by the C1 validation, with the JSON path.
+	c1, _, err := stacked.ParseC1(s.c1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("challenge count", func(t *testing.T) {
+		bad := *c1
+		bad.VanillaProofs = [][]stacked.VanillaProof{c1.VanillaProofs[0][:1]}
+		_, err := SealCommitPhase2(bad.Marshal(), testSector, testMiner)
+		if err == nil || !strings.Contains(err.Error(), "vanilla_proofs") {
+			t.Fatalf("one challenge: %v", err)
+		}
+	})
+	t.Run("non-canonical Fr", func(t *testing.T) {
+		bad := *c1
+		bad.CommR = stacked.Domain(bytes.Repeat([]byte{0xff}, 32))
+		_, err := SealCommitPhase2(bad.Marshal(), testSector, testMiner)
+		if err == nil || !strings.Contains(err.Error(), "comm_r") {
+			t.Fatalf("non-canonical comm_r: %v", err)
+		}
+	})
+	t.Run("synthetic C1", func(t *testing.T) {
+		syn, err := seal.SyntheticC1(config2K(t), seal.SyntheticOptions{Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = SealCommitPhase2(syn.Marshal(), testSector, testMiner)
+		if err == nil {
+			t.Fatal("synthetic C1 accepted")
+		}
+		// Its replica id is random, so either check may fire first.
+		if !errors.Is(err, ErrSyntheticC1) && !strings.Contains(err.Error(), "replica") {
+			t.Fatalf("synthetic C1: %v", err)
+		}
+	})
+}
+
+// TestVerifySealBadInput checks VerifySeal's errors for inputs that cannot
+// be checked at all.
+func TestVerifySealBadInput(t *testing.T) {
+	s := seal2K(t)
+	dir := t.TempDir()
+	pf := make([]byte, 192)
+	for name, mutate := range map[string]func(*proof.SealVerifyInfo){
+		"proof length":   func(i *proof.SealVerifyInfo) { i.Proof = i.Proof[:191] },
+		"ticket length":  func(i *proof.SealVerifyInfo) { i.Randomness = i.Randomness[:31] },
+		"seed length":    func(i *proof.SealVerifyInfo) { i.InteractiveRandomness = nil },
+		"sealed CID":     func(i *proof.SealVerifyInfo) { i.SealedCID = s.commD },
+		"unsealed CID":   func(i *proof.SealVerifyInfo) { i.UnsealedCID = s.commR },
+		"unknown proof":  func(i *proof.SealVerifyInfo) { i.SealProof = 99 },
+		"NI-PoRep":       func(i *proof.SealVerifyInfo) { i.SealProof = abi.RegisteredSealProof_StackedDrg2KiBV1_2_Feat_NiPoRep },
+		"missing vk":     func(i *proof.SealVerifyInfo) {},
+		"undefined CIDs": func(i *proof.SealVerifyInfo) { i.SealedCID = cid.Undef },
+	} {
+		t.Run(name, func(t *testing.T) {
+			info := verifyInfo(t, s, pf)
+			mutate(&info)
+			ok, err := VerifySeal(info, WithParamsDir(dir))
+			if err == nil || ok {
+				t.Fatalf("VerifySeal = %v, %v; want an error", ok, err)
+			}
+		})
+	}
+}
+
+// TestBackendRegistry checks registration rules and name resolution.
+func TestBackendRegistry(t *testing.T) {
+	if _, name, err := NewBackend(BackendCPU); err != nil || name != BackendCPU {
+		t.Fatalf("cpu: %v %v", name, err)
+	}
+	if _, name, err := NewBackend(BackendAuto); err != nil || name == "" {
+		t.Fatalf("auto: %v %v", name, err)
+	}
+	if _, _, err := NewBackend("nope"); !errors.Is(err, ErrUnknownBackend) {
+		t.Fatalf("unknown: %v", err)
+	}
+	if err := RegisterBackend(BackendCPU, func() (groth16.Backend, error) { return nil, nil }); err == nil {
+		t.Fatal("duplicate registration accepted")
+	}
+	if err := RegisterBackend(BackendAuto, func() (groth16.Backend, error) { return nil, nil }); err == nil {
+		t.Fatal("registration of \"auto\" accepted")
+	}
+	failing := errors.New("no device")
+	if err := RegisterBackend("test-failing", func() (groth16.Backend, error) { return nil, failing }); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := NewBackend("test-failing"); !errors.Is(err, failing) {
+		t.Fatalf("failing factory: %v", err)
+	}
+}

@@ -262,6 +262,7 @@ func TestSealCommitPhase2BadInput(t *testing.T) {
 			if !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %q does not mention %q", err, c.want)
 			}
+			t.Log(err)
 		})
 	}
 	// Structural damage detected by the C1 validation, with the JSON path.
@@ -325,6 +326,7 @@ func TestVerifySealBadInput(t *testing.T) {
 			if err == nil || ok {
 				t.Fatalf("VerifySeal = %v, %v; want an error", ok, err)
 			}
+			t.Log(err)
 		})
 	}
 }

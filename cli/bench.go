@@ -29,6 +29,27 @@ func profileFlags() []cli.Flag {
 	}
 }
 
+// checkProfilePaths fails early, before any benchmark work, when a --cpuprofile or
+// --memprofile file cannot be created.
+func checkProfilePaths(c *cli.Context) error {
+	for _, name := range []string{"cpuprofile", "memprofile"} {
+		path := c.String(name)
+		if path == "" {
+			continue
+		}
+		_, statErr := os.Stat(path)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+		if err != nil {
+			return inputError(fmt.Errorf("--%s: %w", name, fileError(err)))
+		}
+		f.Close()
+		if os.IsNotExist(statErr) {
+			os.Remove(path)
+		}
+	}
+	return nil
+}
+
 // startProfiling starts the CPU profile when --cpuprofile is set and returns a function that
 // stops it and writes the allocation profile when --memprofile is set. Files that cannot be
 // created are input errors.

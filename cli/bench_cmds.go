@@ -4,5 +4,7 @@ import "github.com/urfave/cli/v2"
 
 // benchSubcommands lists the bench commands whose backends exist.
 func benchSubcommands() []*cli.Command {
-	return nil
+	return []*cli.Command{
+		benchSynthCommand(),
+	}
 }

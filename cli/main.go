@@ -57,6 +57,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			infoCommand(),
 			paramsCommand(),
 			sealCommand(),
+			benchCommand(),
 		},
 		// urfave/cli otherwise calls os.Exit itself for errors that carry an exit code.
 		ExitErrHandler: func(*cli.Context, error) {},

@@ -1,0 +1,270 @@
+package main
+
+import (
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/porep/seal"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+func benchSynthCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "synth",
+		Usage: "circuit synthesis only (no parameters, no proving): constraints/s, allocations, peak RSS",
+		Description: "Builds each partition's Stacked-DRG circuit from C1 data and synthesizes it into a\n" +
+			"ProvingAssignment pre-sized from a shape count, as the prover does: the time covers\n" +
+			"circuit construction from C1, synthesis (witness, a/b/c, densities) and the per-input\n" +
+			"rows. --synthetic makes correctly shaped but invalid C1 data for any sector size, so\n" +
+			"32GiB shapes can be measured without sealing.",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB ... 64GiB); with --c1, must match it"},
+			&cli.StringFlag{Name: "c1", Usage: "C1 JSON (or lotus-bench Commit2In) `FILE`"},
+			&cli.BoolFlag{Name: "synthetic", Usage: "use synthetic (correctly shaped, invalid) C1 data"},
+			&cli.IntFlag{Name: "partitions", Usage: "partitions synthesized per run", Value: 1},
+			&cli.IntFlag{Name: "challenges", Usage: "challenges per partition (--synthetic only; default: the sector's)"},
+			&cli.IntFlag{Name: "runs", Usage: "measured runs (min/median/max reported)", Value: 1},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
+			&cli.BoolFlag{Name: "digests", Usage: "also report the R1CS, witness, a/b/c and density digests of partition 0"},
+		}, profileFlags()...),
+		Action: benchSynthAction,
+	}
+}
+
+// synthResult is what `cuseal bench synth --json` prints. constraints counts what the
+// prover evaluates for one partition: the circuit's constraints plus one per public input.
+type synthResult struct {
+	RegisteredProof      string  `json:"registered_proof"`
+	SectorSize           string  `json:"sector_size"`
+	Source               string  `json:"source"` // "synthetic" or the C1 file
+	Partitions           int     `json:"partitions"`
+	Challenges           int     `json:"challenges"` // per partition
+	Constraints          int     `json:"constraints"`
+	Aux                  int     `json:"aux"`
+	Inputs               int     `json:"inputs"` // ONE included
+	Runs                 int     `json:"runs"`
+	Seconds              float64 `json:"seconds"` // median over runs, all partitions of one run
+	SecondsMin           float64 `json:"seconds_min"`
+	SecondsMax           float64 `json:"seconds_max"`
+	ConstraintsPerSecond float64 `json:"constraints_per_second"` // constraints × partitions / seconds
+	Allocs               uint64  `json:"allocs"`                 // heap allocations per run
+	AllocBytes           uint64  `json:"alloc_bytes"`            // heap bytes allocated per run
+	PeakRSSBytes         uint64  `json:"peak_rss_bytes"`         // of the whole process
+	GOMAXPROCS           int     `json:"gomaxprocs"`
+	R1CSDigest           string  `json:"r1cs_digest,omitempty"`
+	WitnessDigest        string  `json:"witness_digest,omitempty"`
+	ABCDigest            string  `json:"abc_digest,omitempty"`
+	DensityDigest        string  `json:"density_digest,omitempty"`
+}
+
+func benchSynthAction(c *cli.Context) error {
+	if err := checkProfilePaths(c); err != nil {
+		return err
+	}
+	c1, cfg, source, err := synthInput(c)
+	if err != nil {
+		return err
+	}
+	parts := c.Int("partitions")
+	if parts < 1 || parts > len(c1.VanillaProofs) {
+		return usageErrorf("--partitions %d: must be between 1 and %d (the partitions of the C1 data)", parts, len(c1.VanillaProofs))
+	}
+	runs := c.Int("runs")
+	if runs < 1 {
+		return usageErrorf("--runs %d: must be at least 1", runs)
+	}
+	// The shape, counted once, pre-sizes every ProvingAssignment as a prover that knows its
+	// parameters would.
+	first, err := stacked.NewCircuit(c1, &cfg, 0)
+	if err != nil {
+		return inputError(err)
+	}
+	counter := cs.NewCounter()
+	if err := first.Synthesize(counter); err != nil {
+		return inputError(err)
+	}
+	first = nil
+	hint := cs.SizeHint{Constraints: counter.Constraints, Aux: counter.Aux, Inputs: counter.Inputs}
+	slog.Info("bench synth", "proof", cfg.Name, "constraints", counter.Constraints+counter.Inputs,
+		"aux", counter.Aux, "inputs", counter.Inputs, "partitions", parts, "runs", runs)
+
+	stop, err := startProfiling(c)
+	if err != nil {
+		return err
+	}
+	jsonOut := c.Bool("json")
+	bar := newProgress(c.App.ErrWriter, jsonOut, int64(runs*parts), "synthesizing")
+	var shape [3]int // constraints incl. input rows, aux, inputs
+	m, err := measure(runs, func(int) error {
+		for k := 0; k < parts; k++ {
+			a, err := synthesizePartition(c1, &cfg, k, hint)
+			if err != nil {
+				return err
+			}
+			shape = [3]int{len(a.A), len(a.Aux), len(a.Input)}
+			bar.Add(1)
+		}
+		return nil
+	})
+	bar.Done()
+	if serr := stop(); err == nil {
+		err = serr
+	}
+	if err != nil {
+		return err
+	}
+	sp := summarize(m.Seconds)
+	res := synthResult{
+		RegisteredProof: cfg.Name,
+		SectorSize:      formatSize(cfg.SectorSize),
+		Source:          source,
+		Partitions:      parts,
+		Challenges:      cfg.ChallengesPerPartition,
+		Constraints:     shape[0],
+		Aux:             shape[1],
+		Inputs:          shape[2],
+		Runs:            runs,
+		Seconds:         sp.Median,
+		SecondsMin:      sp.Min,
+		SecondsMax:      sp.Max,
+		Allocs:          m.Allocs,
+		AllocBytes:      m.Bytes,
+		PeakRSSBytes:    peakRSS(),
+		GOMAXPROCS:      runtime.GOMAXPROCS(0),
+	}
+	if sp.Median > 0 {
+		res.ConstraintsPerSecond = float64(res.Constraints) * float64(parts) / sp.Median
+	}
+	if c.Bool("digests") {
+		if err := synthDigests(c1, &cfg, hint, &res); err != nil {
+			return err
+		}
+	}
+	if jsonOut {
+		return writeJSON(c, res)
+	}
+	printf(c, "%s (%s), %s C1, %d partition(s) × %d challenge(s)\n", res.RegisteredProof, res.SectorSize, res.Source, parts, res.Challenges)
+	printf(c, "  constraints: %d per partition (%d inputs, %d aux)\n", res.Constraints, res.Inputs, res.Aux)
+	printf(c, "  time:        %.3fs median, %.3fs min, %.3fs max over %d run(s)\n", res.Seconds, res.SecondsMin, res.SecondsMax, runs)
+	printf(c, "  rate:        %.3g constraints/s\n", res.ConstraintsPerSecond)
+	printf(c, "  allocations: %d per run, %s\n", res.Allocs, humanBytes(res.AllocBytes))
+	printf(c, "  peak RSS:    %s\n", humanBytes(res.PeakRSSBytes))
+	if res.R1CSDigest != "" {
+		printf(c, "  r1cs digest:    %s\n  witness digest: %s\n  abc digest:     %s\n  density digest: %s\n",
+			res.R1CSDigest, res.WitnessDigest, res.ABCDigest, res.DensityDigest)
+	}
+	return nil
+}
+
+// synthesizePartition builds partition k's circuit from c1 and synthesizes it into a
+// ProvingAssignment sized by hint.
+func synthesizePartition(c1 *stacked.C1Output, cfg *stacked.SectorConfig, k int, hint cs.SizeHint) (*cs.Assignment, error) {
+	circ, err := stacked.NewCircuit(c1, cfg, k)
+	if err != nil {
+		return nil, inputError(err)
+	}
+	pa := cs.NewProvingAssignment(hint)
+	if err := circ.Synthesize(pa); err != nil {
+		return nil, inputError(err)
+	}
+	return pa.Assignment(), nil
+}
+
+// synthDigests fills the digests of partition 0 (digests.md §1–§4).
+func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, hint cs.SizeHint, res *synthResult) error {
+	circ, err := stacked.NewCircuit(c1, cfg, 0)
+	if err != nil {
+		return inputError(err)
+	}
+	rec := cs.NewRecorder()
+	if err := circ.Synthesize(rec); err != nil {
+		return inputError(err)
+	}
+	d := rec.Digest()
+	res.R1CSDigest = hex.EncodeToString(d[:])
+	rec = nil
+	pa := cs.NewProvingAssignment(hint)
+	if err := circ.Synthesize(pa); err != nil {
+		return inputError(err)
+	}
+	pa.Assignment()
+	w, abc, den := pa.WitnessDigest(), pa.ABCDigest(), pa.DensityDigest()
+	res.WitnessDigest = hex.EncodeToString(w[:])
+	res.ABCDigest = hex.EncodeToString(abc[:])
+	res.DensityDigest = hex.EncodeToString(den[:])
+	return nil
+}
+
+// synthInput returns the C1 data to synthesize and its (possibly overridden) configuration,
+// from --c1 FILE or --synthetic.
+func synthInput(c *cli.Context) (*stacked.C1Output, stacked.SectorConfig, string, error) {
+	path, synthetic := c.String("c1"), c.Bool("synthetic")
+	if (path == "") == !synthetic {
+		return nil, stacked.SectorConfig{}, "", usageErrorf("bench synth: give exactly one of --c1 FILE and --synthetic")
+	}
+	if synthetic {
+		if !c.IsSet("sector-size") {
+			return nil, stacked.SectorConfig{}, "", usageErrorf("bench synth: --synthetic needs --sector-size")
+		}
+		cfg, err := sectorConfigForSize(c.String("sector-size"))
+		if err != nil {
+			return nil, cfg, "", err
+		}
+		parts := c.Int("partitions")
+		if parts < 1 || parts > cfg.Partitions {
+			return nil, cfg, "", usageErrorf("--partitions %d: a %s sector has %d partition(s)", parts, formatSize(cfg.SectorSize), cfg.Partitions)
+		}
+		opt := seal.SyntheticOptions{Partitions: parts, Seed: 1}
+		if c.IsSet("challenges") {
+			n := c.Int("challenges")
+			if n < 1 {
+				return nil, cfg, "", usageErrorf("--challenges %d: must be at least 1", n)
+			}
+			opt.ChallengesPerPartition = n
+			cfg.ChallengesPerPartition = n
+		}
+		cfg.Partitions = parts
+		c1, err := seal.SyntheticC1(cfg, opt)
+		if err != nil {
+			return nil, cfg, "", internalError(err)
+		}
+		return c1, cfg, "synthetic", nil
+	}
+	if c.IsSet("challenges") {
+		return nil, stacked.SectorConfig{}, "", usageErrorf("--challenges: only with --synthetic (a C1 file fixes its challenges)")
+	}
+	c1, cfg, err := readC1(path)
+	if err != nil {
+		return nil, cfg, "", err
+	}
+	if c.IsSet("sector-size") {
+		size, err := parseSectorSize(c.String("sector-size"))
+		if err != nil {
+			return nil, cfg, "", inputError(err)
+		}
+		if size != cfg.SectorSize {
+			return nil, cfg, "", usageErrorf("--sector-size %s does not match %s: it holds a %s sector (%s)",
+				c.String("sector-size"), path, formatSize(cfg.SectorSize), cfg.Name)
+		}
+	}
+	return c1, cfg, path, nil
+}
+
+// readC1 reads and validates a C1 JSON file (or a lotus-bench Commit2In wrapper).
+func readC1(path string) (*stacked.C1Output, stacked.SectorConfig, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, stacked.SectorConfig{}, inputError(fmt.Errorf("--c1: %w", fileError(err)))
+	}
+	c1, cfg, err := stacked.ParseC1(data)
+	if err != nil {
+		return nil, cfg, inputError(fmt.Errorf("%s: %w", path, err))
+	}
+	return c1, cfg, nil
+}

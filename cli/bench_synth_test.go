@@ -1,0 +1,123 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// benchSynthJSON runs `cuseal bench synth ... --json` and decodes its output.
+func benchSynthJSON(t *testing.T, args ...string) (synthResult, map[string]any) {
+	t.Helper()
+	args = append([]string{"--log-level", "warn", "bench", "synth", "--json"}, args...)
+	code, out, stderr := runCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res synthResult
+	var raw map[string]any
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	return res, raw
+}
+
+// The 2 KiB shape: 40 public inputs including ONE (porep-circuit.md §1, the 2 KiB row of
+// the sector table: 1 partition × 2 challenges).
+const inputs2KiB = 40
+
+func TestBenchSynthSynthetic2KiB(t *testing.T) {
+	dir := t.TempDir()
+	cpu, mem := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "mem.prof")
+	res, raw := benchSynthJSON(t, "--sector-size", "2KiB", "--synthetic", "--runs", "2", "--digests",
+		"--cpuprofile", cpu, "--memprofile", mem)
+	for _, k := range []string{"constraints", "aux", "inputs", "seconds", "constraints_per_second", "allocs",
+		"peak_rss_bytes", "r1cs_digest", "witness_digest", "abc_digest", "density_digest"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("--json lacks key %q", k)
+		}
+	}
+	if res.Inputs != inputs2KiB || res.Partitions != 1 || res.Challenges != 2 || res.Runs != 2 {
+		t.Fatalf("shape %+v", res)
+	}
+	if res.Constraints <= res.Inputs || res.Aux <= 0 {
+		t.Fatalf("constraints %d aux %d", res.Constraints, res.Aux)
+	}
+	if !(res.SecondsMin <= res.Seconds && res.Seconds <= res.SecondsMax && res.SecondsMin > 0) {
+		t.Fatalf("seconds min/median/max %v %v %v", res.SecondsMin, res.Seconds, res.SecondsMax)
+	}
+	if want := float64(res.Constraints) / res.Seconds; math.Abs(res.ConstraintsPerSecond-want) > 1e-6*want {
+		t.Fatalf("constraints_per_second %v, want %v", res.ConstraintsPerSecond, want)
+	}
+	if res.PeakRSSBytes == 0 || res.AllocBytes == 0 {
+		t.Fatalf("peak RSS %d, alloc bytes %d", res.PeakRSSBytes, res.AllocBytes)
+	}
+	for _, p := range []string{cpu, mem} {
+		if st, err := os.Stat(p); err != nil || st.Size() == 0 {
+			t.Errorf("profile %s: %v", p, err)
+		}
+	}
+
+	// The R1CS does not depend on the witness: a sealed sector's C1 gives the same digest,
+	// and a different witness digest.
+	out := filepath.Join(dir, "sector")
+	if code, _, stderr := runCLI(t, "--log-level", "warn", "seal", "--data", sampleData, "--out", out,
+		"--ticket", testTicket, "--seed", testSeed); code != exitOK {
+		t.Fatalf("seal: exit %d: %s", code, stderr)
+	}
+	real, _ := benchSynthJSON(t, "--c1", filepath.Join(out, FileC1), "--sector-size", "2KiB", "--digests")
+	if real.R1CSDigest != res.R1CSDigest {
+		t.Errorf("r1cs digest: sealed C1 %s, synthetic %s", real.R1CSDigest, res.R1CSDigest)
+	}
+	if real.WitnessDigest == res.WitnessDigest {
+		t.Errorf("witness digests of different C1 data are equal: %s", real.WitnessDigest)
+	}
+	if real.Constraints != res.Constraints || real.Aux != res.Aux || real.Inputs != res.Inputs {
+		t.Errorf("shape from sealed C1 %d/%d/%d, synthetic %d/%d/%d",
+			real.Constraints, real.Aux, real.Inputs, res.Constraints, res.Aux, res.Inputs)
+	}
+}
+
+func TestBenchSynthChallengesOverride(t *testing.T) {
+	one, _ := benchSynthJSON(t, "--sector-size", "2KiB", "--synthetic", "--challenges", "1")
+	if one.Challenges != 1 || one.Inputs != inputs2KiB-18 {
+		// 18 public inputs per challenge (porep-circuit.md §2.4).
+		t.Fatalf("1 challenge: %d challenges, %d inputs, want 1 and %d", one.Challenges, one.Inputs, inputs2KiB-18)
+	}
+}
+
+func TestBenchSynthBadInput(t *testing.T) {
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "c1.json")
+	if err := os.WriteFile(garbage, []byte(`{"registered_proof": 5`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"neither source", []string{"--sector-size", "2KiB"}, "exactly one"},
+		{"synthetic without size", []string{"--synthetic"}, "--sector-size"},
+		{"bad size", []string{"--synthetic", "--sector-size", "3KiB"}, "not a Filecoin sector size"},
+		{"too many partitions", []string{"--synthetic", "--sector-size", "2KiB", "--partitions", "2"}, "--partitions"},
+		{"zero runs", []string{"--synthetic", "--sector-size", "2KiB", "--runs", "0"}, "--runs"},
+		{"missing c1", []string{"--c1", filepath.Join(dir, "nope.json")}, "no such file"},
+		{"corrupt c1", []string{"--c1", garbage}, "c1.json"},
+		{"challenges with c1", []string{"--c1", garbage, "--challenges", "1"}, "--challenges"},
+		{"unwritable profile", []string{"--synthetic", "--sector-size", "2KiB", "--cpuprofile", filepath.Join(dir, "no", "cpu.prof")}, "--cpuprofile"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, append([]string{"bench", "synth"}, tc.args...)...)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr)
+			}
+			wantOneLineError(t, stderr, tc.want)
+		})
+	}
+}

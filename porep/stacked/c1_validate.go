@@ -109,7 +109,7 @@ func (c *C1Output) Validate(cfg *SectorConfig) error {
 	}
 	h := poseidon.Hash2(&a, &b)
 	if FrToBytes(&h) != [32]byte(c.CommR) {
-		return semErr("comm_r", "does not equal Poseidon2(comm_c, comm_r_last) = %x", FrToBytes(&h))
+		return semErr("comm_r", "does not equal Poseidon2(comm_c, comm_r_last) = %x (little-endian bytes)", FrToBytes(&h))
 	}
 	return nil
 }

@@ -14,19 +14,31 @@ import (
 
 var cacheLocks sync.Map // path → *sync.Mutex
 
+// DefaultTestParamsDir is where tests keep CachedSetup output so packages
+// tested in one `go test ./...` run share it: $CUSEAL_TEST_PARAMS_DIR if
+// set, else <os.TempDir()>/cuseal-test-params.
+func DefaultTestParamsDir() string {
+	if d := os.Getenv("CUSEAL_TEST_PARAMS_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(os.TempDir(), "cuseal-test-params")
+}
+
 // CachedSetup returns test parameters for r1cs and the toxic-waste seed,
 // generating them with Setup(r1cs, ToxicWasteFromSeed(seed)) on first use
 // and storing them in dir as
-// "cuseal-test-<r1cs digest>-<seed>.params" (+ ".meta" JSON naming the
+// "cuseal-test-v1-<r1cs digest>-<seed>.params" (+ ".meta" JSON naming the
 // seed and digest). Later calls — in this process or another — open the
 // stored file (unchecked decoding, it is ours). FOR TESTS ONLY. The file is
 // written atomically; a stored file that fails to parse is regenerated.
+// Setup is deterministic, so a name fixes the content; "v1" changes if
+// Setup's output ever must.
 func CachedSetup(dir string, r1cs *cs.R1CS, seed [32]byte) (*Params, error) {
 	if err := validateR1CS(r1cs); err != nil {
 		return nil, err
 	}
 	d := r1cs.Digest() // cuseal-r1cs-v1, digests.md §1
-	base := fmt.Sprintf("cuseal-test-%s-%s", hex.EncodeToString(d[:]), hex.EncodeToString(seed[:]))
+	base := fmt.Sprintf("cuseal-test-v1-%s-%s", hex.EncodeToString(d[:]), hex.EncodeToString(seed[:]))
 	path := filepath.Join(dir, base+".params")
 	mu, _ := cacheLocks.LoadOrStore(path, new(sync.Mutex))
 	mu.(*sync.Mutex).Lock()

@@ -3,6 +3,7 @@ package groth16
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -487,5 +488,42 @@ func TestFileDigest(t *testing.T) {
 	}
 	if _, err := ParseParametersJSON(strings.NewReader(`{"x":{"digest":"zz"}}`)); err == nil {
 		t.Fatal("bad digest accepted")
+	}
+}
+
+// Golden zcash/IETF encodings of the standard generators (the BLS12-381
+// serialization spec; the G1 compressed form is the consensus-specs
+// bls/sk_to_pk/sk_1 vector and the first g1_monomial entry of the Ethereum
+// KZG trusted setup, the G2 one its first g2_monomial entry).
+const (
+	goldenG1Compressed   = "97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb"
+	goldenG1Uncompressed = "17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb" +
+		"08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1"
+	goldenG2Compressed = "93e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e" +
+		"024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8"
+)
+
+func TestGeneratorEncodingGolden(t *testing.T) {
+	_, _, g1, g2 := bls.Generators()
+	pr := Proof{A: g1, B: g2, C: g1}
+	enc := pr.Bytes()
+	if got := hex.EncodeToString(enc[0:48]); got != goldenG1Compressed {
+		t.Errorf("G1 compressed %s", got)
+	}
+	if got := hex.EncodeToString(enc[48:144]); got != goldenG2Compressed {
+		t.Errorf("G2 compressed %s", got)
+	}
+	vk := VerifyingKey{Alpha1: g1}
+	if got := hex.EncodeToString(vk.Bytes()[0:96]); got != goldenG1Uncompressed {
+		t.Errorf("G1 uncompressed %s", got)
+	}
+	raw, _ := hex.DecodeString(goldenG1Uncompressed)
+	var q bls.G1Affine
+	if err := decodeG1Uncompressed(&q, raw, true); err != nil || !q.Equal(&g1) {
+		t.Errorf("decode golden G1: %v", err)
+	}
+	var dec Proof
+	if err := dec.SetBytes(enc[:]); err != nil || dec != pr {
+		t.Errorf("decode golden proof: %v", err)
 	}
 }

@@ -32,7 +32,7 @@ func FileLayer(l int) string { return fmt.Sprintf("layer-%d.dat", l) }
 
 // memLayersLimit: up to this many label bytes (all layers) are kept in memory
 // between PC1 and PC2; larger sectors re-read the layer files.
-const memLayersLimit = 1 << 30
+var memLayersLimit uint64 = 1 << 30
 
 // SealResult is what Seal returns: the commitments as CIDs (go-fil-commcid)
 // and bytes, the replica_id, and timings.

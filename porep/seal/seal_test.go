@@ -274,3 +274,35 @@ func TestFr32PadRoundTrip(t *testing.T) {
 		t.Fatal("unpad(pad(x)) != x")
 	}
 }
+
+// TestSealStreamedLayers forces the large-sector path (layers re-read from
+// files for the column hashes) and requires the same commitments.
+func TestSealStreamedLayers(t *testing.T) {
+	cfg, _ := stacked.NewTestConfig(16<<10, stacked.Shape880, [32]byte{44}, stacked.APIVersion1_1_0)
+	dir := t.TempDir()
+	data := randomData(t, dir, UnpaddedSize(cfg.SectorSize), 3)
+	ctx := context.Background()
+	r1, err := Seal(ctx, cfg, data, filepath.Join(dir, "mem"), 5, 6, fixed32(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := memLayersLimit
+	memLayersLimit = 0
+	defer func() { memLayersLimit = old }()
+	r2, err := Seal(ctx, cfg, data, filepath.Join(dir, "files"), 5, 6, fixed32(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r1.CommR != r2.CommR || r1.CommC != r2.CommC {
+		t.Fatal("streamed layers give other commitments")
+	}
+	// Cancelled context: error, no output left behind.
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Seal(cctx, cfg, data, filepath.Join(dir, "cancelled"), 5, 6, fixed32(7)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled seal: %v", err)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(dir, "cancelled")); len(ents) != 0 {
+		t.Fatalf("cancelled seal left %d entries", len(ents))
+	}
+}

@@ -314,3 +314,52 @@ func benchmarkGadgetOnly(b *testing.B, arity int) {
 
 func BenchmarkHashCircuitGadgetOnly8(b *testing.B)  { benchmarkGadgetOnly(b, 8) }
 func BenchmarkHashCircuitGadgetOnly11(b *testing.B) { benchmarkGadgetOnly(b, 11) }
+
+// TestCircuitNamespaces: an unsatisfied constraint is reported under
+// neptune's round namespace.
+func TestCircuitNamespaces(t *testing.T) {
+	const arity = 2
+	vals := randomElements(arity, 11)
+	sys := cs.NewTestCS()
+	vars := allocPreimage(sys, vals)
+	sys.Push("hash")
+	if _, _, err := HashCircuit(sys, vars, vals); err != nil {
+		t.Fatal(err)
+	}
+	sys.Pop()
+	// Aux layout: preimage (2), first round 3·A = 6, then 3 full rounds of
+	// 4·t = 12 each; the first partial-round value follows.
+	idx := arity + 3*arity + 3*4*(arity+1)
+	var bad fr.Element
+	bad.SetUint64(3)
+	sys.Set(cs.Aux(idx), bad)
+	var ue *cs.UnsatisfiedError
+	if err := sys.Check(); !errors.As(err, &ue) || ue.Path != "hash/partial round 0" {
+		t.Fatalf("tampered first partial-round input: %v", err)
+	}
+}
+
+// TestConcurrentUse runs hashes and circuits from several goroutines
+// (meaningful under -race).
+func TestConcurrentUse(t *testing.T) {
+	done := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		go func(g int) {
+			vals := randomElements(8, int64(g))
+			sys := cs.NewTestCS()
+			_, v, err := HashCircuit(sys, allocPreimage(sys, vals), vals)
+			if err == nil {
+				err = sys.Check()
+			}
+			if want := Hash(vals); err == nil && !v.Equal(&want) {
+				err = errors.New("circuit value differs from Hash")
+			}
+			done <- err
+		}(g)
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -17,7 +17,7 @@ import (
 // k-th allocated aux) and replayed per call. Every allocation in the gadget
 // is followed at once by the constraint that defines it, so a template step
 // is one (alloc v, enforce a·b = c) pair with c = 1·v + (terms without v),
-// so v = ⟨a⟩·⟨b⟩ − ⟨c − v⟩. Replay takes the values from circuitWitness
+// hence v = ⟨a⟩·⟨b⟩ − ⟨c − v⟩. Replay takes the values from circuitWitness
 // (the optimised permutation's intermediates, witness.go); tests check them
 // against that solved form.
 
@@ -111,12 +111,9 @@ func (tpl *template) replay(sys cs.ConstraintSystem, vars []cs.Variable, vals []
 	sc.vars[0] = cs.One
 	copy(sc.vars[1:], vars)
 	withValues := vals != nil
-	if withValues {
-		sc.vals[0].SetOne()
-		copy(sc.vals[1:], vals)
-	}
 	base := int32(1 + tpl.arity)
 	if withValues {
+		// sc.vals[:base] (ONE and the preimage) is never read here.
 		circuitWitness(tpl.c, sc.vals[base:], vals)
 	}
 	for _, r := range tpl.rounds {

@@ -3,6 +3,7 @@ package seal
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,28 +13,65 @@ import (
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-// TestSealGolden2KiBDevnet reproduces a real 2 KiB CC sector sealed by
-// lotus/rust-fil-proofs on a devnet (testdata/SOURCES.md): SealProof 5
-// (StackedDrg2KiBV1_1), miner t01002, sector 1, zero data.
+// devnetRecord is testdata/devnet-2KiB-t01002-s1.json: a real 2 KiB CC
+// sector sealed by lotus/rust-fil-proofs (see testdata/SOURCES.md).
+type devnetRecord struct {
+	SealProof int64  `json:"seal_proof"`
+	Miner     uint64 `json:"miner"`
+	Sector    uint64 `json:"sector"`
+	Ticket    string `json:"ticket_hex"`
+	Seed      string `json:"seed_hex"`
+	CommD     string `json:"comm_d_cid"`
+	CommR     string `json:"comm_r_cid"`
+	Proof     string `json:"proof_hex"`
+}
+
+// TestSealGolden2KiBDevnet reseals that sector (SealProof 5 =
+// StackedDrg2KiBV1_1, miner t01002, sector 1, zero data) and requires the
+// same comm_d and comm_r; then it runs C1 with the real seed and verifies it.
+// The record's 192-byte proof can check public inputs end to end once the
+// official 2 KiB verifying key is available.
 func TestSealGolden2KiBDevnet(t *testing.T) {
-	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
+	b, err := os.ReadFile("testdata/devnet-2KiB-t01002-s1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec devnetRecord
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof(rec.SealProof))
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	data := filepath.Join(dir, "zero.dat")
-	if err := os.WriteFile(data, make([]byte, UnpaddedSize(2048)), 0o644); err != nil {
+	if err := os.WriteFile(data, make([]byte, UnpaddedSize(cfg.SectorSize)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ticket, _ := hex.DecodeString("c3a1ca12b981a8a59f9a4764edf3398edd239b2afa8ca2bbd57e0091ec193aa0")
-	res, err := Seal(context.Background(), cfg, data, filepath.Join(dir, "out"), 1002, 1, ticket)
+	ticket, _ := hex.DecodeString(rec.Ticket)
+	seed, _ := hex.DecodeString(rec.Seed)
+	out := filepath.Join(dir, "out")
+	ctx := context.Background()
+	res, err := Seal(ctx, cfg, data, out, abi.ActorID(rec.Miner), abi.SectorNumber(rec.Sector), ticket)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := res.CommD.String(), "baga6ea4seaqpy7usqklokfx2vxuynmupslkeutzexe2uqurdg5vhtebhxqmpqmy"; got != want {
-		t.Errorf("comm_d %s want %s", got, want)
+	if got := res.CommD.String(); got != rec.CommD {
+		t.Errorf("comm_d %s want %s", got, rec.CommD)
 	}
-	if got, want := res.CommR.String(), "bagboea4b5abcbnym7z3pgc64fk5wwsk3nsmz62jamgaa3pekzelmm3fv5q6g6zji"; got != want {
-		t.Errorf("comm_r %s want %s", got, want)
+	if got := res.CommR.String(); got != rec.CommR {
+		t.Errorf("comm_r %s want %s", got, rec.CommR)
+	}
+	c1, err := CommitPhase1(ctx, cfg, res.CommR, res.CommD, out, abi.SectorNumber(rec.Sector), abi.ActorID(rec.Miner), ticket, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, _, err := stacked.ParseC1(c1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := VerifyC1(parsed, &cfg); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -215,22 +215,16 @@ func Seal(ctx context.Context, cfg stacked.SectorConfig, dataPath, outDir string
 	if err := bytesToFr(replica, prev); err != nil {
 		return res, fmt.Errorf("seal: layer %d label: %w", cfg.Layers, err)
 	}
-	var dataErr error
+	dataFr := make([]fr.Element, nodes)
+	if err := bytesToFr(dataFr, data); err != nil {
+		return res, fmt.Errorf("seal: data: %w", err) // unreachable: padded nodes are < 2^254
+	}
 	parallelFor(nodes, 8192, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			var d [32]byte
-			copy(d[:], data[32*i:])
-			e, err := stacked.FrFromBytes(&d)
-			if err != nil {
-				dataErr = err // unreachable: padded data is < 2^254
-				return
-			}
-			replica[i].Add(&replica[i], &e)
+			replica[i].Add(&replica[i], &dataFr[i])
 		}
 	})
-	if dataErr != nil {
-		return res, fmt.Errorf("seal: data: %w", dataErr)
-	}
+	dataFr = nil
 	prev, layers = nil, nil
 	if err := writeFr(filepath.Join(staging, FileSealed), replica); err != nil {
 		return res, err

@@ -119,7 +119,10 @@ func TestSealC1VerifyTestShapes(t *testing.T) {
 	for _, tc := range []struct {
 		size  uint64
 		shape stacked.TreeShape
-	}{{4 << 10, stacked.Shape820}, {16 << 10, stacked.Shape880}, {32 << 10, stacked.Shape882}} {
+	}{{4 << 10, stacked.Shape820}, {16 << 10, stacked.Shape880}, {32 << 10, stacked.Shape882},
+		// Other supported arities: base 2 and 4, sub 2/4/8, top 2/4.
+		{2 << 10, stacked.TreeShape{Base: 2}}, {2 << 10, stacked.TreeShape{Base: 4, Sub: 4}},
+		{16 << 10, stacked.TreeShape{Base: 8, Sub: 4, Top: 2}}, {4 << 10, stacked.TreeShape{Base: 2, Sub: 8, Top: 4}}} {
 		cfg, err := stacked.NewTestConfig(tc.size, tc.shape, [32]byte{44}, stacked.APIVersion1_1_0)
 		if err != nil {
 			t.Fatal(err)
@@ -127,7 +130,12 @@ func TestSealC1VerifyTestShapes(t *testing.T) {
 		t.Run(cfg.Name, func(t *testing.T) {
 			c1, _ := sealAndCommit(t, cfg, tc.size)
 			out := checkC1(t, cfg, c1)
-			want := map[stacked.TreeShape]stacked.ProofKind{stacked.Shape820: stacked.ProofSub, stacked.Shape880: stacked.ProofSub, stacked.Shape882: stacked.ProofTop}[tc.shape]
+			want := stacked.ProofSingle
+			if tc.shape.Top > 0 {
+				want = stacked.ProofTop
+			} else if tc.shape.Sub > 0 {
+				want = stacked.ProofSub
+			}
 			if k := out.VanillaProofs[0][0].CommRLastProof.Kind; k != want {
 				t.Fatalf("comm_r_last proof variant %s, want %s", k, want)
 			}

@@ -178,6 +178,19 @@ func TestSealCommitPhase2EndToEnd(t *testing.T) {
 				t.Fatalf("proof with byte %d flipped verified", i)
 			}
 		}
+		// Flipping the sign flag of A, B or C negates the point: it still
+		// decodes, so the pairing check itself must reject it.
+		for _, off := range []int{0, 48, 144} {
+			bad := bytes.Clone(pf)
+			bad[off] ^= 0x20
+			if _, err := groth16.DecodeProofs(bad); err != nil {
+				t.Fatalf("negated point at %d does not decode: %v", off, err)
+			}
+			ok, err := VerifySeal(verifyInfo(t, s, bad), WithParamsDir(dir))
+			if err != nil || ok {
+				t.Fatalf("negated point at %d: VerifySeal = %v, %v", off, ok, err)
+			}
+		}
 	})
 	t.Run("changed public data", func(t *testing.T) {
 		info := verifyInfo(t, s, pf)
@@ -354,5 +367,23 @@ func TestBackendRegistry(t *testing.T) {
 	}
 	if _, _, err := NewBackend("test-failing"); !errors.Is(err, failing) {
 		t.Fatalf("failing factory: %v", err)
+	}
+}
+
+// BenchmarkSealCommitPhase2_2KiB measures one full 2 KiB C2 on the CPU
+// backend (parse, synthesis, proving, verification) with cached test
+// parameters (generated on first use, see testParams2K).
+func BenchmarkSealCommitPhase2_2KiB(b *testing.B) {
+	s := seal2K(b)
+	dir := testParams2K(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		pf, err := SealCommitPhase2(s.c1, testSector, testMiner, WithParamsDir(dir), WithBackend(BackendCPU))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(pf) != 192 {
+			b.Fatalf("proof is %d bytes", len(pf))
+		}
 	}
 }

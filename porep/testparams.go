@@ -114,6 +114,13 @@ func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, lo
 	if err := groth16.WriteVerifyingKeyFile(vp, &params.VK); err != nil {
 		return nil, fmt.Errorf("porep: test params: %w", err)
 	}
+	// Parameter files are shared read-only data (the temporary files they
+	// were staged in are private).
+	for _, p := range []string{pp, vp} {
+		if err := os.Chmod(p, 0o644); err != nil {
+			return nil, fmt.Errorf("porep: test params: %w", err)
+		}
+	}
 	// rust-fil-proofs CacheEntryMetadata.
 	meta, _ := json.Marshal(map[string]uint64{"sector_size": cfg.SectorSize})
 	if err := writeAtomic(mp, meta); err != nil {
@@ -134,6 +141,9 @@ func writeAtomic(path string, data []byte) error {
 	}
 	tmp := f.Name()
 	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
 	if e := f.Close(); err == nil {
 		err = e
 	}

@@ -130,3 +130,56 @@ func TestNewCircuitErrors(t *testing.T) {
 		t.Fatalf("comm_r_last mismatch: %v", err)
 	}
 }
+
+// BenchmarkSynthesize2KiB synthesizes a sealed 2 KiB sector's partition
+// (2,687,921 circuit constraints + 40 input rows) into a
+// cs.ProvingAssignment sized from the first run, as SealCommitPhase2 does.
+func BenchmarkSynthesize2KiB(b *testing.B) {
+	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c1 := sealedC1Bench(b, cfg)
+	var hint cs.SizeHint
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		circ, err := stacked.NewCircuit(c1, &cfg, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pa := cs.NewProvingAssignment(hint)
+		if err := circ.Synthesize(pa); err != nil {
+			b.Fatal(err)
+		}
+		a := pa.Assignment()
+		hint = cs.SizeHint{Constraints: len(a.A), Aux: len(a.Aux), Inputs: len(a.Input)}
+		b.ReportMetric(float64(len(a.A)), "constraints")
+	}
+}
+
+// sealedC1Bench is sealedC1 for benchmarks.
+func sealedC1Bench(b *testing.B, cfg stacked.SectorConfig) *stacked.C1Output {
+	b.Helper()
+	dir := b.TempDir()
+	data := make([]byte, seal.UnpaddedSize(cfg.SectorSize))
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range data {
+		data[i] = byte(r.Uint32())
+	}
+	dataPath := filepath.Join(dir, "data")
+	if err := os.WriteFile(dataPath, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	out := filepath.Join(dir, "sector")
+	ticket, seedR := bytes.Repeat([]byte{5}, 32), bytes.Repeat([]byte{6}, 32)
+	res, err := seal.Seal(ctx, cfg, dataPath, out, 1000, 3, ticket)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c1, err := seal.CommitPhase1Output(ctx, cfg, res.CommR, res.CommD, out, 3, 1000, ticket, seedR)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c1
+}

@@ -3,6 +3,7 @@ package seal
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -121,6 +122,10 @@ func CommitPhase1Output(ctx context.Context, cfg stacked.SectorConfig, sealedCID
 		}
 		out.VanillaProofs = append(out.VanillaProofs, part)
 	}
+	// Like rust-fil-proofs' seal_commit_phase1, check what we hand out.
+	if err := VerifyC1(out, &cfg); err != nil {
+		return nil, fmt.Errorf("c1: self-check of the generated vanilla proofs failed (corrupted sector files in %s?): %w", outDir, err)
+	}
 	return out, nil
 }
 
@@ -171,14 +176,14 @@ func openSector(cfg *stacked.SectorConfig, dir string) (*sector, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.treeC, err = poseidon.BuildTree(leavesC, sh.Base, sh.Sub, sh.Top); err != nil {
+	if s.treeC, err = loadTree(dir, FileTreeCNodes, leavesC, sh); err != nil {
 		return nil, fmt.Errorf("c1: tree C: %w", err)
 	}
 	replica, err := readFrFile(filepath.Join(dir, FileSealed), n)
 	if err != nil {
 		return nil, err
 	}
-	if s.treeR, err = poseidon.BuildTree(replica, sh.Base, sh.Sub, sh.Top); err != nil {
+	if s.treeR, err = loadTree(dir, FileTreeRNodes, replica, sh); err != nil {
 		return nil, fmt.Errorf("c1: tree R_last: %w", err)
 	}
 	for l := 1; l <= cfg.Layers; l++ {
@@ -190,6 +195,30 @@ func openSector(cfg *stacked.SectorConfig, dir string) (*sector, error) {
 		s.layers = append(s.layers, f)
 	}
 	return s, nil
+}
+
+// loadTree reads a tree's inner nodes from file, or rebuilds the tree by
+// hashing when the file is absent.
+func loadTree(dir, file string, leaves []fr.Element, sh stacked.TreeShape) (*poseidon.Tree, error) {
+	b, err := os.ReadFile(filepath.Join(dir, file))
+	if errors.Is(err, os.ErrNotExist) {
+		return poseidon.BuildTree(leaves, sh.Base, sh.Sub, sh.Top)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(b)%32 != 0 {
+		return nil, fmt.Errorf("%s: size %d is not a multiple of 32", file, len(b))
+	}
+	inner := make([]fr.Element, len(b)/32)
+	if err := bytesToFr(inner, b); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	t, err := treeFromInner(leaves, inner, sh)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return t, nil
 }
 
 func (s *sector) close() {

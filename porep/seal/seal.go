@@ -25,6 +25,11 @@ const (
 	FileDataPadded = "data-padded.dat"   // Fr32-padded data, SectorSize bytes (tree D leaves)
 	FileSealed     = "sealed.dat"        // replica: label_L + data per node, 32 B LE each (tree R leaves)
 	FileTreeCLeaf  = "tree-c-leaves.dat" // column hashes, 32 B LE each (tree C leaves)
+	// Non-leaf nodes of tree C and tree R_last (32 B LE each): levels 1.. of
+	// every base tree, then the sub-tree roots (top shapes), then the root
+	// (sub/top shapes). C1 rebuilds the trees by hashing when they are absent.
+	FileTreeCNodes = "tree-c-nodes.dat"
+	FileTreeRNodes = "tree-r-last-nodes.dat"
 )
 
 // FileLayer returns the name of the label file of layer l (1-based).
@@ -137,7 +142,8 @@ func readData(cfg *stacked.SectorConfig, dataPath string) ([]byte, error) {
 // it must be empty): PC1 (SDR labels of every layer) and PC2 (tree C over
 // Poseidon column hashes, replica = label_L + data, tree R_last, comm_r =
 // Poseidon2(comm_c, comm_r_last)). ticket must be 32 bytes. Files written:
-// FileMeta, FileDataPadded, FileSealed, FileTreeCLeaf and FileLayer(1..L);
+// FileMeta, FileDataPadded, FileSealed, FileTreeCLeaf, FileTreeCNodes,
+// FileTreeRNodes and FileLayer(1..L);
 // they are staged in a hidden subdirectory and moved in only on success.
 // Labels are computed on one core (each node depends on its predecessor);
 // parent cache, tree D, column hashes and trees use every core.
@@ -210,6 +216,9 @@ func Seal(ctx context.Context, cfg stacked.SectorConfig, dataPath, outDir string
 	if err := writeFr(filepath.Join(staging, FileTreeCLeaf), leavesC); err != nil {
 		return res, err
 	}
+	if err := writeFr(filepath.Join(staging, FileTreeCNodes), treeInner(treeC)); err != nil {
+		return res, err
+	}
 	treeC, leavesC = nil, nil
 	replica := make([]fr.Element, nodes)
 	if err := bytesToFr(replica, prev); err != nil {
@@ -233,6 +242,9 @@ func Seal(ctx context.Context, cfg stacked.SectorConfig, dataPath, outDir string
 	if err != nil {
 		return res, fmt.Errorf("seal: tree R_last: %w", err)
 	}
+	if err := writeFr(filepath.Join(staging, FileTreeRNodes), treeInner(treeR)); err != nil {
+		return res, err
+	}
 	commRLast := stacked.FrToBytes(&treeR.Root)
 	cc, cr := treeC0(commC), treeR.Root
 	commRFr := poseidon.Hash2(&cc, &cr)
@@ -251,7 +263,7 @@ func Seal(ctx context.Context, cfg stacked.SectorConfig, dataPath, outDir string
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	names := []string{FileDataPadded, FileSealed, FileTreeCLeaf, FileMeta}
+	names := []string{FileDataPadded, FileSealed, FileTreeCLeaf, FileTreeCNodes, FileTreeRNodes, FileMeta}
 	for l := 1; l <= cfg.Layers; l++ {
 		names = append(names, FileLayer(l))
 	}

@@ -314,3 +314,40 @@ func TestSealStreamedLayers(t *testing.T) {
 		t.Fatalf("cancelled seal left %d entries", len(ents))
 	}
 }
+
+// TestCommitPhase1RebuildsTrees: without the stored inner nodes C1 rebuilds
+// the trees and produces the same output; a corrupted layer file makes C1's
+// self-check fail instead of emitting bad proofs.
+func TestCommitPhase1RebuildsTrees(t *testing.T) {
+	cfg, _ := stacked.NewTestConfig(32<<10, stacked.Shape882, [32]byte{44}, stacked.APIVersion1_1_0)
+	dir := t.TempDir()
+	data := randomData(t, dir, UnpaddedSize(cfg.SectorSize), 4)
+	out := filepath.Join(dir, "s")
+	ctx := context.Background()
+	res, err := Seal(ctx, cfg, data, out, 1, 2, fixed32(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1a, err := CommitPhase1(ctx, cfg, res.CommR, res.CommD, out, 2, 1, fixed32(3), fixed32(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(out, FileTreeCNodes))
+	os.Remove(filepath.Join(out, FileTreeRNodes))
+	c1b, err := CommitPhase1(ctx, cfg, res.CommR, res.CommD, out, 2, 1, fixed32(3), fixed32(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(c1a, c1b) {
+		t.Fatal("C1 differs when trees are rebuilt")
+	}
+	lf := filepath.Join(out, FileLayer(1))
+	b, _ := os.ReadFile(lf)
+	for i := range b {
+		b[i] ^= 0x01
+	}
+	os.WriteFile(lf, b, 0o644)
+	if _, err := CommitPhase1(ctx, cfg, res.CommR, res.CommD, out, 2, 1, fixed32(3), fixed32(4)); err == nil || !strings.Contains(err.Error(), "self-check") {
+		t.Fatalf("corrupted layer: %v", err)
+	}
+}

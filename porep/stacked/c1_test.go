@@ -264,3 +264,14 @@ func FuzzDecodeC1(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkParseC1(b *testing.B) {
+	raw := loadFixture(b, "c1-2KiB-V1_1.json")
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := ParseC1(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

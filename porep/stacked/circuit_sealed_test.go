@@ -57,7 +57,16 @@ func TestStackedCircuitSatisfiedSealed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, cfg := range []stacked.SectorConfig{cfg2k, cfg32k} {
+	// Arities beyond the published shapes: base 4, and sub 4 with top 4.
+	cfg4 := func(size uint64, shape stacked.TreeShape) stacked.SectorConfig {
+		c, err := stacked.NewTestConfig(size, shape, [32]byte{44}, stacked.APIVersion1_1_0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	cfgs := []stacked.SectorConfig{cfg2k, cfg32k, cfg4(2<<10, stacked.TreeShape{Base: 4}), cfg4(4<<10, stacked.TreeShape{Base: 8, Sub: 4, Top: 4})}
+	for _, cfg := range cfgs {
 		t.Run(cfg.Name, func(t *testing.T) {
 			if testing.Short() && !cfg.Registered {
 				t.Skip("-short: 2 KiB only")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/gadget"
+	"github.com/cuseal/cuseal/porep/poseidon"
 )
 
 func circRandFr(rng *rand.Rand) fr.Element {
@@ -306,5 +307,37 @@ func TestStackedCircuit32GiBPartition(t *testing.T) {
 	}
 	if total := got["A nnz"] + got["B nnz"] + got["C nnz"]; total != 722_388_891 {
 		t.Errorf("total nnz = %d, want 722,388,891", total)
+	}
+}
+
+// TestHashSingleColumn reproduces stacked/circuit/hash.rs: Poseidon arity 2
+// (test_hash2_circuit) costs 311 constraints and arity 11
+// (test_hash_single_column_circuit) 598; the value is the native hash.
+func TestHashSingleColumn(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	for _, c := range []struct{ n, want int }{{2, 311}, {11, 598}} {
+		sys := cs.NewTestCS()
+		vals := make([]fr.Element, c.n)
+		nums := make([]gadget.AllocatedNum, c.n)
+		for i := range vals {
+			vals[i] = circRandFr(rng)
+			nums[i] = gadget.AllocNum(sys, &vals[i])
+		}
+		out, err := HashSingleColumn(sys, nums)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sys.NumConstraints() != c.want {
+			t.Fatalf("arity %d: %d constraints, want %d", c.n, sys.NumConstraints(), c.want)
+		}
+		if err := sys.Check(); err != nil {
+			t.Fatal(err)
+		}
+		if want := poseidon.Hash(vals); !out.Val.Equal(&want) {
+			t.Fatalf("arity %d: circuit and native hashes differ", c.n)
+		}
+	}
+	if _, err := HashSingleColumn(cs.NewCounter(), make([]gadget.AllocatedNum, 3)); err == nil {
+		t.Fatal("column of 3 accepted")
 	}
 }

@@ -41,7 +41,7 @@ extern "C" {
 
 /* ABI version: the Go bridge refuses to run against a library whose
  * cuseal_version().abi_version differs from the one it was written for. */
-#define CUSEAL_ABI_VERSION 1
+#define CUSEAL_ABI_VERSION 2 /* 2: SRS handle + Groth16 query sums */
 
 #define CUSEAL_DEVICE_HOST (-1)
 
@@ -154,6 +154,132 @@ cuseal_error cuseal_buffer_download(const cuseal_buffer* buf, uint64_t offset, v
 /* cuseal_ntt_buffer transforms 2^log_n Fr elements at byte offset (a
  * multiple of 32) of buf in place, on buf's device. */
 cuseal_error cuseal_ntt_buffer(cuseal_buffer* buf, uint64_t offset, const cuseal_ntt_options* opts);
+
+/* ==== GPU Groth16 prover: SRS handle and query sums (ABI version 2) ====
+ * Owned by the Groth16-prover part of native/ (native/srs, native/groth16).
+ * A batch of circuits sharing one SRS goes through one call and comes back
+ * as five query sums per circuit; the assembly with r and s stays in Go
+ * (porep/groth16.Assemble), so GPU and CPU proofs agree byte for byte. */
+
+/* cuseal_srs: a refcounted proving-key image (the h, l, a, b_g1, b_g2
+ * queries, density-filtered as in the .params file) owned by the library.
+ * It is kept in host memory and made resident on a device the first time a
+ * prove call uses that device, when it fits next to the prover's working
+ * set; otherwise each query is uploaded (streamed) per call. */
+typedef struct cuseal_srs cuseal_srs;
+
+typedef struct {
+	const void* h;    uint64_t n_h;    /* G1 affine; n_h + 1 must be a power of two (or n_h = 0) */
+	const void* l;    uint64_t n_l;    /* G1 affine, one per aux variable */
+	const void* a;    uint64_t n_a;    /* G1 affine, inputs then A-dense aux */
+	const void* b_g1; uint64_t n_b_g1; /* G1 affine, B-dense inputs then B-dense aux */
+	const void* b_g2; uint64_t n_b_g2; /* G2 affine, same slots as b_g1 */
+} cuseal_srs_vectors;
+
+typedef struct {
+	uint32_t validate; /* 1: check every point is on its curve (not the subgroup) and not infinity */
+	uint32_t pin_host; /* 1: page-lock the host image with cudaHostRegister (CUDA builds; timed once) */
+	uint64_t reserved;
+} cuseal_srs_options;
+
+typedef struct {
+	uint64_t n_h, n_l, n_a, n_b_g1, n_b_g2;
+	uint64_t host_bytes;       /* size of the host image */
+	uint64_t resident_mask;    /* bit d set: resident on CUDA device d */
+	int32_t pinned;            /* 1 when cudaHostRegister succeeded */
+	int32_t refcount;
+	double pin_seconds;        /* time the pin took (0 when not pinned) */
+	double create_seconds;     /* copy + validation time */
+} cuseal_srs_info;
+
+/* cuseal_srs_create copies the vectors into a new handle (refcount 1). The
+ * caller's memory is not retained. opts may be NULL (no validation, no
+ * pinning). Errors name the query and index of a bad point. */
+cuseal_error cuseal_srs_create(const cuseal_srs_vectors* v, const cuseal_srs_options* opts, cuseal_srs** out);
+/* cuseal_srs_retain adds a reference; cuseal_srs_release drops one and frees
+ * host and device memory at zero (NULL accepted). */
+cuseal_error cuseal_srs_retain(cuseal_srs* s);
+cuseal_error cuseal_srs_release(cuseal_srs* s);
+cuseal_error cuseal_srs_get_info(const cuseal_srs* s, cuseal_srs_info* out);
+/* cuseal_srs_evict frees the device-resident copy on device (no-op if none). */
+cuseal_error cuseal_srs_evict(cuseal_srs* s, int32_t device);
+
+/* Density bitmap: 64-bit words, LSB-first, bit_len bits (porep/cs.Density). */
+typedef struct {
+	const uint64_t* words;
+	uint64_t bit_len;
+} cuseal_density;
+
+/* One synthesized circuit (porep/cs.Assignment). a, b, c: abc_size Fr each
+ * (constraints incl. the input rows, ≤ n_h + 1); input: n_input Fr (ONE
+ * first); aux: n_aux Fr. All Montgomery, read only during the call. */
+typedef struct {
+	const void* a;
+	const void* b;
+	const void* c;
+	uint64_t abc_size;
+	const void* input;
+	uint64_t n_input;
+	const void* aux;
+	uint64_t n_aux;
+	cuseal_density a_aux;   /* bit_len = n_aux */
+	cuseal_density b_input; /* bit_len = n_input */
+	cuseal_density b_aux;   /* bit_len = n_aux */
+} cuseal_assignment;
+
+/* Query sums of one circuit, Jacobian (gnark-crypto G1Jac / G2Jac layout). */
+typedef struct {
+	uint8_t h[CUSEAL_G1_JAC_BYTES];
+	uint8_t l[CUSEAL_G1_JAC_BYTES];
+	uint8_t a[CUSEAL_G1_JAC_BYTES];
+	uint8_t b_g1[CUSEAL_G1_JAC_BYTES];
+	uint8_t b_g2[CUSEAL_G2_JAC_BYTES];
+} cuseal_query_sums;
+
+#define CUSEAL_SPLIT_AUTO 0   /* split a query when its significant scalars ≤ half its slots */
+#define CUSEAL_SPLIT_NEVER 1  /* plain MSM over the density-compacted scalars */
+#define CUSEAL_SPLIT_ALWAYS 2 /* always batch-add the 1s and MSM the rest */
+
+#define CUSEAL_PROVE_SKIP_B_G2 1u /* leave b_g2 at infinity (the caller computes it, e.g. on the CPU) */
+
+typedef struct {
+	uint32_t flags;      /* CUSEAL_PROVE_* */
+	uint32_t split_mode; /* CUSEAL_SPLIT_* */
+	uint32_t msm_window; /* 0: chosen per MSM from its size */
+	uint32_t reserved;
+} cuseal_prove_options;
+
+/* Seconds per stage, summed over the batch (device stages include waits for
+ * the device). split[q] = 1 when query q (0 l, 1 a, 2 b) was split. */
+typedef struct {
+	double prep;      /* host: density checks, 0/1 classification, compaction */
+	double wait_lock; /* waiting for the device mutex */
+	double upload;    /* a/b/c and scalar uploads, SRS residency */
+	double h_ntt;     /* iNTT, coset NTT, a·b−c, ·Z⁻¹, inverse coset NTT */
+	double h_msm, l_msm, a_msm, b_g1_msm, b_g2_msm; /* incl. batch additions */
+	double total;
+	uint32_t split[3];
+	uint32_t resident; /* 1 when the SRS was device-resident for this call */
+	uint64_t tail[3];  /* significant (tail MSM) slots per query */
+	uint64_t ones[3];  /* batch-added slots per query, summed over circuits */
+} cuseal_prove_timings;
+
+/* cuseal_groth16_query_sums computes for each of the n circuits
+ *   h    = Σ_{i<m−1} h_i·coef_i, coef = coefficients of (A·B − C)/Z
+ *          (iNTT, coset NTT with generator 7, a·b − c, ·(7^m − 1)⁻¹,
+ *          inverse coset NTT; m = n_h + 1),
+ *   l    = Σ_j l_j·aux_j,
+ *   a    = Σ_i a_i·input_i + Σ_{j A-dense} a_{n_input+k}·aux_j,
+ *   b_g1 = Σ_{i B-dense} b_g1_k·input_i + Σ_{j B-dense} b_g1_{pop+k}·aux_j
+ *          (pop = B-input popcount), b_g2 likewise,
+ * on device (or CUSEAL_DEVICE_HOST), holding that device's mutex for the
+ * kernel region only. Every circuit's three density bitmaps must equal
+ * circuit 0's bit for bit, and their popcounts must match the SRS query
+ * lengths; otherwise CUSEAL_ERR_INVALID_ARGUMENT naming the circuit.
+ * opts and timings may be NULL. */
+cuseal_error cuseal_groth16_query_sums(int32_t device, cuseal_srs* srs, const cuseal_assignment* circuits, uint64_t n,
+                                       const cuseal_prove_options* opts, cuseal_query_sums* out,
+                                       cuseal_prove_timings* timings);
 
 #ifdef __cplusplus
 }

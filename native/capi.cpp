@@ -281,3 +281,109 @@ cuseal_error cuseal_ntt_buffer(cuseal_buffer* buf, uint64_t offset, const cuseal
 }
 
 } // extern "C"
+
+// ==== GPU Groth16 prover: SRS handle and query sums ==========================
+// (native/srs, native/groth16; see include/cuseal.h "GPU Groth16 prover")
+#include "groth16/prover.hpp"
+
+struct cuseal_srs {
+	cuseal::srs::srs impl;
+};
+
+namespace {
+cuseal::srs::srs* srs_of(cuseal_srs* s) { return reinterpret_cast<cuseal::srs::srs*>(s); }
+const cuseal::srs::srs* srs_of(const cuseal_srs* s) { return reinterpret_cast<const cuseal::srs::srs*>(s); }
+} // namespace
+
+extern "C" {
+
+cuseal_error cuseal_srs_create(const cuseal_srs_vectors* v, const cuseal_srs_options* opts, cuseal_srs** out) {
+	return guard("cuseal_srs_create", [&] {
+		need(out, "out");
+		*out = nullptr;
+		need(v, "vectors");
+		cuseal_srs_options o{};
+		if (opts) o = *opts;
+		if (o.validate > 1 || o.pin_host > 1)
+			fail(CUSEAL_ERR_INVALID_ARGUMENT, "srs options validate=%u pin_host=%u: want 0 or 1", o.validate, o.pin_host);
+		*out = reinterpret_cast<cuseal_srs*>(srs::create(*v, o));
+	});
+}
+
+cuseal_error cuseal_srs_retain(cuseal_srs* s) {
+	return guard("cuseal_srs_retain", [&] {
+		need(s, "srs");
+		srs::retain(srs_of(s));
+	});
+}
+
+cuseal_error cuseal_srs_release(cuseal_srs* s) {
+	return guard("cuseal_srs_release", [&] {
+		if (s) srs::release(srs_of(s));
+	});
+}
+
+cuseal_error cuseal_srs_get_info(const cuseal_srs* s, cuseal_srs_info* out) {
+	return guard("cuseal_srs_get_info", [&] {
+		need(s, "srs");
+		need(out, "out");
+		const srs::srs& x = *srs_of(s);
+		std::memset(out, 0, sizeof *out);
+		out->n_h = x.n[srs::Q_H];
+		out->n_l = x.n[srs::Q_L];
+		out->n_a = x.n[srs::Q_A];
+		out->n_b_g1 = x.n[srs::Q_BG1];
+		out->n_b_g2 = x.n[srs::Q_BG2];
+		out->host_bytes = x.host_bytes;
+		out->resident_mask = x.resident_mask.load();
+		out->pinned = x.pinned ? 1 : 0;
+		out->refcount = x.refs.load();
+		out->pin_seconds = x.pin_seconds;
+		out->create_seconds = x.create_seconds;
+	});
+}
+
+cuseal_error cuseal_srs_evict(cuseal_srs* s, int32_t device) {
+	return guard("cuseal_srs_evict", [&] {
+		need(s, "srs");
+		check_device_index(device);
+		if (device == CUSEAL_DEVICE_HOST) return;
+		std::lock_guard<std::mutex> lk(device_mutex(device));
+		srs::evict_locked(srs_of(s), device);
+	});
+}
+
+cuseal_error cuseal_groth16_query_sums(int32_t device, cuseal_srs* s, const cuseal_assignment* circuits, uint64_t n,
+                                       const cuseal_prove_options* opts, cuseal_query_sums* out,
+                                       cuseal_prove_timings* timings) {
+	return guard("cuseal_groth16_query_sums", [&] {
+		need(s, "srs");
+		check_device_index(device);
+		if (n) {
+			need(circuits, "circuits");
+			need(out, "out");
+		}
+		g16::prove_options o;
+		if (opts) {
+			if (opts->flags & ~CUSEAL_PROVE_SKIP_B_G2)
+				fail(CUSEAL_ERR_INVALID_ARGUMENT, "prove flags 0x%x: unknown bits", opts->flags);
+			if (opts->msm_window > msm::MAX_WINDOW)
+				fail(CUSEAL_ERR_INVALID_ARGUMENT, "msm_window %u above %u", opts->msm_window, msm::MAX_WINDOW);
+			o.skip_b_g2 = (opts->flags & CUSEAL_PROVE_SKIP_B_G2) != 0;
+			o.split_mode = int(opts->split_mode);
+			o.msm_window = opts->msm_window;
+		}
+		std::vector<g16::sums> res(n);
+		g16::query_sums(device, *srs_of(s), circuits, n, o, res.data(), timings);
+		for (uint64_t i = 0; i < n; i++) {
+			static_assert(sizeof(res[i].h) == CUSEAL_G1_JAC_BYTES && sizeof(res[i].b_g2) == CUSEAL_G2_JAC_BYTES, "");
+			std::memcpy(out[i].h, &res[i].h, CUSEAL_G1_JAC_BYTES);
+			std::memcpy(out[i].l, &res[i].l, CUSEAL_G1_JAC_BYTES);
+			std::memcpy(out[i].a, &res[i].a, CUSEAL_G1_JAC_BYTES);
+			std::memcpy(out[i].b_g1, &res[i].b_g1, CUSEAL_G1_JAC_BYTES);
+			std::memcpy(out[i].b_g2, &res[i].b_g2, CUSEAL_G2_JAC_BYTES);
+		}
+	});
+}
+
+} // extern "C"

@@ -1,0 +1,140 @@
+// prover_cuda.cu: the Groth16 driver on a CUDA device, SRS residency and host
+// pinning. Callers hold device_mutex(dev) (prover.cpp).
+//
+// Residency: the first call on a device uploads the whole SRS image in one
+// copy when it fits next to the working set (3·m Fr for the H chain plus
+// 1 GiB of MSM scratch); it then stays until cuseal_srs_evict or the last
+// release. Otherwise each query is uploaded for the stage that uses it and
+// freed after ("streamed"). CUSEAL_SRS_RESIDENT=0 forces streaming (tests).
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "../exec/exec_cuda.cuh"
+#include "prover_impl.cuh"
+
+namespace cuseal::g16 {
+
+namespace {
+
+void need_device(int dev) {
+	int n = cuda_device_count();
+	if (dev < 0 || dev >= n) fail(CUSEAL_ERR_NO_DEVICE, "CUDA device %d does not exist (%d found)", dev, n);
+}
+
+// tables_on returns the NTT twiddle tables on dev (uploaded once per process).
+const fr_t* tables_on(int dev) {
+	static fr_t* tables[MAX_DEVICES] = {};
+	if (!tables[dev]) {
+		const std::vector<fr_t>& h = host_ntt_tables();
+		void* p = nullptr;
+		cuda_check(cudaMalloc(&p, h.size() * sizeof(fr_t)), "cudaMalloc ntt tables");
+		cudaError_t e = cudaMemcpy(p, h.data(), h.size() * sizeof(fr_t), cudaMemcpyHostToDevice);
+		if (e != cudaSuccess) {
+			cudaFree(p);
+			cuda_check(e, "cudaMemcpy ntt tables");
+		}
+		tables[dev] = static_cast<fr_t*>(p);
+	}
+	return tables[dev];
+}
+
+bool residency_allowed() {
+	const char* v = std::getenv("CUSEAL_SRS_RESIDENT");
+	return !(v && std::strcmp(v, "0") == 0);
+}
+
+struct cuda_bases {
+	cuda_exec& ex;
+	srs::srs& s;
+	int dev;
+	void* temp = nullptr;
+
+	template <class Aff>
+	const Aff* get(int q) {
+		const srs::device_image& im = s.dev[dev];
+		if (im.base) return static_cast<const Aff*>(im.q[q]);
+		const size_t bytes = s.query_bytes(q);
+		temp = ex.alloc(bytes);
+		ex.h2d(temp, s.query_ptr(q), bytes, STREAM_COMPUTE);
+		ex.sync();
+		return static_cast<const Aff*>(temp);
+	}
+	void done(int) {
+		if (temp) {
+			ex.sync();
+			ex.free(temp);
+			temp = nullptr;
+		}
+	}
+	~cuda_bases() { done(0); }
+};
+
+// make_resident uploads s to dev when it fits; returns whether it is resident.
+bool make_resident(cuda_exec& ex, srs::srs& s, int dev, const batch_plan& p) {
+	srs::device_image& im = s.dev[dev];
+	if (im.base) return true;
+	if (!residency_allowed()) return false;
+	const size_t working = 3 * (size_t(1) << p.lg) * sizeof(fr_t) + (size_t(1) << 30);
+	const size_t budget = ex.mem_budget();
+	if (s.host_bytes + working > budget) return false;
+	void* base = nullptr;
+	if (cudaMalloc(&base, s.host_bytes) != cudaSuccess) {
+		cudaGetLastError();
+		return false;
+	}
+	cudaError_t e = cudaMemcpy(base, s.host, s.host_bytes, cudaMemcpyHostToDevice);
+	if (e != cudaSuccess) {
+		cudaFree(base);
+		cuda_check(e, "cudaMemcpy srs image");
+	}
+	im.base = base;
+	im.bytes = s.host_bytes;
+	for (int q = 0; q < srs::NQUERY; q++) im.q[q] = static_cast<const char*>(base) + s.off[q];
+	s.resident_mask.fetch_or(uint64_t(1) << dev);
+	return true;
+}
+
+} // namespace
+
+void run_cuda(int dev, srs::srs& s, const batch_plan& p, const cuseal_assignment* cs, const prove_options& o,
+              sums* out, cuseal_prove_timings& t) {
+	need_device(dev);
+	cuda_exec ex(dev);
+	stopwatch sw;
+	const ntt::tables tw{tables_on(dev)};
+	t.resident = make_resident(ex, s, dev, p) ? 1 : 0;
+	t.upload += sw.lap();
+	cuda_bases b{ex, s, dev};
+	run_batch(ex, b, tw, s, p, cs, o, out, t);
+}
+
+bool cuda_pin(void* p, size_t bytes, char* why, size_t why_len) {
+	if (cuda_device_count() == 0) {
+		std::snprintf(why, why_len, "no CUDA device");
+		return false;
+	}
+	cudaError_t e = cudaHostRegister(p, bytes, cudaHostRegisterPortable);
+	if (e != cudaSuccess) {
+		cudaGetLastError(); // a failed optional pin must not poison the next call
+		std::snprintf(why, why_len, "cudaHostRegister: %s", cudaGetErrorString(e));
+		return false;
+	}
+	return true;
+}
+
+void cuda_unpin(void* p) {
+	cudaHostUnregister(p);
+	cudaGetLastError();
+}
+
+void cuda_free_image(int dev, void* p) {
+	int cur = 0;
+	cudaGetDevice(&cur);
+	cudaSetDevice(dev);
+	cudaFree(p);
+	cudaSetDevice(cur);
+	cudaGetLastError();
+}
+
+} // namespace cuseal::g16

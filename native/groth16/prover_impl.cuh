@@ -1,0 +1,149 @@
+// prover_impl.cuh: the Groth16 query-sum driver, a template over the
+// executor (Exec) and the source of SRS bases on it (Bases). For a planned
+// batch (plan.hpp) it runs, per circuit:
+//   H chain  a, b, c uploaded into three m-element buffers (zero tail);
+//            each: inverse NTT (natural → bit-reversed) then coset NTT
+//            (bit-reversed → natural) on 7·⟨ω⟩; a = (a·b − c)·(7^m − 1)⁻¹;
+//            inverse coset NTT (natural → natural): the coefficients of H;
+//            H MSM over the first m − 1 of them, scalars never leave the device;
+//   L, A, B_G1, B_G2  per query: if split, the union tail bases are gathered
+//            once for the batch, each circuit's tail scalars go through the
+//            MSM and its 1-slots through the batch addition; otherwise one MSM
+//            over the density-compacted scalars.
+// Bases must provide get<Aff>(q) (an executor pointer to SRS query q, valid
+// until done(q)) and done(q).
+#pragma once
+
+#include <chrono>
+
+#include "kernels.cuh"
+#include "plan.hpp"
+#include "prover.hpp"
+#include "../ntt/ntt.cuh"
+
+namespace cuseal::g16 {
+
+struct stopwatch {
+	std::chrono::steady_clock::time_point t = std::chrono::steady_clock::now();
+	double lap() {
+		auto now = std::chrono::steady_clock::now();
+		double s = std::chrono::duration<double>(now - t).count();
+		t = now;
+		return s;
+	}
+};
+
+// Point-type bundles for the per-query lambda in run_batch.
+struct g1_tag {
+	using aff = ec::g1_affine;
+	using xyzz = ec::g1_xyzz;
+	using jac = ec::g1_jacobian;
+};
+struct g2_tag {
+	using aff = ec::g2_affine;
+	using xyzz = ec::g2_xyzz;
+	using jac = ec::g2_jacobian;
+};
+
+template <class Exec, class Bases>
+void run_batch(Exec& ex, Bases& bases, ntt::tables tw, srs::srs& s, const batch_plan& p,
+               const cuseal_assignment* cs, const prove_options& o, sums* out, cuseal_prove_timings& t) {
+	using ec::g1_affine;
+	using ec::g1_jacobian;
+	using ec::g1_xyzz;
+	using ec::g2_affine;
+	using ec::g2_jacobian;
+	using ec::g2_xyzz;
+	stopwatch sw;
+
+	// ---- H --------------------------------------------------------------
+	for (size_t i = 0; i < p.n; i++) out[i].h = g1_jacobian::infinity();
+	if (s.n[srs::Q_H] > 0) {
+		const unsigned lg = p.lg;
+		const size_t m = size_t(1) << lg;
+		const fr_t g = fr_t::from_u64(7);
+		const fr_t zinv = (g.pow_u64(m) - fr_t::one()).inv();
+		ntt::options to_coeff, to_coset, from_coset;
+		to_coeff.lg = to_coset.lg = from_coset.lg = lg;
+		to_coeff.inverse = true, to_coeff.in = ntt::NATURAL, to_coeff.out = ntt::BIT_REVERSED;
+		to_coset.coset = true, to_coset.in = ntt::BIT_REVERSED, to_coset.out = ntt::NATURAL;
+		from_coset.inverse = true, from_coset.coset = true, from_coset.in = from_coset.out = ntt::NATURAL;
+		dbuf<Exec, fr_t> da(ex, m), db(ex, m), dc(ex, m);
+		fr_t* d[3] = {da.get(), db.get(), dc.get()};
+		sw.lap();
+		const g1_affine* hb = nullptr;
+		for (size_t i = 0; i < p.n; i++) {
+			const cuseal_assignment& c = cs[i];
+			const void* src[3] = {c.a, c.b, c.c};
+			for (int k = 0; k < 3; k++) {
+				ex.h2d(d[k], src[k], c.abc_size * sizeof(fr_t), STREAM_COMPUTE);
+				ex.zero(d[k] + c.abc_size, (m - c.abc_size) * sizeof(fr_t), STREAM_COMPUTE);
+			}
+			ex.sync();
+			t.upload += sw.lap();
+			for (int k = 0; k < 3; k++) {
+				ntt::run(ex, d[k], to_coeff, tw);
+				ntt::run(ex, d[k], to_coset, tw);
+			}
+			ex.template launch<k_hpoint>(m, STREAM_COMPUTE, d[0], (const fr_t*)d[1], (const fr_t*)d[2], zinv);
+			ntt::run(ex, d[0], from_coset, tw);
+			ex.sync();
+			t.h_ntt += sw.lap();
+			if (!hb) {
+				hb = bases.template get<g1_affine>(srs::Q_H);
+				t.upload += sw.lap();
+			}
+			out[i].h = msm_resident<Exec, g1_affine, g1_xyzz, g1_jacobian>(ex, hb, d[0], m - 1, o.msm_window);
+			t.h_msm += sw.lap();
+		}
+		bases.done(srs::Q_H);
+	}
+
+	// ---- L, A, B_G1, B_G2 -----------------------------------------------
+	auto query = [&](auto tag, int sq, const query_plan& qp, auto&& store, double& acc) {
+		using Aff = typename decltype(tag)::aff;
+		using Xyzz = typename decltype(tag)::xyzz;
+		using Jac = typename decltype(tag)::jac;
+		sw.lap();
+		const Aff* base = bases.template get<Aff>(sq);
+		t.upload += sw.lap();
+		const Aff* msm_base = base;
+		const uint64_t tail = qp.split ? qp.tail_slots.size() : qp.slots;
+		dbuf<Exec, Aff> gathered(ex, qp.split ? tail : 0);
+		if (qp.split && tail) {
+			dbuf<Exec, uint32_t> idx(ex, tail);
+			ex.h2d(idx.get(), qp.tail_slots.data(), tail * 4, STREAM_COMPUTE);
+			ex.template launch<k_gather<Aff>>(tail, STREAM_COMPUTE, gathered.get(), base, (const uint32_t*)idx.get());
+			ex.sync();
+			msm_base = gathered.get();
+		}
+		uint64_t max_ones = 0;
+		for (size_t i = 0; i < p.n; i++)
+			if (qp.split) max_ones = std::max<uint64_t>(max_ones, qp.ones[i].size());
+		dbuf<Exec, fr_t> sc(ex, tail);
+		dbuf<Exec, uint32_t> ones(ex, max_ones);
+		for (size_t i = 0; i < p.n; i++) {
+			ex.h2d(sc.get(), qp.sc[i].p, tail * sizeof(fr_t), STREAM_COMPUTE);
+			Jac r = msm_resident<Exec, Aff, Xyzz, Jac>(ex, msm_base, sc.get(), tail, o.msm_window);
+			if (qp.split && !qp.ones[i].empty()) {
+				ex.h2d(ones.get(), qp.ones[i].data(), qp.ones[i].size() * 4, STREAM_COMPUTE);
+				Xyzz b = batch_add<Exec, Aff, Xyzz>(ex, base, ones.get(), qp.ones[i].size());
+				r = r.add(b.to_jacobian());
+			}
+			store(out[i], r);
+		}
+		ex.sync();
+		bases.done(sq);
+		acc += sw.lap();
+	};
+	query(g1_tag{}, srs::Q_L, p.q[PQ_L], [](sums& x, const g1_jacobian& r) { x.l = r; }, t.l_msm);
+	query(g1_tag{}, srs::Q_A, p.q[PQ_A], [](sums& x, const g1_jacobian& r) { x.a = r; }, t.a_msm);
+	query(g1_tag{}, srs::Q_BG1, p.q[PQ_B], [](sums& x, const g1_jacobian& r) { x.b_g1 = r; }, t.b_g1_msm);
+	if (o.skip_b_g2) {
+		for (size_t i = 0; i < p.n; i++) out[i].b_g2 = g2_jacobian::infinity();
+	} else {
+		query(g2_tag{}, srs::Q_BG2, p.q[PQ_B], [](sums& x, const g2_jacobian& r) { x.b_g2 = r; }, t.b_g2_msm);
+	}
+}
+
+} // namespace cuseal::g16

@@ -1,0 +1,131 @@
+// Package bridge is the cgo boundary between Go and the native C++/CUDA
+// library (libcuseal_native.a, include/cuseal.h): multi-scalar
+// multiplication over BLS12-381 G1 and G2, the Fr number-theoretic transform
+// and long-lived device buffers. Later the SRS handle and the GPU Groth16
+// prover join them.
+//
+// Build: with the tag `cuda` (and cgo) the package links
+// build/native/libcuseal_native.a and build/native/libcuseal_cudart.a, which
+// the CMake build produces (see CMakeLists.txt). Without the tag every
+// function returns ErrNoCUDA; nothing panics. A native library built without
+// nvcc (CUSEAL_CUDA=OFF) also links: DeviceCount is then 0 and only the host
+// emulation (HostDevice) works.
+//
+// Data crosses the boundary without conversion: fr.Element, G1Affine,
+// G2Affine, G1Jac and G2Jac have the layout the native code uses
+// (gnark-crypto v0.22.0, Montgomery form, little-endian 64-bit limbs).
+// Go memory passed in is used only during the call.
+//
+// Every call names its device: 0..DeviceCount()-1, or HostDevice for the host
+// emulation, which runs the same kernel bodies on the CPU (slow; for tests).
+package bridge
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ABIVersion is the CUSEAL_ABI_VERSION of include/cuseal.h this package was
+// written against; the native library must report the same.
+const ABIVersion = 1
+
+// HostDevice selects the host emulation of the CUDA kernels.
+const HostDevice = -1
+
+// MaxNTTLog is the largest supported NTT size, 2^28 elements.
+const MaxNTTLog = 28
+
+// ErrNoCUDA reports that the package or the native library was built without
+// CUDA support, so no device (or, without the tag, not even the host
+// emulation) is available.
+var ErrNoCUDA = errors.New("bridge: built without CUDA support (build the native library, then go build -tags cuda)")
+
+// ErrNoDevice reports that a device index has no usable CUDA device behind it.
+var ErrNoDevice = errors.New("bridge: no such CUDA device")
+
+// Native error codes (CUSEAL_ERR_* in include/cuseal.h).
+const (
+	CodeInvalidArgument = 1
+	CodeNoDevice        = 2
+	CodeCUDA            = 3
+	CodeOutOfMemory     = 4
+	CodeNoCUDA          = 5
+	CodeInternal        = 6
+)
+
+// Error is an error returned by the native library.
+type Error struct {
+	Code    int    // CUSEAL_ERR_* code
+	Message string // the library's message, naming the function
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("cuseal native (code %d): %s", e.Code, e.Message) }
+
+// Is makes errors.Is(err, ErrNoCUDA) and errors.Is(err, ErrNoDevice) work for
+// the matching native codes.
+func (e *Error) Is(target error) bool {
+	switch target {
+	case ErrNoCUDA:
+		return e.Code == CodeNoCUDA
+	case ErrNoDevice:
+		return e.Code == CodeNoDevice
+	}
+	return false
+}
+
+// VersionInfo describes the linked native library.
+type VersionInfo struct {
+	ABIVersion         uint32
+	BuiltWithCUDA      bool
+	CUDARuntimeVersion int    // e.g. 11080 for 11.8; 0 without CUDA
+	Build              string // compiler and architectures
+}
+
+// DeviceInfo describes one CUDA device.
+type DeviceInfo struct {
+	Index           int
+	Name            string
+	Major, Minor    int // compute capability
+	Multiprocessors int
+	TotalMemory     uint64 // bytes
+	FreeMemory      uint64 // bytes, when queried
+}
+
+// MSMOptions tunes one MSM; the zero value chooses everything automatically.
+type MSMOptions struct {
+	WindowBits  uint32 // Pippenger window, 1..24; 0 = from the size
+	ChunkPoints uint64 // points per device chunk; 0 = from free device memory
+}
+
+// Order is the element order of an NTT input or output.
+type Order uint32
+
+const (
+	Natural     Order = 0
+	BitReversed Order = 1
+)
+
+// NTTOptions selects the transform. The size comes from the data length.
+// Forward: X_i = Σ x_j ω^(ij) with ω = 7^((r-1)/n), as gnark-crypto
+// fft.NewDomain(n) and bellperson use; Inverse includes the 1/n factor;
+// Coset evaluates on (or interpolates from) 7·⟨ω⟩.
+type NTTOptions struct {
+	Inverse bool
+	In, Out Order
+	Coset   bool
+}
+
+// nttLog returns log2(n) for a power of two n ≤ 2^MaxNTTLog.
+func nttLog(n int) (uint32, error) {
+	if n <= 0 || n&(n-1) != 0 {
+		return 0, fmt.Errorf("bridge: NTT length %d is not a power of two", n)
+	}
+	lg := uint32(0)
+	for 1<<lg < n {
+		lg++
+	}
+	if lg > MaxNTTLog {
+		return 0, fmt.Errorf("bridge: NTT length 2^%d above 2^%d", lg, MaxNTTLog)
+	}
+	return lg, nil
+}

@@ -366,3 +366,15 @@ func logBase(n, a uint64) int {
 	}
 	return d
 }
+
+// APIFeatures returns the rust-fil-proofs ApiFeature names of the
+// configuration: ["SyntheticPoRep"], ["NonInteractivePoRep"] or none.
+func (c *SectorConfig) APIFeatures() []string {
+	switch c.Challenges {
+	case ChallengesSynthetic:
+		return []string{"SyntheticPoRep"}
+	case ChallengesNonInteractive:
+		return []string{"NonInteractivePoRep"}
+	}
+	return nil
+}

@@ -81,6 +81,15 @@ func TestConfigTable(t *testing.T) {
 	if c.NumPublicInputs() != 328 || c.CommDDepth() != 30 || c.VanillaTag() != "StackedDrg32GiBV1" {
 		t.Errorf("32GiB derived values %d %d %s", c.NumPublicInputs(), c.CommDDepth(), c.VanillaTag())
 	}
+	if f := c.APIFeatures(); f != nil {
+		t.Errorf("32GiB V1_1 features %v", f)
+	}
+	if s, _ := ConfigFor(abi.RegisteredSealProof_StackedDrg32GiBV1_1_Feat_SyntheticPoRep); len(s.APIFeatures()) != 1 || s.APIFeatures()[0] != "SyntheticPoRep" || s.APIVersion != APIVersion1_2_0 {
+		t.Errorf("synthetic features %v version %v", s.APIFeatures(), s.APIVersion)
+	}
+	if n, _ := ConfigFor(abi.RegisteredSealProof_StackedDrg64GiBV1_2_Feat_NiPoRep); len(n.APIFeatures()) != 1 || n.APIFeatures()[0] != "NonInteractivePoRep" {
+		t.Errorf("NI features %v", n.APIFeatures())
+	}
 	if _, err := ConfigFor(20); err == nil {
 		t.Error("proof 20 accepted")
 	}

@@ -35,6 +35,10 @@ const (
 // FileLayer returns the name of the label file of layer l (1-based).
 func FileLayer(l int) string { return fmt.Sprintf("layer-%d.dat", l) }
 
+// MaxSealSize is the largest sector Seal accepts (1 GiB): the test sealer
+// keeps the data, two layers, the parent cache and the trees in memory.
+const MaxSealSize = 1 << 30
+
 // memLayersLimit: up to this many label bytes (all layers) are kept in memory
 // between PC1 and PC2; larger sectors re-read the layer files.
 var memLayersLimit uint64 = 1 << 30
@@ -152,6 +156,9 @@ func Seal(ctx context.Context, cfg stacked.SectorConfig, dataPath, outDir string
 	var res SealResult
 	if err := cfg.Validate(); err != nil {
 		return res, fmt.Errorf("seal: %w", err)
+	}
+	if cfg.SectorSize > MaxSealSize {
+		return res, fmt.Errorf("seal: %s: sector size %d exceeds the test sealer's limit of %d bytes (it holds ~8× the sector in memory); use SyntheticC1 for 32/64 GiB shapes", cfg.Name, cfg.SectorSize, uint64(MaxSealSize))
 	}
 	tk, err := to32("seal: ticket", ticket)
 	if err != nil {

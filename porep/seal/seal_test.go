@@ -198,6 +198,11 @@ func TestSealBadInputs(t *testing.T) {
 	if _, err := Seal(ctx, cfg, bad, filepath.Join(dir, "o3"), 1, 1, fixed32(1)); err == nil || !strings.Contains(err.Error(), "node 5") {
 		t.Fatalf("unpadded data at padded size: %v", err)
 	}
+	// Sizes beyond the test sealer's reach are refused up front.
+	big, _ := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg32GiBV1_1)
+	if _, err := Seal(ctx, big, good, filepath.Join(dir, "o5"), 1, 1, fixed32(1)); err == nil || !strings.Contains(err.Error(), "SyntheticC1") {
+		t.Fatalf("32 GiB seal: %v", err)
+	}
 	// Ticket length.
 	if _, err := Seal(ctx, cfg, good, filepath.Join(dir, "o4"), 1, 1, []byte{1, 2}); err == nil || !strings.Contains(err.Error(), "ticket") {
 		t.Fatalf("short ticket: %v", err)

@@ -57,6 +57,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			infoCommand(),
 			paramsCommand(),
 			sealCommand(),
+			commit2Command(),
+			verifyCommand(),
 			benchCommand(),
 		},
 		// urfave/cli otherwise calls os.Exit itself for errors that carry an exit code.

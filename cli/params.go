@@ -19,6 +19,7 @@ func paramsCommand() *cli.Command {
 		Name:  "params",
 		Usage: "Groth16 parameters: generate test parameters, describe a .params or .vk file",
 		Subcommands: []*cli.Command{
+			paramsGenerateCommand(),
 			paramsInfoCommand(),
 		},
 	}

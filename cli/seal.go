@@ -144,13 +144,7 @@ func checkEmptyOutDir(dir string) error {
 	if len(entries) > 0 {
 		return usageErrorf("--out %s: directory is not empty (contains %q); refusing to overwrite", dir, entries[0].Name())
 	}
-	f, err := os.CreateTemp(dir, ".cuseal-write-test-*")
-	if err != nil {
-		return inputError(fmt.Errorf("--out %s: not writable: %w", dir, fileError(err)))
-	}
-	f.Close()
-	os.Remove(f.Name())
-	return nil
+	return checkWritableDir(dir)
 }
 
 // checkDataFile checks that path is a readable regular file of the unpadded or padded sector

@@ -1,0 +1,369 @@
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/filecoin-project/go-state-types/abi"
+	"github.com/urfave/cli/v2"
+
+	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// paramsDirFlag is lotus' parameter directory, read from FIL_PROOFS_PARAMETER_CACHE.
+func paramsDirFlag() cli.Flag {
+	return &cli.StringFlag{
+		Name:    "params-dir",
+		Usage:   "`DIR` holding the Groth16 parameter files",
+		EnvVars: []string{"FIL_PROOFS_PARAMETER_CACHE"},
+		Value:   stacked.DefaultParameterDir,
+	}
+}
+
+func minerFlag() cli.Flag {
+	return &cli.StringFlag{Name: "miner", Usage: "miner actor address the sector belongs to", Value: "t01000"}
+}
+
+func sectorFlag() cli.Flag {
+	return &cli.Uint64Flag{Name: "sector", Usage: "sector number (default: Commit2In.SectorNum, else 1)"}
+}
+
+func commit2Command() *cli.Command {
+	return &cli.Command{
+		Name:  "commit2",
+		Usage: "prove a sector: C1 output → Groth16 proof (192 bytes per partition), verified before it is written",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "c1", Usage: "C1 JSON or lotus-bench Commit2In `FILE`", Required: true},
+			&cli.StringFlag{Name: "out", Usage: "write the proof to `FILE` (default: hex on stdout)"},
+			&cli.BoolFlag{Name: "hex", Usage: "write the proof file as hex instead of raw bytes"},
+			paramsDirFlag(),
+			minerFlag(),
+			sectorFlag(),
+			&cli.StringFlag{Name: "backend", Usage: "proving backend: auto, cpu or cuda", Value: porep.BackendAuto},
+			noGPUFlag(),
+			&cli.BoolFlag{Name: "json", Usage: "print the result and timings as one JSON object"},
+		},
+		Action: commit2Action,
+	}
+}
+
+// commit2Output is what `cuseal commit2 --json` prints.
+type commit2Output struct {
+	RegisteredProof string        `json:"registered_proof"`
+	Partitions      int           `json:"partitions"`
+	Backend         string        `json:"backend"`
+	Proof           string        `json:"proof"` // hex
+	ProofFile       string        `json:"proof_file,omitempty"`
+	Timings         []phaseTiming `json:"timings"`
+	Seconds         float64       `json:"seconds"`
+}
+
+// phaseTiming is one row of the timing table.
+type phaseTiming struct {
+	Phase   string  `json:"phase"`
+	Seconds float64 `json:"seconds"`
+}
+
+// c1Input is a C1 file read and validated, with the sector number it implies.
+type c1Input struct {
+	path   string
+	data   []byte
+	c1     *stacked.C1Output
+	cfg    stacked.SectorConfig
+	sector abi.SectorNumber
+	miner  abi.ActorID
+}
+
+// readC1Input reads --c1 (raw C1 JSON or Commit2In), validates it, and checks that its
+// replica_id belongs to --miner and the sector number, so that every input mistake is a
+// usage error naming the file before any proving starts.
+func readC1Input(c *cli.Context) (*c1Input, error) {
+	in := &c1Input{path: c.String("c1")}
+	miner, err := parseMiner(c.String("miner"))
+	if err != nil {
+		return nil, inputError(err)
+	}
+	in.miner = miner
+	if in.data, err = os.ReadFile(in.path); err != nil {
+		return nil, inputError(fmt.Errorf("--c1: %w", fileError(err)))
+	}
+	raw, wrapper, err := stacked.UnwrapC1Input(in.data)
+	if err != nil {
+		return nil, inputError(fmt.Errorf("%s: %w", in.path, err))
+	}
+	if in.c1, in.cfg, err = stacked.ParseC1(raw); err != nil {
+		return nil, inputError(fmt.Errorf("%s: %w", in.path, err))
+	}
+	switch {
+	case c.IsSet("sector"):
+		in.sector = abi.SectorNumber(c.Uint64("sector"))
+		if wrapper != nil && wrapper.SectorNum != int64(in.sector) {
+			return nil, usageErrorf("--sector %d: %s is a Commit2In for sector %d", in.sector, in.path, wrapper.SectorNum)
+		}
+	case wrapper != nil:
+		in.sector = abi.SectorNumber(wrapper.SectorNum)
+	default:
+		in.sector = 1
+	}
+	if in.c1.SyntheticInvalid {
+		return nil, usageErrorf("%s: synthetic C1 data (made for bench synth) cannot be proven", in.path)
+	}
+	want := stacked.ReplicaID(stacked.ProverID(in.miner), in.sector, in.c1.Ticket, in.c1.CommD, in.cfg.PoRepID)
+	if stacked.Domain(want) != in.c1.ReplicaID {
+		return nil, usageErrorf("%s: replica_id is not the one of miner %s, sector %d: wrong --miner or --sector",
+			in.path, c.String("miner"), in.sector)
+	}
+	return in, nil
+}
+
+// checkParamsPresent names the missing parameter file, and says when the directory holds
+// parameters for other sector sizes only.
+func checkParamsPresent(dir string, cfg *stacked.SectorConfig, needParams bool) error {
+	pp, vp, _ := cfg.ParameterPaths(dir)
+	need := []string{vp}
+	if needParams {
+		need = append(need, pp)
+	}
+	for _, p := range need {
+		if _, err := os.Stat(p); err != nil {
+			hint := fmt.Sprintf("generate test parameters with: cuseal params generate --sector-size %s --out %s", formatSize(cfg.SectorSize), dir)
+			if others := otherParams(dir); others != "" {
+				hint = "the directory holds parameters for other circuits only (" + others + "); " + hint
+			}
+			return usageErrorf("--params-dir: no %s parameters for %s: %s missing; %s", formatSize(cfg.SectorSize), cfg.Name, p, hint)
+		}
+	}
+	return nil
+}
+
+// otherParams lists the sector sizes of the PoRep parameter files in dir.
+func otherParams(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	var names []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".vk") && strings.Contains(e.Name(), "stacked-proof-of-replication") {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) > 3 {
+		names = append(names[:3], "…")
+	}
+	return strings.Join(names, ", ")
+}
+
+// backendName resolves --backend and --no-gpu.
+func backendName(c *cli.Context) (string, error) {
+	b := c.String("backend")
+	switch b {
+	case porep.BackendAuto, porep.BackendCPU, porep.BackendCUDA:
+	default:
+		return "", usageErrorf("--backend %q: want auto, cpu or cuda", b)
+	}
+	if c.Bool("no-gpu") {
+		if b == porep.BackendCUDA {
+			return "", usageErrorf("--backend cuda contradicts --no-gpu (BELLMAN_NO_GPU)")
+		}
+		return porep.BackendCPU, nil
+	}
+	return b, nil
+}
+
+func commit2Action(c *cli.Context) error {
+	start := time.Now()
+	in, err := readC1Input(c)
+	if err != nil {
+		return err
+	}
+	backend, err := backendName(c)
+	if err != nil {
+		return err
+	}
+	dir := c.String("params-dir")
+	if err := checkParamsPresent(dir, &in.cfg, true); err != nil {
+		return err
+	}
+	outPath := c.String("out")
+	if outPath != "" {
+		if err := checkOutFile(outPath); err != nil {
+			return err
+		}
+	}
+	parse := time.Since(start)
+
+	jsonOut := c.Bool("json")
+	rec := newPhaseRecorder(slog.Default().Handler(), newProgress(c.App.ErrWriter, jsonOut, int64(in.cfg.Partitions),
+		fmt.Sprintf("commit2 %s", formatSize(in.cfg.SectorSize))))
+	proof, err := porep.SealCommitPhase2(in.data, in.sector, in.miner,
+		porep.WithParamsDir(dir), porep.WithBackend(backend), porep.WithContext(c.Context),
+		porep.WithLogger(slog.New(rec)))
+	rec.bar.Done()
+	if err != nil {
+		return classifyPorepError(err)
+	}
+	total := time.Since(start)
+	if outPath != "" {
+		data := proof
+		if c.Bool("hex") {
+			data = []byte(hex.EncodeToString(proof) + "\n")
+		}
+		if err := writeFileAtomic(outPath, data); err != nil {
+			return inputError(fmt.Errorf("--out: %w", fileError(err)))
+		}
+	}
+	out := commit2Output{
+		RegisteredProof: in.cfg.Name,
+		Partitions:      len(proof) / groth16.ProofSize,
+		Backend:         rec.backend(),
+		Proof:           hex.EncodeToString(proof),
+		ProofFile:       outPath,
+		Timings:         append([]phaseTiming{{"read+validate C1", parse.Seconds()}}, rec.timings()...),
+		Seconds:         total.Seconds(),
+	}
+	out.Timings = append(out.Timings, phaseTiming{"total", total.Seconds()})
+	if jsonOut {
+		return writeJSON(c, out)
+	}
+	if outPath == "" {
+		printf(c, "%s\n", out.Proof)
+	} else {
+		printf(c, "proof: %s (%d bytes, %d partition(s), %s backend)\n", outPath, len(proof), out.Partitions, out.Backend)
+	}
+	// Timings go to stderr when stdout carries the proof.
+	w := c.App.Writer
+	if outPath == "" {
+		w = c.App.ErrWriter
+	}
+	printTimings(w, out.Timings)
+	return nil
+}
+
+// classifyPorepError maps errors from the porep API to exit codes: what the user can fix
+// (input, parameters, backend choice) is 2, an invalid proof 1, anything else internal.
+func classifyPorepError(err error) error {
+	var fe *groth16.FormatError
+	var pe *stacked.ParseError
+	switch {
+	case errors.Is(err, context.Canceled):
+		return internalError(err)
+	case errors.Is(err, groth16.ErrInvalidProof):
+		return &exitError{code: exitInvalidProof, err: err}
+	case errors.Is(err, porep.ErrParamsNotFound), errors.Is(err, porep.ErrUnknownBackend),
+		errors.Is(err, porep.ErrUnsupportedProof), errors.Is(err, porep.ErrSyntheticC1),
+		errors.Is(err, groth16.ErrShape), errors.As(err, &fe), errors.As(err, &pe):
+		return inputError(err)
+	}
+	return internalError(err)
+}
+
+// checkOutFile checks that path can be written: its directory exists and is writable and
+// path is not a directory. The file itself is written atomically at the end.
+func checkOutFile(path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return usageErrorf("--out %s: is a directory", path)
+	}
+	dir := dirOf(path)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return inputError(fmt.Errorf("--out: %w", fileError(err)))
+	}
+	if !st.IsDir() {
+		return usageErrorf("--out %s: %s is not a directory", path, dir)
+	}
+	return checkWritableDir(dir)
+}
+
+func dirOf(path string) string {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		if i == 0 {
+			return "/"
+		}
+		return path[:i]
+	}
+	return "."
+}
+
+// phaseRecorder is a slog handler that passes records to next and records the per-partition
+// synthesis and proving times porep.SealCommitPhase2 logs, advancing a progress bar.
+type phaseRecorder struct {
+	next slog.Handler
+	bar  *progress
+	mu   *sync.Mutex
+	rows *[]phaseTiming
+	name *string
+}
+
+func newPhaseRecorder(next slog.Handler, bar *progress) *phaseRecorder {
+	return &phaseRecorder{next: next, bar: bar, mu: new(sync.Mutex), rows: new([]phaseTiming), name: new(string)}
+}
+
+func (h *phaseRecorder) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelInfo || h.next.Enabled(ctx, l)
+}
+
+func (h *phaseRecorder) Handle(ctx context.Context, r slog.Record) error {
+	var k int64 = -1
+	var took time.Duration
+	var backend string
+	r.Attrs(func(a slog.Attr) bool {
+		switch a.Key {
+		case "k":
+			k = a.Value.Int64()
+		case "took":
+			took = a.Value.Duration()
+		case "backend":
+			backend = a.Value.String()
+		}
+		return true
+	})
+	h.mu.Lock()
+	switch r.Message {
+	case "partition synthesized":
+		*h.rows = append(*h.rows, phaseTiming{fmt.Sprintf("partition %d: synthesize", k), took.Seconds()})
+	case "partition proven":
+		*h.rows = append(*h.rows, phaseTiming{fmt.Sprintf("partition %d: prove+verify", k), took.Seconds()})
+		h.bar.Add(1)
+	case "commit2 start":
+		*h.name = backend
+	}
+	h.mu.Unlock()
+	if h.next.Enabled(ctx, r.Level) {
+		return h.next.Handle(ctx, r)
+	}
+	return nil
+}
+
+func (h *phaseRecorder) WithAttrs(as []slog.Attr) slog.Handler {
+	c := *h
+	c.next = h.next.WithAttrs(as)
+	return &c
+}
+
+func (h *phaseRecorder) WithGroup(name string) slog.Handler {
+	c := *h
+	c.next = h.next.WithGroup(name)
+	return &c
+}
+
+func (h *phaseRecorder) timings() []phaseTiming {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]phaseTiming(nil), *h.rows...)
+}
+
+func (h *phaseRecorder) backend() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return *h.name
+}

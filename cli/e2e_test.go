@@ -1,0 +1,299 @@
+package main
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
+
+	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// testParamsDir is where the 2 KiB test parameters are cached across packages and runs:
+// $CUSEAL_TEST_PARAMS_DIR, else $TMPDIR/cuseal-test-params — the directory and the default
+// seed the porep package's tests use too, so one generation serves both (./build.sh test
+// generates them once before go test).
+func testParamsDir() string {
+	if d := os.Getenv("CUSEAL_TEST_PARAMS_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(os.TempDir(), "cuseal-test-params")
+}
+
+var (
+	sealedOnce sync.Once
+	sealedDir  string
+	sealedErr  string
+)
+
+// sealedSample seals testdata/demo/sample.txt once per test run (miner t01000, sector 7) and
+// returns the sector directory holding c1.json.
+func sealedSample(t *testing.T) string {
+	t.Helper()
+	sealedOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "cuseal-cli-test-")
+		if err != nil {
+			sealedErr = err.Error()
+			return
+		}
+		out := filepath.Join(dir, "sector")
+		code, _, stderr := runCLI(t, "--log-level", "warn", "seal", "--sector-size", "2KiB", "--data", sampleData,
+			"--out", out, "--miner", "t01000", "--sector", "7", "--ticket", testTicket, "--seed", testSeed)
+		if code != exitOK {
+			sealedErr = stderr
+			return
+		}
+		sealedDir = out
+	})
+	if sealedErr != "" {
+		t.Fatalf("seal: %s", sealedErr)
+	}
+	return sealedDir
+}
+
+// TestEndToEnd2KiB is the CLI's main path on a 2 KiB sector: params generate (or reuse),
+// seal, commit2 on the CPU backend, verify; then the ways a proof is rejected.
+func TestEndToEnd2KiB(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: Groth16 setup (first run) and CPU proving of a 2.7M-constraint circuit")
+	}
+	params := testParamsDir()
+	code, out, stderr := runCLI(t, "--log-level", "warn", "params", "generate", "--sector-size", "2KiB", "--out", params, "--reuse", "--json")
+	if code != exitOK {
+		t.Fatalf("params generate: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "NOT FOR PRODUCTION") {
+		t.Errorf("params generate printed no NOT FOR PRODUCTION warning:\n%s", stderr)
+	}
+	var gen paramsGenerateOutput
+	if err := json.Unmarshal([]byte(out), &gen); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("params in %s (reused %v, %.1fs)", params, gen.Reused, gen.Seconds)
+
+	sector := sealedSample(t)
+	c1 := filepath.Join(sector, FileC1)
+	proofPath := filepath.Join(sector, "proof")
+	code, out, stderr = runCLI(t, "--log-level", "warn", "commit2", "--c1", c1, "--params-dir", params,
+		"--miner", "t01000", "--sector", "7", "--backend", "cpu", "--out", proofPath, "--json")
+	if code != exitOK {
+		t.Fatalf("commit2: exit %d: %s", code, stderr)
+	}
+	var res commit2Output
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	pf, err := os.ReadFile(proofPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pf) != groth16.ProofSize || res.Proof != hex.EncodeToString(pf) || res.Partitions != 1 || res.Backend != "cpu" {
+		t.Fatalf("commit2: %d proof bytes, result %+v", len(pf), res)
+	}
+	phases := map[string]bool{}
+	for _, p := range res.Timings {
+		phases[p.Phase] = true
+	}
+	for _, want := range []string{"read+validate C1", "partition 0: synthesize", "partition 0: prove+verify", "total"} {
+		if !phases[want] {
+			t.Errorf("timings lack %q: %+v", want, res.Timings)
+		}
+	}
+
+	verify := func(t *testing.T, proof string, extra ...string) (int, string, string) {
+		args := append([]string{"verify", "--c1", c1, "--proof", proof, "--params-dir", params, "--sector", "7"}, extra...)
+		return runCLI(t, args...)
+	}
+	t.Run("valid", func(t *testing.T) {
+		if code, out, stderr := verify(t, proofPath); code != exitOK || !strings.Contains(out, "valid") {
+			t.Fatalf("exit %d: %s%s", code, out, stderr)
+		}
+	})
+	t.Run("valid hex", func(t *testing.T) {
+		hexPath := filepath.Join(t.TempDir(), "proof.hex")
+		if err := os.WriteFile(hexPath, []byte(res.Proof+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, _, stderr := verify(t, hexPath); code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+	})
+	t.Run("invalid", func(t *testing.T) {
+		// A and C swapped: both decode as G1 points, the pairing check fails.
+		bad := append(append(append([]byte{}, pf[144:192]...), pf[48:144]...), pf[0:48]...)
+		p := filepath.Join(t.TempDir(), "swapped")
+		if err := os.WriteFile(p, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := verify(t, p)
+		if code != exitInvalidProof {
+			t.Fatalf("exit %d, want %d: %s", code, exitInvalidProof, stderr)
+		}
+		wantOneLineError(t, stderr, "invalid")
+	})
+	t.Run("other sector", func(t *testing.T) {
+		code, _, stderr := verify(t, proofPath, "--sector", "8")
+		if code != exitUsage {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		wantOneLineError(t, stderr, "wrong --miner or --sector")
+	})
+	for _, tc := range []struct {
+		name    string
+		content []byte
+		want    string
+	}{
+		{"truncated proof", pf[:100], "100 bytes"},
+		{"corrupt proof", append([]byte{0xff}, pf[1:]...), "corrupt"},
+		{"garbage proof", []byte("not a proof\n"), "want 192"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "proof")
+			if err := os.WriteFile(p, tc.content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, _, stderr := verify(t, p)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr)
+			}
+			wantOneLineError(t, stderr, tc.want)
+		})
+	}
+}
+
+// TestCommit2VerifyBadInput covers the mistakes that are caught before any proving, so it
+// runs in -short mode too (no parameters needed).
+func TestCommit2VerifyBadInput(t *testing.T) {
+	sector := sealedSample(t)
+	c1 := filepath.Join(sector, FileC1)
+	dir := t.TempDir()
+	// A parameter directory that holds only another sector size's files.
+	other := filepath.Join(dir, "other-params")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg8, err := stacked.ConfigByName("StackedDrg8MiBV1_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, vk8, _ := cfg8.ParameterPaths(other)
+	if err := os.WriteFile(vk8, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A parameter directory whose 2 KiB .vk is garbage.
+	badVK := filepath.Join(dir, "bad-vk")
+	if err := os.MkdirAll(badVK, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg2, err := stacked.ConfigByName("StackedDrg2KiBV1_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, vk2, _ := cfg2.ParameterPaths(badVK)
+	if err := os.WriteFile(vk2, []byte("not a verifying key"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	corrupt := filepath.Join(dir, "corrupt.json")
+	data, err := os.ReadFile(c1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(corrupt, []byte(strings.Replace(string(data), `"comm_r"`, `"comm_x"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	proof := filepath.Join(dir, "proof")
+	// A well-formed proof (generator points) that belongs to nothing.
+	_, _, g1, g2 := bls.Generators()
+	pb := (&groth16.Proof{A: g1, B: g2, C: g1}).Bytes()
+	if err := os.WriteFile(proof, pb[:], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing c1", []string{"commit2", "--c1", filepath.Join(dir, "nope.json"), "--params-dir", dir}, "no such file"},
+		{"corrupt c1", []string{"commit2", "--c1", corrupt, "--params-dir", dir}, "corrupt.json"},
+		{"wrong sector", []string{"commit2", "--c1", c1, "--params-dir", dir, "--sector", "8"}, "wrong --miner or --sector"},
+		{"wrong miner", []string{"commit2", "--c1", c1, "--params-dir", dir, "--sector", "7", "--miner", "t01001"}, "wrong --miner or --sector"},
+		{"no params", []string{"commit2", "--c1", c1, "--params-dir", dir, "--sector", "7"}, "cuseal params generate"},
+		{"params for another size", []string{"commit2", "--c1", c1, "--params-dir", other, "--sector", "7"}, "other circuits"},
+		{"bad backend", []string{"commit2", "--c1", c1, "--params-dir", dir, "--sector", "7", "--backend", "tpu"}, "--backend"},
+		{"cuda and no-gpu", []string{"commit2", "--c1", c1, "--params-dir", dir, "--sector", "7", "--backend", "cuda", "--no-gpu"}, "--no-gpu"},
+		{"verify without params", []string{"verify", "--c1", c1, "--proof", proof, "--params-dir", dir, "--sector", "7"}, "cuseal params generate"},
+		{"verify missing proof", []string{"verify", "--c1", c1, "--proof", filepath.Join(dir, "nope"), "--params-dir", badVK, "--sector", "7"}, "no such file"},
+		{"verify corrupt vk", []string{"verify", "--c1", c1, "--proof", proof, "--params-dir", badVK, "--sector", "7"}, ".vk"},
+		{"missing --c1", []string{"commit2"}, "Required flag"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, tc.args...)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr)
+			}
+			wantOneLineError(t, stderr, tc.want)
+		})
+	}
+}
+
+func TestCommit2UnwritableOut(t *testing.T) {
+	if err := checkOutFile(filepath.Join(t.TempDir(), "no", "such", "proof")); err == nil {
+		t.Fatal("--out in a missing directory accepted")
+	}
+	if err := checkOutFile(t.TempDir()); err == nil {
+		t.Fatal("--out naming a directory accepted")
+	}
+	if err := checkOutFile(filepath.Join(t.TempDir(), "proof")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestParseParamsSeed(t *testing.T) {
+	s, err := parseParamsSeed(defaultParamsSeed)
+	if err != nil || string(s[:len(defaultParamsSeed)]) != defaultParamsSeed || s[31] != 0 {
+		t.Fatalf("default seed %x, %v", s, err)
+	}
+	s, err = parseParamsSeed("258")
+	if err != nil || s[0] != 2 || s[1] != 1 || s[2] != 0 {
+		t.Fatalf("258 → %x, %v", s, err)
+	}
+	h := strings.Repeat("ab", 32)
+	s, err = parseParamsSeed(h)
+	if err != nil || hex.EncodeToString(s[:]) != h {
+		t.Fatalf("hex → %x, %v", s, err)
+	}
+	if _, err := parseParamsSeed(strings.Repeat("x", 33)); err == nil {
+		t.Fatal("33-byte seed accepted")
+	}
+}
+
+func TestParamsGenerateRefusesOverwrite(t *testing.T) {
+	dir := t.TempDir()
+	cfg, err := stacked.ConfigByName("StackedDrg2KiBV1_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pp, _, _ := cfg.ParameterPaths(dir)
+	if err := os.WriteFile(pp, []byte("precious"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "params", "generate", "--sector-size", "2KiB", "--out", dir)
+	if code != exitUsage {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	wantOneLineError(t, stderr, "refusing to overwrite")
+	if b, _ := os.ReadFile(pp); string(b) != "precious" {
+		t.Fatal("existing params file changed")
+	}
+	code, _, stderr = runCLI(t, "params", "generate", "--sector-size", "5KiB", "--out", dir)
+	if code != exitUsage {
+		t.Fatalf("bad size: exit %d: %s", code, stderr)
+	}
+	wantOneLineError(t, stderr, "not a Filecoin sector size")
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cuseal/cuseal/porep"
+)
+
+// defaultParamsSeed is the toxic-waste seed `params generate` uses without --seed: the one
+// cuseal's own tests use, so the demo, the CLI test and the porep tests share one set of
+// cached 2 KiB test parameters. It is public, like every test seed.
+const defaultParamsSeed = "cuseal-porep-test"
+
+// notForProduction is printed, to stderr, by every command that writes test parameters.
+const notForProduction = `!! NOT FOR PRODUCTION: test parameters from a publicly known seed. Anyone can forge
+!! proofs that verify against them. Use them for tests and benchmarks only, never to seal
+!! real sectors; production parameters come from Filecoin's trusted setup (paramfetch).`
+
+func paramsGenerateCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "generate",
+		Usage: "generate INSECURE test parameters for a sector size, under the Filecoin file names",
+		Description: "Records the blank circuit of the sector size and runs a Groth16 setup with toxic\n" +
+			"waste derived from --seed (cuseal-toxic-v1). The files (.params, .vk, .meta and a\n" +
+			".cuseal-test.json stamp) go into --out under the names commit2 and verify look for.\n" +
+			"A 2KiB setup takes minutes and writes about 1.7 GB.\n\n" + notForProduction,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB, 8MiB, ...)", Required: true},
+			&cli.StringFlag{Name: "out", Usage: "output `DIR` (created if missing)", Required: true},
+			&cli.StringFlag{Name: "seed", Usage: "toxic-waste seed: a number N, 64 hex digits, or a short string", Value: defaultParamsSeed},
+			&cli.BoolFlag{Name: "reuse", Usage: "reuse matching test parameters already in --out instead of refusing"},
+			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object"},
+		},
+		Action: paramsGenerateAction,
+	}
+}
+
+// paramsGenerateOutput is what `cuseal params generate --json` prints.
+type paramsGenerateOutput struct {
+	RegisteredProof string  `json:"registered_proof"`
+	Params          string  `json:"params"`
+	VK              string  `json:"vk"`
+	Meta            string  `json:"meta"`
+	Stamp           string  `json:"stamp"`
+	Seed            string  `json:"seed"` // hex
+	R1CSDigest      string  `json:"r1cs_digest"`
+	Constraints     int     `json:"constraints"`
+	Inputs          int     `json:"inputs"`
+	Aux             int     `json:"aux"`
+	Reused          bool    `json:"reused"`
+	Seconds         float64 `json:"seconds"`
+	NotForProd      bool    `json:"not_for_production"`
+}
+
+func paramsGenerateAction(c *cli.Context) error {
+	cfg, err := sectorConfigForSize(c.String("sector-size"))
+	if err != nil {
+		return err
+	}
+	seed, err := parseParamsSeed(c.String("seed"))
+	if err != nil {
+		return inputError(err)
+	}
+	dir := c.String("out")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return inputError(fmt.Errorf("--out: %w", fileError(err)))
+	}
+	pp, vp, mp := cfg.ParameterPaths(dir)
+	if !c.Bool("reuse") {
+		for _, p := range []string{pp, vp, mp} {
+			if _, err := os.Stat(p); err == nil {
+				return usageErrorf("--out: %s exists; refusing to overwrite parameters (pass --reuse to reuse matching test parameters)", p)
+			}
+		}
+	}
+	if err := checkWritableDir(dir); err != nil {
+		return err
+	}
+	fmt.Fprintln(c.App.ErrWriter, notForProduction)
+	jsonOut := c.Bool("json")
+	bar := newProgress(c.App.ErrWriter, jsonOut, -1, fmt.Sprintf("generating %s test parameters", formatSize(cfg.SectorSize)))
+	start := time.Now()
+	tp, err := porep.GenerateTestParams(dir, &cfg, seed, slog.Default())
+	bar.Done()
+	if err != nil {
+		return internalError(err)
+	}
+	out := paramsGenerateOutput{
+		RegisteredProof: cfg.Name,
+		Params:          tp.ParamsPath,
+		VK:              tp.VKPath,
+		Meta:            tp.MetaPath,
+		Stamp:           tp.StampPath,
+		Seed:            hex.EncodeToString(seed[:]),
+		R1CSDigest:      hex.EncodeToString(tp.R1CSDigest[:]),
+		Constraints:     tp.Constraints,
+		Inputs:          tp.Inputs,
+		Aux:             tp.Aux,
+		Reused:          tp.Reused,
+		Seconds:         time.Since(start).Seconds(),
+		NotForProd:      true,
+	}
+	if jsonOut {
+		return writeJSON(c, out)
+	}
+	verb := "generated"
+	if out.Reused {
+		verb = "reused"
+	}
+	printf(c, "%s TEST parameters for %s (%d constraints, %d inputs, %d aux) in %.1fs — NOT FOR PRODUCTION\n",
+		verb, cfg.Name, out.Constraints, out.Inputs, out.Aux, out.Seconds)
+	printf(c, "  params: %s\n  vk:     %s\n  seed:   %s\n", out.Params, out.VK, out.Seed)
+	return nil
+}
+
+// parseParamsSeed turns --seed into the 32-byte toxic-waste seed: 64 hex digits are the
+// bytes themselves; a decimal number N is N as a little-endian u64 in the first 8 bytes; any
+// other string of at most 32 bytes is its bytes, zero-padded (the tests' seeds are such
+// strings).
+func parseParamsSeed(s string) ([32]byte, error) {
+	var seed [32]byte
+	if len(s) == 64 {
+		if b, err := hex.DecodeString(s); err == nil {
+			copy(seed[:], b)
+			return seed, nil
+		}
+	}
+	if n, err := strconv.ParseUint(s, 10, 64); err == nil {
+		binary.LittleEndian.PutUint64(seed[:], n)
+		return seed, nil
+	}
+	if s == "" || len(s) > 32 {
+		return seed, fmt.Errorf("--seed %q: want a number, 64 hex digits, or a string of 1 to 32 bytes", s)
+	}
+	copy(seed[:], s)
+	return seed, nil
+}
+
+// checkWritableDir checks that files can be created in dir.
+func checkWritableDir(dir string) error {
+	f, err := os.CreateTemp(dir, ".cuseal-write-test-*")
+	if err != nil {
+		return inputError(fmt.Errorf("--out %s: not writable: %w", dir, fileError(unwrapPathError(err))))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
+// unwrapPathError drops the temporary file name from a CreateTemp error.
+func unwrapPathError(err error) error {
+	var pe interface{ Unwrap() error }
+	if errors.As(err, &pe) && strings.Contains(err.Error(), ".cuseal-write-test-") {
+		if inner := pe.Unwrap(); inner != nil {
+			return inner
+		}
+	}
+	return err
+}

@@ -53,3 +53,20 @@ func TestGenerateLabelsGolden(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLabelLayer: one layer-2 pass over 2^14 nodes (ns/op per layer;
+// divide by 16384 for ns per label).
+func BenchmarkLabelLayer(b *testing.B) {
+	const nodes = 1 << 14
+	g, _ := stacked.NewGraph(nodes, [32]byte{5}, stacked.APIVersion1_1_0)
+	parents := g.ParentCache()
+	rid := [32]byte{1}
+	prev := make([]byte, 32*nodes)
+	cur := make([]byte, 32*nodes)
+	_ = labelLayer(context.Background(), parents, &rid, 1, nil, prev)
+	b.SetBytes(32 * nodes)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = labelLayer(context.Background(), parents, &rid, 2, prev, cur)
+	}
+}

@@ -147,3 +147,23 @@ func TestGraphParentsInvariants(t *testing.T) {
 }
 
 func abiProof(i int) abi.RegisteredSealProof { return abi.RegisteredSealProof(i) }
+
+func BenchmarkDRGParents(b *testing.B) {
+	g, _ := NewGraph(1<<30, [32]byte{8}, APIVersion1_1_0)
+	var p [BaseDegree]uint32
+	n := uint32(1 << 29)
+	for b.Loop() {
+		g.DRGParents(n, &p)
+		n++
+	}
+}
+
+func BenchmarkExpParents(b *testing.B) {
+	g, _ := NewGraph(1<<30, [32]byte{8}, APIVersion1_1_0)
+	var p [ExpDegree]uint32
+	n := uint32(1 << 29)
+	for b.Loop() {
+		g.ExpParents(n, &p)
+		n++
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/crypto/blake2b"
 )
@@ -31,6 +32,11 @@ type Graph struct {
 	// Feistel precomputation (crypto/feistel.rs precompute).
 	leftMask, rightMask uint64
 	halfBits            uint
+	// roundTable[r][x] = F(x, key_r) for every half-width value x, built by
+	// ParentCache: the round function only ever sees 2^halfBits inputs per
+	// round (2^17 for 32/64 GiB), so bulk expansion needs no hashing.
+	tableOnce  sync.Once
+	roundTable atomic.Pointer[[feistelRounds][]uint64]
 }
 
 // NewGraph builds the graph for nodes nodes (2 ≤ nodes ≤ 2^32), porep_id and
@@ -138,6 +144,7 @@ func (g *Graph) Parents(node uint32, out *[Degree]uint32) {
 // (node n at [14n, 14n+14)), the layout of rust-fil-proofs' parent cache
 // file. It uses up to GOMAXPROCS goroutines.
 func (g *Graph) ParentCache() []uint32 {
+	g.buildRoundTable()
 	out := make([]uint32, g.nodes*Degree)
 	workers := runtime.GOMAXPROCS(0)
 	const chunk = 4096
@@ -178,10 +185,45 @@ func (g *Graph) permute(numElements, index uint64) uint64 {
 func (g *Graph) feistelEncode(index uint64) uint64 {
 	left := (index & g.leftMask) >> g.halfBits
 	right := index & g.rightMask
+	if t := g.roundTable.Load(); t != nil {
+		for r := 0; r < feistelRounds; r++ {
+			left, right = right, left^t[r][right]
+		}
+		return left<<g.halfBits | right
+	}
 	for r := 0; r < feistelRounds; r++ {
 		left, right = right, left^feistelRound(right, g.feistelKeys[r], g.rightMask)
 	}
 	return left<<g.halfBits | right
+}
+
+// buildRoundTable fills roundTable once (3·2^halfBits blake2b calls, on
+// GOMAXPROCS goroutines). It is only worth it for bulk expansion.
+func (g *Graph) buildRoundTable() {
+	g.tableOnce.Do(func() {
+		n := uint64(1) << g.halfBits
+		var tab [feistelRounds][]uint64
+		for r := range tab {
+			tab[r] = make([]uint64, n)
+		}
+		workers := uint64(runtime.GOMAXPROCS(0))
+		chunk := (n + workers - 1) / workers
+		var wg sync.WaitGroup
+		for lo := uint64(0); lo < n; lo += chunk {
+			hi := min(lo+chunk, n)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for x := lo; x < hi; x++ {
+					for r := range tab {
+						tab[r][x] = feistelRound(x, g.feistelKeys[r], g.rightMask)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		g.roundTable.Store(&tab)
+	})
 }
 
 // feistelRound is F(R, K) = blake2b-512(R u64 BE ‖ K u64 BE)[0..8] BE & mask.

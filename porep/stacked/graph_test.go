@@ -167,3 +167,37 @@ func BenchmarkExpParents(b *testing.B) {
 		n++
 	}
 }
+
+// TestFeistelTableMatchesHashing: table-driven expansion equals the direct
+// round function for every node of a 2^16-node graph and sampled nodes of
+// a 32 GiB graph.
+func TestFeistelTableMatchesHashing(t *testing.T) {
+	for _, nodes := range []uint64{1 << 16, 1 << 30} {
+		direct, _ := NewGraph(nodes, [32]byte{9}, APIVersion1_1_0)
+		tabled, _ := NewGraph(nodes, [32]byte{9}, APIVersion1_1_0)
+		tabled.buildRoundTable()
+		step := uint64(1)
+		if nodes > 1<<16 {
+			step = nodes / 997
+		}
+		for n := uint64(0); n < nodes; n += step {
+			var a, b [ExpDegree]uint32
+			direct.ExpParents(uint32(n), &a)
+			tabled.ExpParents(uint32(n), &b)
+			if a != b {
+				t.Fatalf("nodes %d node %d: %v vs %v", nodes, n, a, b)
+			}
+		}
+	}
+}
+
+func BenchmarkExpParentsTable(b *testing.B) {
+	g, _ := NewGraph(1<<30, [32]byte{8}, APIVersion1_1_0)
+	g.buildRoundTable()
+	var p [ExpDegree]uint32
+	n := uint32(1 << 29)
+	for b.Loop() {
+		g.ExpParents(n, &p)
+		n++
+	}
+}

@@ -2,6 +2,7 @@ package stacked
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
@@ -23,7 +24,11 @@ func ParseC1(data []byte) (*C1Output, SectorConfig, error) {
 	}
 	cfg, err := ConfigByName(out.RegisteredProof)
 	if err != nil {
-		return nil, SectorConfig{}, &ParseError{Path: "registered_proof", Offset: -1, Msg: err.Error()}
+		msg := err.Error()
+		if strings.Contains(out.RegisteredProof, "Test") {
+			msg += " (a test-only configuration: parse it with ParseC1ForConfig)"
+		}
+		return nil, SectorConfig{}, &ParseError{Path: "registered_proof", Offset: -1, Msg: msg}
 	}
 	if err := out.Validate(&cfg); err != nil {
 		return nil, SectorConfig{}, err

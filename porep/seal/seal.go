@@ -182,78 +182,19 @@ func Seal(ctx context.Context, cfg stacked.SectorConfig, dataPath, outDir string
 	treeD = nil
 	replicaID := stacked.ReplicaID(stacked.ProverID(minerID), sectorNum, tk, commD, cfg.PoRepID)
 
-	// PC1.
 	t0 := time.Now()
-	g, err := stacked.GraphFor(&cfg)
+	layers, last, err := precommit1(ctx, &cfg, staging, &replicaID)
 	if err != nil {
-		return res, fmt.Errorf("seal: %w", err)
+		return res, err
 	}
-	parents := g.ParentCache()
-	keep := cfg.SectorSize*uint64(cfg.Layers) <= memLayersLimit
-	var layers [][]byte
-	var prev []byte
-	for l := 1; l <= cfg.Layers; l++ {
-		cur := make([]byte, cfg.SectorSize)
-		if err := labelLayer(ctx, parents, &replicaID, uint32(l), prev, cur); err != nil {
-			return res, fmt.Errorf("seal: layer %d: %w", l, err)
-		}
-		if err := os.WriteFile(filepath.Join(staging, FileLayer(l)), cur, 0o644); err != nil {
-			return res, fmt.Errorf("seal: %w", err)
-		}
-		if keep {
-			layers = append(layers, cur)
-		}
-		prev = cur
-	}
-	parents = nil
 	res.PC1 = time.Since(t0)
-
-	// PC2.
 	t1 := time.Now()
-	nodes := int(cfg.Nodes)
-	leavesC := make([]fr.Element, nodes)
-	if err := columnHashes(ctx, &cfg, staging, layers, leavesC); err != nil {
-		return res, err
-	}
-	treeC, err := poseidon.BuildTree(leavesC, cfg.Shape.Base, cfg.Shape.Sub, cfg.Shape.Top)
+	commC, commRLast, err := precommit2(ctx, &cfg, staging, layers, last, data)
 	if err != nil {
-		return res, fmt.Errorf("seal: tree C: %w", err)
-	}
-	commC := stacked.FrToBytes(&treeC.Root)
-	if err := writeFr(filepath.Join(staging, FileTreeCLeaf), leavesC); err != nil {
 		return res, err
 	}
-	if err := writeFr(filepath.Join(staging, FileTreeCNodes), treeInner(treeC)); err != nil {
-		return res, err
-	}
-	treeC, leavesC = nil, nil
-	replica := make([]fr.Element, nodes)
-	if err := bytesToFr(replica, prev); err != nil {
-		return res, fmt.Errorf("seal: layer %d label: %w", cfg.Layers, err)
-	}
-	dataFr := make([]fr.Element, nodes)
-	if err := bytesToFr(dataFr, data); err != nil {
-		return res, fmt.Errorf("seal: data: %w", err) // unreachable: padded nodes are < 2^254
-	}
-	parallelFor(nodes, 8192, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			replica[i].Add(&replica[i], &dataFr[i])
-		}
-	})
-	dataFr = nil
-	prev, layers = nil, nil
-	if err := writeFr(filepath.Join(staging, FileSealed), replica); err != nil {
-		return res, err
-	}
-	treeR, err := poseidon.BuildTree(replica, cfg.Shape.Base, cfg.Shape.Sub, cfg.Shape.Top)
-	if err != nil {
-		return res, fmt.Errorf("seal: tree R_last: %w", err)
-	}
-	if err := writeFr(filepath.Join(staging, FileTreeRNodes), treeInner(treeR)); err != nil {
-		return res, err
-	}
-	commRLast := stacked.FrToBytes(&treeR.Root)
-	cc, cr := treeC0(commC), treeR.Root
+	layers, last = nil, nil
+	cc, cr := mustFr(commC), mustFr(commRLast)
 	commRFr := poseidon.Hash2(&cc, &cr)
 	commR := stacked.FrToBytes(&commRFr)
 	res.PC2 = time.Since(t1)
@@ -295,9 +236,80 @@ func Seal(ctx context.Context, cfg stacked.SectorConfig, dataPath, outDir string
 	return res, nil
 }
 
-func treeC0(commC [32]byte) fr.Element {
-	e, _ := stacked.FrFromBytes(&commC) // produced by FrToBytes: canonical
-	return e
+// precommit1 computes the SDR labels of every layer (parent cache first),
+// writes them to dir and returns them (all layers when they fit in
+// memLayersLimit, else nil) and the last layer's labels.
+func precommit1(ctx context.Context, cfg *stacked.SectorConfig, dir string, replicaID *[32]byte) (layers [][]byte, last []byte, err error) {
+	g, err := stacked.GraphFor(cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("seal: %w", err)
+	}
+	parents := g.ParentCache()
+	keep := cfg.SectorSize*uint64(cfg.Layers) <= memLayersLimit
+	for l := 1; l <= cfg.Layers; l++ {
+		cur := make([]byte, cfg.SectorSize)
+		if err := labelLayer(ctx, parents, replicaID, uint32(l), last, cur); err != nil {
+			return nil, nil, fmt.Errorf("seal: layer %d: %w", l, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, FileLayer(l)), cur, 0o644); err != nil {
+			return nil, nil, fmt.Errorf("seal: %w", err)
+		}
+		if keep {
+			layers = append(layers, cur)
+		}
+		last = cur
+	}
+	return layers, last, nil
+}
+
+// precommit2 builds tree C over the column hashes and tree R_last over the
+// replica (last-layer label + data node, in the field), writes their leaves
+// and inner nodes to dir, and returns comm_c and comm_r_last.
+func precommit2(ctx context.Context, cfg *stacked.SectorConfig, dir string, layers [][]byte, last, data []byte) (commC, commRLast [32]byte, err error) {
+	nodes := int(cfg.Nodes)
+	sh := cfg.Shape
+	leavesC := make([]fr.Element, nodes)
+	if err = columnHashes(ctx, cfg, dir, layers, leavesC); err != nil {
+		return
+	}
+	treeC, err := poseidon.BuildTree(leavesC, sh.Base, sh.Sub, sh.Top)
+	if err != nil {
+		return commC, commRLast, fmt.Errorf("seal: tree C: %w", err)
+	}
+	if err = writeFr(filepath.Join(dir, FileTreeCLeaf), leavesC); err != nil {
+		return
+	}
+	if err = writeFr(filepath.Join(dir, FileTreeCNodes), treeInner(treeC)); err != nil {
+		return
+	}
+	commC = stacked.FrToBytes(&treeC.Root)
+	treeC, leavesC = nil, nil
+
+	replica := make([]fr.Element, nodes)
+	if err = bytesToFr(replica, last); err != nil {
+		return commC, commRLast, fmt.Errorf("seal: layer %d label: %w", cfg.Layers, err)
+	}
+	dataFr := make([]fr.Element, nodes)
+	if err = bytesToFr(dataFr, data); err != nil {
+		return commC, commRLast, fmt.Errorf("seal: data: %w", err) // unreachable: padded nodes are < 2^254
+	}
+	parallelFor(nodes, 8192, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			replica[i].Add(&replica[i], &dataFr[i])
+		}
+	})
+	dataFr = nil
+	if err = writeFr(filepath.Join(dir, FileSealed), replica); err != nil {
+		return
+	}
+	treeR, err := poseidon.BuildTree(replica, sh.Base, sh.Sub, sh.Top)
+	if err != nil {
+		return commC, commRLast, fmt.Errorf("seal: tree R_last: %w", err)
+	}
+	if err = writeFr(filepath.Join(dir, FileTreeRNodes), treeInner(treeR)); err != nil {
+		return
+	}
+	return commC, stacked.FrToBytes(&treeR.Root), nil
 }
 
 // columnHashes computes tree C's leaves: Poseidon (arity = layers) over each

@@ -41,7 +41,7 @@ extern "C" {
 
 /* ABI version: the Go bridge refuses to run against a library whose
  * cuseal_version().abi_version differs from the one it was written for. */
-#define CUSEAL_ABI_VERSION 2 /* 2: SRS handle + Groth16 query sums */
+#define CUSEAL_ABI_VERSION 1
 
 #define CUSEAL_DEVICE_HOST (-1)
 
@@ -155,7 +155,8 @@ cuseal_error cuseal_buffer_download(const cuseal_buffer* buf, uint64_t offset, v
  * multiple of 32) of buf in place, on buf's device. */
 cuseal_error cuseal_ntt_buffer(cuseal_buffer* buf, uint64_t offset, const cuseal_ntt_options* opts);
 
-/* ==== GPU Groth16 prover: SRS handle and query sums (ABI version 2) ====
+/* ==== GPU Groth16 prover: SRS handle and query sums ====
+ * (Part of ABI version 1: added before any release of the library.)
  * Owned by the Groth16-prover part of native/ (native/srs, native/groth16).
  * A batch of circuits sharing one SRS goes through one call and comes back
  * as five query sums per circuit; the assembly with r and s stays in Go

@@ -150,7 +150,7 @@ void plan_query(const cuseal_assignment* cs, size_t n, int q, uint64_t slots, in
 	const fr_t one = fr_t::one();
 
 	// Union of significant slots over the batch, one bit per slot.
-	bool split = false;
+	bool split = split_mode == CUSEAL_SPLIT_ALWAYS;
 	std::vector<uint64_t> sig;
 	if (split_mode != CUSEAL_SPLIT_NEVER && slots) {
 		sig.assign((slots + 63) / 64, 0);

@@ -12,6 +12,9 @@ import (
 // stacked/vanilla/{params.rs,column.rs,column_proof.rs,labeling_proof.rs,
 // encoding_proof.rs}, storage-proofs-core merkle/proof.rs). Field order and
 // names follow the Rust declarations; Marshal writes serde_json's compact form.
+// Checked once with serde_json 1.0.154 on Rust types mirroring those derives
+// (PhantomData `_h` as null, externally tagged enums, skipped `_arity`/`_h`):
+// serde decodes the testdata fixtures and re-encodes them byte for byte.
 
 // ProofKind is the ProofData variant of a MerkleProof.
 type ProofKind int

@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/cuseal/cuseal/porep"
 )
 
 // version is cuseal's version; release builds set it with
@@ -26,6 +29,7 @@ type buildInfo struct {
 	Devices       []deviceInfo `json:"devices"`
 	DeviceError   string       `json:"device_error,omitempty"` // why devices could not be listed
 	Backend       string       `json:"backend"`                // what --backend auto picks: "cpu" or "cuda"
+	Backends      []string     `json:"backends"`               // proving backends registered in this binary
 	NoGPU         bool         `json:"no_gpu"`                 // BELLMAN_NO_GPU is set
 }
 
@@ -87,10 +91,13 @@ func collectInfo(noGPU bool) buildInfo {
 		NoGPU:     noGPU,
 	}
 	probeBackend(&info)
-	info.Backend = "cpu"
-	if info.CUDA && len(info.Devices) > 0 && !noGPU {
-		info.Backend = "cuda"
+	// What --backend auto picks: CUDA when a CUDA backend is registered with porep and a
+	// device is found, unless BELLMAN_NO_GPU / --no-gpu.
+	info.Backend = porep.BackendCPU
+	if info.CUDA && len(info.Devices) > 0 && !noGPU && slices.Contains(porep.Backends(), porep.BackendCUDA) {
+		info.Backend = porep.BackendCUDA
 	}
+	info.Backends = porep.Backends()
 	return info
 }
 
@@ -120,7 +127,11 @@ func printInfo(c *cli.Context, info buildInfo) {
 	if !info.CUDA {
 		printf(c, "  cuda:       not built in (pure-Go CPU backend only; build with ./build.sh build on a machine with nvcc)\n")
 	} else {
-		printf(c, "  cuda:       built in, native library %s, archs %s\n", info.NativeVersion, strings.Join(info.CUDAArchs, ","))
+		archs := strings.Join(info.CUDAArchs, ",")
+		if archs == "" {
+			archs = "(none)"
+		}
+		printf(c, "  cuda:       built in, native library %s; archs %s\n", info.NativeVersion, archs)
 		switch {
 		case info.DeviceError != "":
 			printf(c, "  devices:    none usable: %s\n", info.DeviceError)
@@ -136,5 +147,5 @@ func printInfo(c *cli.Context, info buildInfo) {
 	if info.NoGPU {
 		note = " (BELLMAN_NO_GPU / --no-gpu set)"
 	}
-	printf(c, "  backend:    %s%s\n", info.Backend, note)
+	printf(c, "  backend:    %s%s (registered: %s)\n", info.Backend, note, strings.Join(info.Backends, ", "))
 }

@@ -1,0 +1,50 @@
+//go:build cuda
+
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cuseal/cuseal/bridge"
+)
+
+// cudaBuild reports whether this binary was built with the CUDA backend (tag cuda).
+const cudaBuild = true
+
+// probeBackend asks the linked native library for its version, compiled architectures and
+// devices. A library built without nvcc, or a machine without a driver, reports no devices.
+func probeBackend(info *buildInfo) {
+	v, err := bridge.Version()
+	if err != nil {
+		info.DeviceError = err.Error()
+		return
+	}
+	info.NativeVersion = fmt.Sprintf("ABI %d, %s", v.ABIVersion, v.Build)
+	info.CUDAArchs = archsFromBuild(v.Build)
+	if !v.BuiltWithCUDA {
+		info.DeviceError = "native library built without CUDA (CUSEAL_CUDA=OFF)"
+		return
+	}
+	devs, err := bridge.Devices()
+	if err != nil {
+		info.DeviceError = err.Error()
+		return
+	}
+	for _, d := range devs {
+		info.Devices = append(info.Devices, deviceInfo{
+			Index: d.Index, Name: d.Name, MemoryBytes: d.TotalMemory, SM: fmt.Sprintf("%d%d", d.Major, d.Minor),
+		})
+	}
+}
+
+// archsFromBuild extracts the architecture list from the native build string
+// ("nvcc 11.8; archs 75-real 80-real 90").
+func archsFromBuild(build string) []string {
+	_, rest, ok := strings.Cut(build, "archs ")
+	if !ok {
+		return []string{}
+	}
+	rest, _, _ = strings.Cut(rest, ";")
+	return strings.Fields(rest)
+}

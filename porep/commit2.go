@@ -1,6 +1,7 @@
 package porep
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -68,6 +69,68 @@ type synthesized struct {
 	err error
 }
 
+// pipeline runs synth(k) for k = 0…n−1 in order on one goroutine and
+// prove(k, a) on the caller's, in the same order, with at most inFlight
+// assignments alive at once (synthesized and not yet proven): synthesis of
+// k+1 overlaps proving of k when inFlight ≥ 2. The first error (or ctx's
+// cancellation, checked between partitions) stops both sides.
+func pipeline(ctx context.Context, n, inFlight int, synth func(k int) (*cs.Assignment, error), prove func(k int, a *cs.Assignment) error) error {
+	if inFlight < 1 {
+		inFlight = 1
+	}
+	sem := make(chan struct{}, inFlight)
+	ch := make(chan synthesized)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		defer close(ch)
+		for k := 0; k < n; k++ {
+			select {
+			case sem <- struct{}{}:
+			case <-done:
+				return
+			}
+			var item synthesized
+			if err := ctx.Err(); err != nil {
+				item = synthesized{k: k, err: err}
+			} else {
+				a, err := synth(k)
+				item = synthesized{k, a, err}
+			}
+			select {
+			case ch <- item:
+			case <-done:
+				return
+			}
+			if item.err != nil {
+				return
+			}
+		}
+	}()
+	proven := 0
+	for item := range ch {
+		if item.err != nil {
+			return item.err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := prove(item.k, item.a); err != nil {
+			return err
+		}
+		item.a = nil
+		<-sem // the assignment is no longer referenced here
+		proven++
+	}
+	if proven != n {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return fmt.Errorf("porep: %d of %d partitions proven", proven, n)
+	}
+	return nil
+}
+
 // SealCommitPhase2 is filecoin-ffi's SealCommitPhase2: from a C1 output
 // (serde JSON of SealCommitPhase1Output, or lotus-bench's Commit2In JSON
 // wrapping it) it proves every partition's Stacked-DRG circuit and returns
@@ -108,75 +171,44 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 
 	ctx := s.ctx
 	n := len(pc.c1.VanillaProofs)
-	// The producer synthesizes partitions in order; sem bounds the
-	// assignments alive (synthesized or being proven) to s.inFlight.
-	sem := make(chan struct{}, s.inFlight)
-	ch := make(chan synthesized)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		defer close(ch)
-		var hint cs.SizeHint
-		for k := 0; k < n; k++ {
-			select {
-			case sem <- struct{}{}:
-			case <-done:
-				return
-			}
-			t0 := time.Now()
-			a, err := synthesizePartition(pc, k, hint)
-			if err == nil {
-				hint = cs.SizeHint{Constraints: len(a.A), Aux: len(a.Aux), Inputs: len(a.Input)}
-				s.log.Info("partition synthesized", "k", k, "constraints", len(a.A), "aux", len(a.Aux), "took", time.Since(t0))
-			}
-			select {
-			case ch <- synthesized{k, a, err}:
-			case <-done:
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-
-	proofs := make([]groth16.Proof, 0, n)
-	for item := range ch {
-		if item.err != nil {
-			return nil, item.err
-		}
-		if err := ctx.Err(); err != nil {
+	proofs := make([]groth16.Proof, n)
+	var hint cs.SizeHint
+	synth := func(k int) (*cs.Assignment, error) {
+		t0 := time.Now()
+		a, err := synthesizePartition(pc, k, hint)
+		if err != nil {
 			return nil, err
 		}
+		hint = cs.SizeHint{Constraints: len(a.A), Aux: len(a.Aux), Inputs: len(a.Input)}
+		s.log.Info("partition synthesized", "k", k, "constraints", len(a.A), "aux", len(a.Aux), "took", time.Since(t0))
+		return a, nil
+	}
+	prove := func(k int, a *cs.Assignment) error {
 		t0 := time.Now()
-		public, err := pc.c1.PublicInputs(cfg, g, item.k)
+		public, err := pc.c1.PublicInputs(cfg, g, k)
 		if err != nil {
-			return nil, fmt.Errorf("porep: partition %d: %w", item.k, err)
+			return fmt.Errorf("porep: partition %d: %w", k, err)
 		}
-		if !frSliceEqual(item.a.Input[1:], public) {
-			return nil, fmt.Errorf("porep: partition %d: synthesized inputs differ from the public inputs the verifier derives", item.k)
+		if !frSliceEqual(a.Input[1:], public) {
+			return fmt.Errorf("porep: partition %d: synthesized inputs differ from the public inputs the verifier derives", k)
 		}
-		rs, err := s.randomness(item.k)
+		rs, err := s.randomness(k)
 		if err != nil {
-			return nil, fmt.Errorf("porep: partition %d: %w", item.k, err)
+			return fmt.Errorf("porep: partition %d: %w", k, err)
 		}
-		ps, err := groth16.Prove(ctx, backend, params, []*cs.Assignment{item.a}, []groth16.Randomness{rs})
+		ps, err := groth16.Prove(ctx, backend, params, []*cs.Assignment{a}, []groth16.Randomness{rs})
 		if err != nil {
-			return nil, fmt.Errorf("porep: partition %d: prove: %w", item.k, err)
+			return fmt.Errorf("porep: partition %d: prove: %w", k, err)
 		}
 		if err := pvk.Verify(&ps[0], public); err != nil {
-			return nil, fmt.Errorf("porep: partition %d: the produced proof does not verify: %w", item.k, err)
+			return fmt.Errorf("porep: partition %d: the produced proof does not verify: %w", k, err)
 		}
-		item.a = nil
-		<-sem // the assignment is no longer referenced
-		proofs = append(proofs, ps[0])
-		s.log.Info("partition proven", "k", item.k, "took", time.Since(t0))
+		proofs[k] = ps[0]
+		s.log.Info("partition proven", "k", k, "took", time.Since(t0))
+		return nil
 	}
-	if len(proofs) != n {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		return nil, fmt.Errorf("porep: %d of %d partitions proven", len(proofs), n)
+	if err := pipeline(ctx, n, s.inFlight, synth, prove); err != nil {
+		return nil, err
 	}
 	s.log.Info("commit2 done", "proof", cfg.Name, "bytes", n*groth16.ProofSize, "took", time.Since(start))
 	return groth16.EncodeProofs(proofs), nil

@@ -6,7 +6,8 @@
 #   ./build.sh test            CTest host tests + go vet ./... + go test ./...
 #   ./build.sh cuda            CUDA variant: native lib (all archs) + its host tests + bin/cuseal-cuda
 #   ./build.sh demo            seal, prove and verify a 2 KiB sector; print phase timings
-#   ./build.sh clean           remove build outputs
+#                              (test parameters cached in testdata/cache/params)
+#   ./build.sh clean [--all]   remove build outputs (--all: also the cached test parameters)
 #
 # Every step prints the command it runs ("+ cmd"); a failing step stops the script and names
 # the command that failed. Environment: GO (go binary), JOBS (parallel build jobs, default nproc),
@@ -24,6 +25,9 @@ NATIVE_BUILD=${NATIVE_BUILD:-build/native}
 # A CPU-only configuration of the same sources, used for the CTest host tests, so they run
 # (and stay green) on machines without nvcc.
 HOST_BUILD=${HOST_BUILD:-build/host}
+# Cached 2 KiB test parameters (about 1.1 GB, minutes to generate): shared by the demo and the
+# end-to-end tests. testdata/cache/ is ignored by git.
+PARAMS_CACHE=${CUSEAL_TEST_PARAMS_DIR:-$ROOT/testdata/cache/params}
 # Host compiler nvcc accepts (see scripts/install-nvcc.sh).
 CUDA_HOST_CXX=${CUDA_HOST_CXX:-/usr/bin/g++-11}
 
@@ -98,10 +102,14 @@ has_native() { [ -f CMakeLists.txt ]; }
 
 # ---------------------------------------------------------------------------------------------
 # build
-cmd_build() {
-	need_go
+build_pure() {
 	mkdir -p bin
 	run env CGO_ENABLED=0 "$GO" build -o bin/cuseal ./cli
+}
+
+cmd_build() {
+	need_go
+	build_pure
 	if have nvcc && has_native; then
 		cmake_cuda
 		run "$GO" build -tags cuda -o bin/cuseal-cuda ./cli
@@ -120,8 +128,17 @@ cmd_test() {
 		run ctest --test-dir "$HOST_BUILD" -L host --output-on-failure -j "$JOBS"
 	fi
 	run "$GO" vet ./...
+	# The 2 KiB end-to-end tests (porep, cli) share one set of test parameters; generating it
+	# once here, before go test runs packages in parallel, keeps them from doing it twice.
+	case " ${GOTESTFLAGS:-} " in
+	*" -short "*) ;;
+	*)
+		build_pure
+		run bin/cuseal --log-level warn params generate --sector-size 2KiB --out "$PARAMS_CACHE" --reuse
+		;;
+	esac
 	# shellcheck disable=SC2086
-	run "$GO" test -count=1 -timeout 40m ${GOTESTFLAGS:-} ./...
+	run env CUSEAL_TEST_PARAMS_DIR="$PARAMS_CACHE" "$GO" test -count=1 -timeout 40m ${GOTESTFLAGS:-} ./...
 	log "test: all passed"
 }
 
@@ -145,27 +162,60 @@ cmd_cuda() {
 
 # ---------------------------------------------------------------------------------------------
 # demo
+# json_num FILE KEY: the number on the line `"KEY": N` of an indented JSON file.
+json_num() { sed -n "s/^ *\"$2\": *\([-0-9.eE+]*\),\{0,1\}\$/\1/p" "$1" | head -n 1; }
+json_bool() { sed -n "s/^ *\"$2\": *\(true\|false\),\{0,1\}\$/\1/p" "$1" | head -n 1; }
+
 cmd_demo() {
 	need_go
-	cat >&2 <<'EOF'
-build.sh: demo is not wired yet. When the porep API (porep.SealCommitPhase2 / VerifySeal) and
-the test sealer land, it will:
-  1. build bin/cuseal (pure Go; bin/cuseal-cuda too when nvcc is present)
-  2. seal a 2 KiB sector from testdata/demo/sample.txt (cuseal seal)
-  3. generate, or reuse from testdata/cache/params, 2 KiB test parameters (cuseal params generate)
-  4. run commit2 on the C1 output (cuseal commit2) and verify the proof (cuseal verify)
-  5. print a table of phase timings
-EOF
-	exit 1
+	local sample=testdata/demo/sample.txt
+	local ticket=0101010101010101010101010101010101010101010101010101010101010101
+	local seed=0202020202020202020202020202020202020202020202020202020202020202
+	build_pure
+	local work
+	work=$(mktemp -d "${TMPDIR:-/tmp}/cuseal-demo.XXXXXX")
+	log "demo: working directory $work; test parameters cached in $PARAMS_CACHE"
+	run bin/cuseal --log-level warn seal --sector-size 2KiB --data "$sample" --out "$work/sector" \
+		--miner t01000 --sector 1 --ticket "$ticket" --seed "$seed" --json >"$work/seal.json"
+	run bin/cuseal --log-level warn params generate --sector-size 2KiB --out "$PARAMS_CACHE" --reuse --json >"$work/params.json"
+	run bin/cuseal --log-level warn commit2 --c1 "$work/sector/c1.json" --params-dir "$PARAMS_CACHE" \
+		--miner t01000 --sector 1 --out "$work/proof" --json >"$work/commit2.json"
+	run bin/cuseal --log-level warn verify --c1 "$work/sector/c1.json" --proof "$work/proof" \
+		--params-dir "$PARAMS_CACHE" --miner t01000 --sector 1 --json >"$work/verify.json"
+	[ "$(json_bool "$work/verify.json" valid)" = true ] || die "demo: the proof did not verify"
+
+	local params_phase="params: generate (TEST ONLY)"
+	[ "$(json_bool "$work/params.json" reused)" = true ] && params_phase="params: reuse cached (TEST ONLY)"
+	printf '\ncuseal demo: 2 KiB sector sealed from %s, proven (%s backend) and verified\n\n' \
+		"$sample" "$(sed -n 's/^ *"backend": *"\(.*\)",\{0,1\}$/\1/p' "$work/commit2.json")"
+	{
+		printf '%s\t%s\n' "seal: PC1" "$(json_num "$work/seal.json" pc1_seconds)"
+		printf '%s\t%s\n' "seal: PC2" "$(json_num "$work/seal.json" pc2_seconds)"
+		printf '%s\t%s\n' "seal: C1" "$(json_num "$work/seal.json" c1_seconds)"
+		printf '%s\t%s\n' "$params_phase" "$(json_num "$work/params.json" seconds)"
+		# commit2's "timings": [{"phase": P, "seconds": S}, ...]
+		awk '/"phase":/ { sub(/^ *"phase": *"/, ""); sub(/",?$/, ""); p = $0 }
+		     /"seconds":/ && p != "" { sub(/^ *"seconds": */, ""); sub(/,$/, ""); print "commit2: " p "\t" $0; p = "" }' \
+			"$work/commit2.json"
+		printf '%s\t%s\n' "verify" "$(json_num "$work/verify.json" seconds)"
+	} | awk -F '\t' 'BEGIN { printf "%-42s %10s\n", "phase", "seconds" }
+	                   { printf "%-42s %10.3f\n", $1, $2 }'
+	printf '\nproof (192 bytes): %s\n' "$(sed -n 's/^ *"proof": *"\([0-9a-f]*\)",\{0,1\}$/\1/p' "$work/commit2.json")"
+	printf 'files: %s (sector, c1.json, proof)\n' "$work"
 }
 
 # ---------------------------------------------------------------------------------------------
 cmd_clean() {
-	run rm -rf bin build testdata/cache
+	run rm -rf bin build
+	if [ "${1:-}" = --all ]; then
+		run rm -rf testdata/cache
+	else
+		log "clean: kept the cached test parameters in testdata/cache (./build.sh clean --all removes them)"
+	fi
 }
 
 usage() {
-	sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+	awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
 }
 
 main() {

@@ -145,6 +145,40 @@ srs* create(const cuseal_srs_vectors& v, const cuseal_srs_options& o) {
 	return s.release();
 }
 
+srs* create_tiled(const uint64_t n[NQUERY], const g1_affine* t1, size_t nt1, const g2_affine* t2, size_t nt2) {
+	if (!nt1 || !nt2) fail(CUSEAL_ERR_INVALID_ARGUMENT, "create_tiled: empty tile");
+	std::unique_ptr<srs> s(new srs);
+	uint64_t off = 0;
+	for (int q = 0; q < NQUERY; q++) {
+		s->n[q] = n[q];
+		s->off[q] = off;
+		off += (s->query_bytes(q) + 4095) & ~uint64_t(4095);
+	}
+	s->host_bytes = off;
+	s->host = std::aligned_alloc(4096, off ? off : 4096);
+	if (!s->host) fail(CUSEAL_ERR_OUT_OF_MEMORY, "srs: cannot allocate %llu host bytes", (unsigned long long)off);
+	char* base = static_cast<char*>(s->host);
+	for (int q = 0; q < NQUERY; q++) {
+		if (q == Q_BG2) {
+			auto* d = reinterpret_cast<g2_affine*>(base + s->off[q]);
+			g16::parallel_for(n[q], 0, [&](uint64_t lo, uint64_t hi) {
+				for (uint64_t i = lo; i < hi; i++) d[i] = t2[(i * 2654435761u + q) % nt2];
+			});
+		} else {
+			auto* d = reinterpret_cast<g1_affine*>(base + s->off[q]);
+			g16::parallel_for(n[q], 0, [&](uint64_t lo, uint64_t hi) {
+				for (uint64_t i = lo; i < hi; i++) d[i] = t1[(i * 2654435761u + q) % nt1];
+			});
+		}
+	}
+	s->h = reinterpret_cast<const g1_affine*>(base + s->off[Q_H]);
+	s->l = reinterpret_cast<const g1_affine*>(base + s->off[Q_L]);
+	s->a = reinterpret_cast<const g1_affine*>(base + s->off[Q_A]);
+	s->b_g1 = reinterpret_cast<const g1_affine*>(base + s->off[Q_BG1]);
+	s->b_g2 = reinterpret_cast<const g2_affine*>(base + s->off[Q_BG2]);
+	return s.release();
+}
+
 void retain(srs* s) {
 	if (s->refs.fetch_add(1) <= 0) fail(CUSEAL_ERR_INVALID_ARGUMENT, "srs: retain after the last release");
 }

@@ -54,6 +54,10 @@ struct srs {
 // create copies v into a new srs (refcount 1), validating shapes and, when
 // opts->validate, every point (on curve, not infinity). Throws cuseal::error.
 srs* create(const cuseal_srs_vectors& v, const cuseal_srs_options& opts);
+// create_tiled builds an srs with query lengths n[] whose points repeat the
+// given tiles (for benchmarks of large shapes: MSM cost does not depend on
+// the points being distinct). No validation, no pinning.
+srs* create_tiled(const uint64_t n[NQUERY], const g1_affine* t1, size_t nt1, const g2_affine* t2, size_t nt2);
 void retain(srs* s);
 void release(srs* s);
 

@@ -27,8 +27,15 @@ func checkLibrary() error {
 	if err := wrap(C.cuseal_version(&vi)); err != nil {
 		return fmt.Errorf("bridge: querying native library version: %w", err)
 	}
+	// Two checks: the header cgo compiled against must be the one this Go
+	// code was written for, and the linked library must have been built
+	// from that header (a stale build/native is the usual cause).
+	if C.CUSEAL_ABI_VERSION != ABIVersion {
+		return fmt.Errorf("bridge: include/cuseal.h declares ABI version %d but package bridge is written for %d: update bridge with the header",
+			C.CUSEAL_ABI_VERSION, ABIVersion)
+	}
 	if uint32(vi.abi_version) != ABIVersion {
-		return fmt.Errorf("bridge: native library ABI version %d, this Go package needs %d: rebuild build/native (cmake) from the same checkout",
+		return fmt.Errorf("bridge: native library reports ABI version %d, include/cuseal.h and package bridge need %d: rebuild build/native (cmake --build build/native) from this checkout",
 			uint32(vi.abi_version), ABIVersion)
 	}
 	sizes := []struct {

@@ -17,7 +17,12 @@ bool cuda_built() { return true; }
 
 int cuda_runtime_version() {
 	int v = 0;
-	cudaRuntimeGetVersion(&v);
+	// Without a driver the static runtime may fail the query; report the
+	// version it was built as instead.
+	if (cudaRuntimeGetVersion(&v) != cudaSuccess || v == 0) {
+		cudaGetLastError();
+		v = CUDART_VERSION;
+	}
 	return v;
 }
 

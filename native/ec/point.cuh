@@ -35,7 +35,7 @@ struct jacobian_t {
 	}
 
 	// dbl-2009-l
-	CUSEAL_HD jacobian_t dbl() const {
+	CUSEAL_HD_NOINLINE jacobian_t dbl() const {
 		if (is_infinity()) return *this;
 		F A = X.sqr(), B = Y.sqr(), C = B.sqr();
 		F D = ((X + B).sqr() - A - C).dbl();
@@ -48,7 +48,7 @@ struct jacobian_t {
 	}
 
 	// madd-2007-bl (this + affine q), falling back to doubling when equal.
-	CUSEAL_HD jacobian_t add_affine(const affine_t<F>& q) const {
+	CUSEAL_HD_NOINLINE jacobian_t add_affine(const affine_t<F>& q) const {
 		if (q.is_infinity()) return *this;
 		if (is_infinity()) return from_affine(q);
 		F Z1Z1 = Z.sqr();
@@ -67,7 +67,7 @@ struct jacobian_t {
 	}
 
 	// add-2007-bl (general addition).
-	CUSEAL_HD jacobian_t add(const jacobian_t& q) const {
+	CUSEAL_HD_NOINLINE jacobian_t add(const jacobian_t& q) const {
 		if (q.is_infinity()) return *this;
 		if (is_infinity()) return q;
 		F Z1Z1 = Z.sqr(), Z2Z2 = q.Z.sqr();
@@ -89,7 +89,7 @@ struct jacobian_t {
 	CUSEAL_HD jacobian_t neg() const { return {X, -Y, Z}; }
 
 	// to_affine costs one inversion (host or device).
-	CUSEAL_HD affine_t<F> to_affine() const {
+	CUSEAL_HD_NOINLINE affine_t<F> to_affine() const {
 		if (is_infinity()) return affine_t<F>::infinity();
 		F zi = Z.inv(), zi2 = zi.sqr();
 		return {X * zi2, Y * zi2 * zi};
@@ -107,7 +107,7 @@ struct xyzz_t {
 	}
 
 	// dbl-2008-s-1
-	CUSEAL_HD xyzz_t dbl() const {
+	CUSEAL_HD_NOINLINE xyzz_t dbl() const {
 		if (is_infinity()) return *this;
 		F U = Y.dbl(), V = U.sqr(), W = U * V, S = X * V;
 		F X2 = X.sqr(), M = X2.dbl() + X2;
@@ -120,7 +120,7 @@ struct xyzz_t {
 	}
 
 	// mdbl-2008-s-1: 2·q for affine q.
-	CUSEAL_HD static xyzz_t dbl_affine(const affine_t<F>& q) {
+	CUSEAL_HD_NOINLINE static xyzz_t dbl_affine(const affine_t<F>& q) {
 		if (q.is_infinity()) return infinity();
 		F U = q.y.dbl(), V = U.sqr(), W = U * V, S = q.x * V;
 		F X2 = q.x.sqr(), M = X2.dbl() + X2;
@@ -133,7 +133,7 @@ struct xyzz_t {
 	}
 
 	// madd-2008-s: this + affine q.
-	CUSEAL_HD xyzz_t add_affine(const affine_t<F>& q) const {
+	CUSEAL_HD_NOINLINE xyzz_t add_affine(const affine_t<F>& q) const {
 		if (q.is_infinity()) return *this;
 		if (is_infinity()) return from_affine(q);
 		F U2 = q.x * ZZ, S2 = q.y * ZZZ;
@@ -152,7 +152,7 @@ struct xyzz_t {
 	}
 
 	// add-2008-s: this + q.
-	CUSEAL_HD xyzz_t add(const xyzz_t& q) const {
+	CUSEAL_HD_NOINLINE xyzz_t add(const xyzz_t& q) const {
 		if (q.is_infinity()) return *this;
 		if (is_infinity()) return q;
 		F U1 = X * q.ZZ, U2 = q.X * ZZ;
@@ -174,14 +174,14 @@ struct xyzz_t {
 	CUSEAL_HD xyzz_t neg() const { return {X, -Y, ZZ, ZZZ}; }
 
 	// to_jacobian: X' = X·ZZ·ZZZ², Y' = Y·ZZ³·ZZZ², Z' = ZZ·ZZZ (no inversion).
-	CUSEAL_HD jacobian_t<F> to_jacobian() const {
+	CUSEAL_HD_NOINLINE jacobian_t<F> to_jacobian() const {
 		if (is_infinity()) return jacobian_t<F>::infinity();
 		F zzz2 = ZZZ.sqr();
 		F zz3 = ZZ.sqr() * ZZ;
 		return {X * ZZ * zzz2, Y * zz3 * zzz2, ZZ * ZZZ};
 	}
 
-	CUSEAL_HD affine_t<F> to_affine() const {
+	CUSEAL_HD_NOINLINE affine_t<F> to_affine() const {
 		if (is_infinity()) return affine_t<F>::infinity();
 		F zzzi = ZZZ.inv();
 		F zi = zzzi * ZZ;   // 1/Z  (ZZ = Z², ZZZ = Z³)
@@ -190,7 +190,7 @@ struct xyzz_t {
 	}
 
 	// mul_small returns k·this for a small non-negative k (double-and-add).
-	CUSEAL_HD xyzz_t mul_small(uint64_t k) const {
+	CUSEAL_HD_NOINLINE xyzz_t mul_small(uint64_t k) const {
 		xyzz_t r = infinity();
 		for (int b = 63; b >= 0; b--) {
 			r = r.dbl();

@@ -78,7 +78,7 @@ struct fp2_t {
 	CUSEAL_HD friend fp2_t operator-(const fp2_t& a, const fp2_t& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
 	CUSEAL_HD fp2_t operator-() const { return {-c0, -c1}; }
 	// Karatsuba: 3 Fp multiplications.
-	CUSEAL_HD friend fp2_t operator*(const fp2_t& a, const fp2_t& b) {
+	CUSEAL_HD_NOINLINE friend fp2_t operator*(const fp2_t& a, const fp2_t& b) {
 		fp_t v0 = a.c0 * b.c0, v1 = a.c1 * b.c1;
 		fp_t s = (a.c0 + a.c1) * (b.c0 + b.c1);
 		return {v0 - v1, s - v0 - v1};
@@ -87,10 +87,10 @@ struct fp2_t {
 	CUSEAL_HD fp2_t& operator-=(const fp2_t& b) { return *this = *this - b; }
 	CUSEAL_HD fp2_t& operator*=(const fp2_t& b) { return *this = *this * b; }
 	// (a0 + a1u)² = (a0+a1)(a0-a1) + 2a0a1·u
-	CUSEAL_HD fp2_t sqr() const { return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()}; }
+	CUSEAL_HD_NOINLINE fp2_t sqr() const { return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()}; }
 	CUSEAL_HD fp2_t dbl() const { return {c0.dbl(), c1.dbl()}; }
 	// 1/(a0 + a1u) = (a0 - a1u)/(a0² + a1²); 0 maps to 0.
-	CUSEAL_HD fp2_t inv() const {
+	CUSEAL_HD_NOINLINE fp2_t inv() const {
 		fp_t t = (c0.sqr() + c1.sqr()).inv();
 		return {c0 * t, -(c1 * t)};
 	}

@@ -122,7 +122,7 @@ struct alignas(8) mont_t {
 	}
 
 	// pow returns this^e for a little-endian exponent of n64 limbs.
-	CUSEAL_HD mont_t pow(const uint64_t* e, int n64) const {
+	CUSEAL_HD_NOINLINE mont_t pow(const uint64_t* e, int n64) const {
 		mont_t r = one();
 		for (int i = n64 - 1; i >= 0; i--)
 			for (int b = 63; b >= 0; b--) {
@@ -134,7 +134,7 @@ struct alignas(8) mont_t {
 	CUSEAL_HD mont_t pow_u64(uint64_t e) const { return pow(&e, 1); }
 
 	// inv returns this^(p-2) (Fermat), which is 1/this for this != 0 and 0 for 0.
-	CUSEAL_HD mont_t inv() const {
+	CUSEAL_HD_NOINLINE mont_t inv() const {
 		uint64_t e[N64];
 		CUSEAL_UNROLL for (int i = 0; i < N64; i++) e[i] = P::p64(i);
 		e[0] -= 2; // p is odd and > 2: no borrow

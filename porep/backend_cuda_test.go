@@ -1,0 +1,67 @@
+//go:build cuda
+
+package porep
+
+import (
+	"bytes"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cuseal/cuseal/porep/groth16"
+)
+
+// TestSealCommitPhase2CUDA proves the sealed 2 KiB sector with the CUDA
+// backend and the CPU backend in one run: the bytes must be equal for fixed
+// randomness, the proof must verify, and two concurrent CUDA proofs on one
+// device must both be right. It logs both times (docs/BENCHMARKS.md). It
+// skips without a usable device; test parameters are generated (minutes) or
+// reused from $CUSEAL_TEST_PARAMS_DIR.
+func TestSealCommitPhase2CUDA(t *testing.T) {
+	if ok, why := groth16.CUDAUsable(); !ok {
+		t.Skip("skipping GPU test: " + why)
+	}
+	if testing.Short() {
+		t.Skip("-short: 2 KiB test parameters take minutes to generate")
+	}
+	s := seal2K(t)
+	dir := testParams2K(t)
+	prove := func(backend string) ([]byte, time.Duration) {
+		t.Helper()
+		start := time.Now()
+		pf, err := SealCommitPhase2(s.c1, testSector, testMiner, WithParamsDir(dir), WithBackend(backend),
+			WithDeterministicRandomness(testRSSeed))
+		if err != nil {
+			t.Fatalf("%s: %v", backend, err)
+		}
+		return pf, time.Since(start)
+	}
+	// The first CUDA call uploads the SRS; the second is the steady state.
+	_, firstGPU := prove(BackendCUDA)
+	gpu, tGPU := prove(BackendCUDA)
+	cpu, tCPU := prove(BackendCPU)
+	t.Logf("2 KiB C2: GPU %v (first call %v, incl. SRS upload), CPU %v", tGPU, firstGPU, tCPU)
+	if !bytes.Equal(gpu, cpu) {
+		t.Fatalf("CUDA proof differs from the CPU proof:\n cuda %x\n cpu  %x", gpu, cpu)
+	}
+	if ok, err := VerifySeal(verifyInfo(t, s, gpu), WithParamsDir(dir)); err != nil || !ok {
+		t.Fatalf("VerifySeal(cuda proof) = %v, %v", ok, err)
+	}
+	var wg sync.WaitGroup
+	res := make([][]byte, 2)
+	errs := make([]error, 2)
+	for i := range res {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			res[i], errs[i] = SealCommitPhase2(s.c1, testSector, testMiner, WithParamsDir(dir), WithBackend(BackendCUDA),
+				WithDeterministicRandomness(testRSSeed))
+		}(i)
+	}
+	wg.Wait()
+	for i := range res {
+		if errs[i] != nil || !bytes.Equal(res[i], cpu) {
+			t.Errorf("concurrent CUDA proof %d: err %v, equal %v", i, errs[i], bytes.Equal(res[i], cpu))
+		}
+	}
+}

@@ -65,11 +65,20 @@ func TestStackedCircuitSatisfiedSealed(t *testing.T) {
 		}
 		return c
 	}
-	cfgs := []stacked.SectorConfig{cfg2k, cfg32k, cfg4(2<<10, stacked.TreeShape{Base: 4}), cfg4(4<<10, stacked.TreeShape{Base: 8, Sub: 4, Top: 4})}
+	reg := func(p abi.RegisteredSealProof) stacked.SectorConfig {
+		c, err := stacked.ConfigFor(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	cfgs := []stacked.SectorConfig{cfg2k, cfg32k, cfg4(2<<10, stacked.TreeShape{Base: 4}), cfg4(4<<10, stacked.TreeShape{Base: 8, Sub: 4, Top: 4}),
+		// API 1.0.0 graph (predecessor last) and synthetic challenges.
+		reg(abi.RegisteredSealProof_StackedDrg2KiBV1), reg(abi.RegisteredSealProof_StackedDrg2KiBV1_1_Feat_SyntheticPoRep)}
 	for _, cfg := range cfgs {
 		t.Run(cfg.Name, func(t *testing.T) {
-			if testing.Short() && !cfg.Registered {
-				t.Skip("-short: 2 KiB only")
+			if testing.Short() && cfg.Name != cfg2k.Name {
+				t.Skip("-short: 2 KiB V1_1 only")
 			}
 			c1 := sealedC1(t, cfg, cfg.SectorSize)
 			g, err := stacked.GraphFor(&cfg)

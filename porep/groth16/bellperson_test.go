@@ -3,6 +3,7 @@ package groth16
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"os"
@@ -34,6 +35,17 @@ var refCircuits = map[string]randomCircuit{
 	"m64exact": {shapeSeed: 41, valueSeed: 5, nPub: 3, nAux0: 6, nCons: 60},
 	// 37 + 2 = 39 rows: domain 64 with padding
 	"m64pad": {shapeSeed: 42, valueSeed: 6, nPub: 1, nAux0: 4, nCons: 37},
+	// 5000 + 3 = 5003 rows: domain 8192, large enough for the parallel
+	// paths (several fixed-base chunks, parallel ranges); only digests of
+	// bellperson's files are stored (refDigests)
+	"m8192": {shapeSeed: 43, valueSeed: 7, nPub: 2, nAux0: 50, nCons: 5000},
+}
+
+// refDigests holds SHA-256 of bellperson's .params and .vk, and the proof
+// bytes (hex), for reference circuits whose files are too big for
+// testdata/ (same refgen commands, then sha256sum / xxd -p).
+var refDigests = map[string][3]string{
+	"m8192": {refM8192ParamsSHA, refM8192VKSHA, refM8192Proof},
 }
 
 var (
@@ -120,6 +132,10 @@ func TestBellpersonGolden(t *testing.T) {
 	for name, c := range refCircuits {
 		t.Run(name, func(t *testing.T) {
 			base := filepath.Join("testdata", "bellperson_"+name)
+			if d, ok := refDigests[name]; ok {
+				checkRefDigests(t, c, d)
+				return
+			}
 			wantParams, err := os.ReadFile(base + ".params")
 			if err != nil {
 				t.Fatal(err)
@@ -179,6 +195,36 @@ func TestBellpersonGolden(t *testing.T) {
 	}
 }
 
+// checkRefDigests compares Setup and Prove with bellperson's digests.
+func checkRefDigests(t *testing.T, c randomCircuit, d [3]string) {
+	p, err := Setup(c.r1cs(t), ToxicWasteFromSeed(refToxicSeed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	if _, err := p.WriteTo(h); err != nil {
+		t.Fatal(err)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != d[0] {
+		t.Fatalf(".params SHA-256 %s, bellperson's %s", got, d[0])
+	}
+	if got := sha256.Sum256(p.VK.Bytes()); hex.EncodeToString(got[:]) != d[1] {
+		t.Fatalf(".vk SHA-256 %x, bellperson's %s", got, d[1])
+	}
+	a, pub := c.assignment(t)
+	proofs, err := Prove(context.Background(), &CPUBackend{}, p, []*cs.Assignment{a}, []Randomness{RandomnessFromSeed(refRSSeed, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := proofs[0].Bytes(); hex.EncodeToString(b[:]) != d[2] {
+		t.Fatalf("proof %x, bellperson's %s", b, d[2])
+	}
+	pvk, _ := PrepareVerifyingKey(&p.VK)
+	if err := pvk.Verify(&proofs[0], pub); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func firstDiff(a, b []byte) int {
 	for i := range min(len(a), len(b)) {
 		if a[i] != b[i] {
@@ -187,3 +233,10 @@ func firstDiff(a, b []byte) int {
 	}
 	return min(len(a), len(b))
 }
+
+// bellperson 0.27.0 outputs for refCircuits["m8192"] (refgen, see above).
+const (
+	refM8192ParamsSHA = "9d021fcb7b849faafa12b42e9449f040ce22d458be84781d3a3d743d77cdb827"
+	refM8192VKSHA     = "be81ce3782e6f1b37055de5f5297afce4e7e7a3a9454e2e413cd7d21e2b8c4f9"
+	refM8192Proof     = "89101e33ba6fd286f34748bbbaf062a1e37bfdd727b6fddb385b1dc14f16dc300959fc69b9f5dfb259ee27141cf8fa96b2b606ce860b4fc1b697d076eb2e1e6ca0c54465aeba38495960f8f3016d4ceef9b76b08eedd3fd67e0b91ab66e2a00513a595ecd28f71884ca7df89b897619a4917f0e5f42dab4033e8b739022d5634364571642ee7ff81860285f883ad245eb2991af5434784e9d2d76f9e51753d2f6a3683e651dbfc163eadd31229acb6b6c8c8dfc1e5f1d578ed097c47f4018779"
+)

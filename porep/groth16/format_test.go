@@ -393,6 +393,9 @@ func TestParamsBadPoints(t *testing.T) {
 		if !errors.As(derr, &fe) || !errors.Is(derr, c.want) {
 			t.Fatalf("%s: got %v, want %v", c.name, derr, c.want)
 		}
+		if perr := fp.Preload(); !errors.Is(perr, c.want) {
+			t.Fatalf("%s: Preload: got %v, want %v", c.name, perr, c.want)
+		}
 		if fe.File != path || fe.Section != s.Name || fe.Index != c.index || fe.Offset != at {
 			t.Fatalf("%s: located at %s %s[%d] @%d, want %s %s[%d] @%d", c.name, fe.File, fe.Section, fe.Index, fe.Offset, path, s.Name, c.index, at)
 		}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"golang.org/x/sys/unix"
@@ -44,7 +45,8 @@ var queryNames = [numQueries]string{SectionH, SectionL, SectionA, SectionBG1, Se
 // demand, in parallel, by H/L/A/BG1/BG2 — bellperson MappedParameters) or
 // memory-backed (Setup: the queries are held decoded). Query accessors
 // return fresh slices for file-backed params and the held slices for
-// memory-backed ones; callers must not modify them.
+// memory-backed (or preloaded, see Preload) ones; callers must not modify
+// them.
 //
 // A Params is safe for concurrent use. Close releases the mapping.
 type Params struct {
@@ -57,6 +59,10 @@ type Params struct {
 	sec     [numQueries]Section
 
 	mem *queries // memory-backed queries, nil when file-backed
+
+	// preloaded holds queries decoded by Preload (file-backed only).
+	preloaded atomic.Pointer[queries]
+	preloadMu sync.Mutex
 
 	closeOnce sync.Once
 	closeErr  error
@@ -142,8 +148,53 @@ func (p *Params) Close() error {
 			p.closeErr = unix.Munmap(p.data)
 		}
 		p.data = nil
+		p.preloaded.Store(nil)
 	})
 	return p.closeErr
+}
+
+// Preload decodes every query of a file-backed Params once and keeps the
+// decoded vectors, so later H/L/A/BG1/BG2 calls (one per QuerySums on the
+// CPU backend) return them without decoding again. It costs about the
+// file size in memory (decoded points are as large as encoded ones). A
+// no-op for memory-backed params and when already preloaded; safe for
+// concurrent use. Decoding errors are returned as by the accessors.
+func (p *Params) Preload() error {
+	if p.mem != nil {
+		return nil
+	}
+	p.preloadMu.Lock()
+	defer p.preloadMu.Unlock()
+	if p.preloaded.Load() != nil {
+		return nil
+	}
+	q := new(queries)
+	var err error
+	if q.h, err = p.g1Query(qH); err != nil {
+		return err
+	}
+	if q.l, err = p.g1Query(qL); err != nil {
+		return err
+	}
+	if q.a, err = p.g1Query(qA); err != nil {
+		return err
+	}
+	if q.bg1, err = p.g1Query(qBG1); err != nil {
+		return err
+	}
+	if q.bg2, err = p.BG2(); err != nil {
+		return err
+	}
+	p.preloaded.Store(q)
+	return nil
+}
+
+// decoded returns the memory-backed or preloaded queries, or nil.
+func (p *Params) decoded() *queries {
+	if p.mem != nil {
+		return p.mem
+	}
+	return p.preloaded.Load()
 }
 
 // Name returns the file path (or name) the params were read from; "" for
@@ -214,8 +265,8 @@ func (p *Params) BG1() ([]bls.G1Affine, error) { return p.g1Query(qBG1) }
 
 // BG2 returns the density-filtered b_g2 query.
 func (p *Params) BG2() ([]bls.G2Affine, error) {
-	if p.mem != nil {
-		return p.mem.bg2, nil
+	if d := p.decoded(); d != nil {
+		return d.bg2, nil
 	}
 	s := p.sec[qBG2]
 	if p.data == nil {
@@ -236,16 +287,16 @@ func (p *Params) BG2() ([]bls.G2Affine, error) {
 }
 
 func (p *Params) g1Query(q int) ([]bls.G1Affine, error) {
-	if p.mem != nil {
+	if d := p.decoded(); d != nil {
 		switch q {
 		case qH:
-			return p.mem.h, nil
+			return d.h, nil
 		case qL:
-			return p.mem.l, nil
+			return d.l, nil
 		case qA:
-			return p.mem.a, nil
+			return d.a, nil
 		default:
-			return p.mem.bg1, nil
+			return d.bg1, nil
 		}
 	}
 	if p.data == nil {

@@ -320,6 +320,18 @@ func TestParamsFileProveVerify(t *testing.T) {
 		if !bytes.Equal(again.Bytes(), buf.Bytes()) {
 			t.Fatal("file-backed WriteTo differs from the original bytes")
 		}
+		// Preload: decoded once, same proof, accessors share the vectors
+		if err := fp.Preload(); err != nil {
+			t.Fatal(err)
+		}
+		h1, _ := fp.H()
+		h2, _ := fp.H()
+		if len(h1) == 0 || &h1[0] != &h2[0] {
+			t.Fatal("preloaded H() decoded again")
+		}
+		if pre := proveOne(t, fp, a, rs); pre.Bytes() != want {
+			t.Fatal("proof from preloaded params differs")
+		}
 		raw, err := fp.RawSection(SectionBG2)
 		if err != nil || len(raw) != fp.NumBG2()*G2UncompressedSize {
 			t.Fatalf("RawSection(b_g2): %d bytes, err %v", len(raw), err)

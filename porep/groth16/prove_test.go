@@ -391,3 +391,41 @@ func TestCachedSetup(t *testing.T) {
 		t.Fatalf("want one .meta file, got %v", matches)
 	}
 }
+
+// badBackend wraps the CPU backend and corrupts one sum.
+type badBackend struct{ which int }
+
+func (b badBackend) QuerySums(ctx context.Context, p *Params, as []*cs.Assignment) ([]Sums, error) {
+	sums, err := (&CPUBackend{}).QuerySums(ctx, p, as)
+	if err != nil {
+		return nil, err
+	}
+	g := p.VK.Alpha1
+	switch b.which {
+	case 0:
+		sums[0].H.Add(&sums[0].H, &g)
+	case 1:
+		sums[0].L.Add(&sums[0].L, &g)
+	case 2:
+		sums[0].A.Add(&sums[0].A, &g)
+	case 3:
+		sums[0].BG1.Add(&sums[0].BG1, &g)
+	case 4:
+		sums[0].BG2.Add(&sums[0].BG2, &p.VK.Beta2)
+	}
+	return sums, nil
+}
+
+// TestProveAndVerifyCatchesWrongSums: every one of the five sums matters,
+// and a backend that gets one wrong is caught by the self-check.
+func TestProveAndVerifyCatchesWrongSums(t *testing.T) {
+	p := sharedParams(t)
+	a, _ := testCircuit.assignment(t)
+	rs := []Randomness{RandomnessFromSeed(seed32(6), 0)}
+	for which := 0; which < 5; which++ {
+		_, err := ProveAndVerify(context.Background(), badBackend{which}, p, []*cs.Assignment{a}, rs)
+		if !errors.Is(err, ErrInvalidProof) {
+			t.Errorf("sum %d corrupted: got %v, want ErrInvalidProof", which, err)
+		}
+	}
+}

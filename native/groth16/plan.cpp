@@ -204,11 +204,25 @@ void plan_query(const cuseal_assignment* cs, size_t n, int q, uint64_t slots, in
 		});
 		s.p = dst;
 		s.n = t;
+		// 1-slots outside the union, collected per 64-slot word range in
+		// parallel and concatenated in slot order.
 		std::vector<uint32_t>& ones = qp.ones[i];
-		for (uint64_t k = 0; k < slots; k++) {
-			if ((sig[k / 64] >> (k % 64)) & 1) continue;
-			if (classify(v(k), one) == C_ONE) ones.push_back(uint32_t(k));
-		}
+		const uint64_t nw = (slots + 63) / 64, parts = std::max<uint64_t>(1, std::min<uint64_t>(64, nw / 256));
+		std::vector<std::vector<uint32_t>> part(parts);
+		parallel_for(parts, 0, [&](uint64_t plo, uint64_t phi) {
+			for (uint64_t pi = plo; pi < phi; pi++) {
+				const uint64_t w0 = nw * pi / parts, w1 = nw * (pi + 1) / parts;
+				for (uint64_t w = w0; w < w1; w++) {
+					const uint64_t k1 = std::min(slots, w * 64 + 64);
+					for (uint64_t k = w * 64; k < k1; k++)
+						if (!((sig[w] >> (k % 64)) & 1) && classify(v(k), one) == C_ONE) part[pi].push_back(uint32_t(k));
+				}
+			}
+		}, 1);
+		size_t total = 0;
+		for (auto& pv : part) total += pv.size();
+		ones.reserve(total);
+		for (auto& pv : part) ones.insert(ones.end(), pv.begin(), pv.end());
 		qp.ones_total += ones.size();
 	}
 }

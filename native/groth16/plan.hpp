@@ -15,6 +15,7 @@
 //                 scalars of every slot (L: the aux vector itself, no copy).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -67,9 +68,9 @@ std::vector<uint32_t> slot_map(const cuseal_assignment& c, int q);
 void plan_batch(const srs::srs& s, const cuseal_assignment* cs, size_t n, int split_mode, batch_plan& out);
 
 // parallel_for runs f(lo, hi) over [0, n) split into up to `threads` ranges
-// (0 = hardware concurrency) on std::threads.
+// (0 = hardware concurrency) of at least `grain` indices, on std::threads.
 template <class F>
-void parallel_for(uint64_t n, unsigned threads, F&& f);
+void parallel_for(uint64_t n, unsigned threads, F&& f, uint64_t grain = 2048);
 
 } // namespace cuseal::g16
 
@@ -77,13 +78,14 @@ void parallel_for(uint64_t n, unsigned threads, F&& f);
 
 namespace cuseal::g16 {
 template <class F>
-void parallel_for(uint64_t n, unsigned threads, F&& f) {
+void parallel_for(uint64_t n, unsigned threads, F&& f, uint64_t grain) {
 	if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-	if (n < 4096 || threads == 1) {
+	if (grain == 0) grain = 1;
+	if (n < 2 * grain || threads == 1) {
 		f(uint64_t(0), n);
 		return;
 	}
-	uint64_t parts = std::min<uint64_t>(threads, n / 2048);
+	uint64_t parts = std::min<uint64_t>(threads, n / grain);
 	std::vector<std::thread> th;
 	uint64_t step = (n + parts - 1) / parts;
 	for (uint64_t lo = step; lo < n; lo += step) th.emplace_back([&f, lo, step, n] { f(lo, std::min(n, lo + step)); });

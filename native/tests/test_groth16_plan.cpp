@@ -184,5 +184,54 @@ int main() {
 		std::string err = error_of([&] { g16::plan_batch(s, &ve, 1, 7, p); });
 		CHECK(err.find("split_mode 7") != std::string::npos, "bad split mode: %s", err.c_str());
 	}
+	// ---- large batch: parallel classification and ones collection ----------
+	{
+		const uint64_t n_aux = (1u << 17) + 37;
+		circuit big_c;
+		big_c.input = {one};
+		big_c.abc.assign(3, one);
+		big_c.a_aux.assign((n_aux + 63) / 64, 0);
+		big_c.b_in.assign(1, 1);
+		big_c.b_aux.assign((n_aux + 63) / 64, 0);
+		testutil::rng r(3);
+		uint64_t pa = 0, pb = 0;
+		for (uint64_t j = 0; j < n_aux; j++) {
+			uint64_t x = r.next();
+			big_c.aux.push_back(x % 10 < 4 ? one : x % 10 < 8 ? zero : fr_t::from_u64(x | 2));
+			if (x & 0x100) set(big_c.a_aux, j), pa++;
+			if (x & 0x200) set(big_c.b_aux, j), pb++;
+		}
+		circuit big_d = big_c;
+		for (uint64_t j = 5; j < n_aux; j += 97) big_d.aux[j] = fr_t::from_u64(j + 3); // extra significant slots
+		srs::srs bs;
+		fake(bs, 3, n_aux, 1 + pa, 1 + pb);
+		cuseal_assignment two[2] = {big_c.view(), big_d.view()};
+		g16::batch_plan p;
+		g16::plan_batch(bs, two, 2, CUSEAL_SPLIT_AUTO, p);
+		const auto& L = p.q[g16::PQ_L];
+		CHECK(L.split, "large L split");
+		// Naive: union of significant slots, then per circuit the 1-slots outside it.
+		std::vector<uint32_t> tail;
+		for (uint64_t k = 0; k < n_aux; k++) {
+			bool s0 = !big_c.aux[k].is_zero() && big_c.aux[k] != one;
+			bool s1 = !big_d.aux[k].is_zero() && big_d.aux[k] != one;
+			if (s0 || s1) tail.push_back(uint32_t(k));
+		}
+		CHECK(L.tail_slots == tail, "large L tail: %zu vs %zu", L.tail_slots.size(), tail.size());
+		for (int i = 0; i < 2; i++) {
+			const circuit& cc = i ? big_d : big_c;
+			std::vector<uint32_t> ones;
+			size_t t = 0;
+			for (uint64_t k = 0; k < n_aux; k++) {
+				while (t < tail.size() && tail[t] < k) t++;
+				if (t < tail.size() && tail[t] == k) continue;
+				if (cc.aux[k] == one) ones.push_back(uint32_t(k));
+			}
+			CHECK(L.ones[i] == ones, "large L ones circuit %d: %zu vs %zu", i, L.ones[i].size(), ones.size());
+			bool ok = L.sc[i].n == tail.size();
+			for (size_t k = 0; ok && k < tail.size(); k++) ok = L.sc[i].p[k] == cc.aux[tail[k]];
+			CHECK(ok, "large L tail scalars circuit %d", i);
+		}
+	}
 	return testutil::finish("test_groth16_plan");
 }

@@ -2,9 +2,12 @@ package main
 
 import "github.com/urfave/cli/v2"
 
-// benchSubcommands lists the bench commands whose backends exist.
+// benchSubcommands lists the bench commands.
 func benchSubcommands() []*cli.Command {
 	return []*cli.Command{
 		benchSynthCommand(),
+		benchMSMCommand(),
+		benchNTTCommand(),
+		benchProveCommand(),
 	}
 }

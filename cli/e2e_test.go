@@ -106,6 +106,21 @@ func TestEndToEnd2KiB(t *testing.T) {
 		}
 	}
 
+	t.Run("bench prove", func(t *testing.T) {
+		code, out, stderr := runCLI(t, "--log-level", "warn", "bench", "prove", "--c1", c1, "--params-dir", params,
+			"--sector", "7", "--backend", "cpu", "--runs", "1", "--json")
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var pr proveResult
+		if err := json.Unmarshal([]byte(out), &pr); err != nil {
+			t.Fatal(err)
+		}
+		if pr.Partitions != 1 || pr.Runs != 1 || pr.Seconds <= 0 || pr.Backend != "cpu" || len(pr.Timings) != 2 {
+			t.Fatalf("bench prove: %+v", pr)
+		}
+	})
+
 	verify := func(t *testing.T, proof string, extra ...string) (int, string, string) {
 		args := append([]string{"verify", "--c1", c1, "--proof", proof, "--params-dir", params, "--sector", "7"}, extra...)
 		return runCLI(t, args...)
@@ -231,6 +246,9 @@ func TestCommit2VerifyBadInput(t *testing.T) {
 		{"verify missing proof", []string{"verify", "--c1", c1, "--proof", filepath.Join(dir, "nope"), "--params-dir", badVK, "--sector", "7"}, "no such file"},
 		{"verify corrupt vk", []string{"verify", "--c1", c1, "--proof", proof, "--params-dir", badVK, "--sector", "7"}, ".vk"},
 		{"missing --c1", []string{"commit2"}, "Required flag"},
+		{"bench prove without params", []string{"bench", "prove", "--c1", c1, "--params-dir", dir, "--sector", "7"}, "cuseal params generate"},
+		{"bench prove zero runs", []string{"bench", "prove", "--c1", c1, "--params-dir", dir, "--runs", "0"}, "--runs"},
+		{"bench prove wrong sector", []string{"bench", "prove", "--c1", c1, "--params-dir", dir, "--sector", "9"}, "wrong --miner or --sector"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, tc.args...)

@@ -6,7 +6,8 @@
 //   1. digits    one thread per point: Montgomery → canonical scalar, signed
 //                (Booth) c-bit window digits |d| ≤ 2^(c-1), per-window bucket
 //                histogram (atomic).
-//   2. scan      one thread per window: exclusive prefix sum of the histogram.
+//   2. scan      exclusive prefix sum of each window's histogram, in three
+//                launches (block sums, per-window scan of those, apply).
 //   3. scatter   one thread per point: (point index, sign) pairs placed in
 //                bucket order per window (a counting sort).
 //   4. accumulate one thread per bucket: mixed affine additions into an XYZZ
@@ -107,6 +108,9 @@ struct k_digits {
 	}
 };
 
+// k_scan: one thread per window, serial over all nb buckets. Simple but
+// latency-bound for large windows on a GPU; the driver uses the three-phase
+// scan below (scan_counts). Kept for callers that launch it directly.
 struct k_scan {
 	static constexpr unsigned block_size = 32;
 	static constexpr const char* name = "msm scan";
@@ -118,6 +122,63 @@ struct k_scan {
 			offsets[base + j] = acc;
 			cursor[base + j] = acc;
 			if (j < L.nb) acc += counts[base + j];
+		}
+	}
+};
+
+// Three-phase exclusive scan of the per-window histograms in blocks of
+// SCAN_BLOCK buckets: block sums, a serial scan of the block sums per window
+// (nb/SCAN_BLOCK entries), then each block writes its offsets.
+constexpr uint32_t SCAN_BLOCK = 256;
+
+CUSEAL_HD uint32_t scan_blocks(const layout& L) { return (L.nb + SCAN_BLOCK - 1) / SCAN_BLOCK; }
+
+struct k_scan_block_sums {
+	static constexpr unsigned block_size = 128;
+	static constexpr const char* name = "msm scan block sums";
+	CUSEAL_HD static void run(size_t t, layout L, const uint32_t* counts, uint32_t* partials) {
+		const uint32_t nblk = scan_blocks(L);
+		size_t w = t / nblk, b = t % nblk;
+		const uint32_t* c = counts + w * (L.nb + 1);
+		uint32_t lo = uint32_t(b) * SCAN_BLOCK, hi = lo + SCAN_BLOCK < L.nb ? lo + SCAN_BLOCK : L.nb, acc = 0;
+		for (uint32_t j = lo; j < hi; j++) acc += c[j];
+		partials[t] = acc;
+	}
+};
+
+struct k_scan_partials {
+	static constexpr unsigned block_size = 32;
+	static constexpr const char* name = "msm scan partials";
+	CUSEAL_HD static void run(size_t w, layout L, uint32_t* partials) {
+		const uint32_t nblk = scan_blocks(L);
+		uint32_t* p = partials + w * nblk;
+		uint32_t acc = 0;
+		for (uint32_t b = 0; b < nblk; b++) {
+			uint32_t v = p[b];
+			p[b] = acc;
+			acc += v;
+		}
+	}
+};
+
+struct k_scan_apply {
+	static constexpr unsigned block_size = 128;
+	static constexpr const char* name = "msm scan apply";
+	CUSEAL_HD static void run(size_t t, layout L, const uint32_t* counts, const uint32_t* partials, uint32_t* offsets,
+	                          uint32_t* cursor) {
+		const uint32_t nblk = scan_blocks(L);
+		size_t w = t / nblk, b = t % nblk;
+		const size_t base = w * (L.nb + 1);
+		uint32_t lo = uint32_t(b) * SCAN_BLOCK, hi = lo + SCAN_BLOCK < L.nb ? lo + SCAN_BLOCK : L.nb;
+		uint32_t acc = partials[t];
+		for (uint32_t j = lo; j < hi; j++) {
+			offsets[base + j] = acc;
+			cursor[base + j] = acc;
+			acc += counts[base + j];
+		}
+		if (hi == L.nb) { // last block: the end offset of the window
+			offsets[base + L.nb] = acc;
+			cursor[base + L.nb] = acc;
 		}
 	}
 };
@@ -198,21 +259,85 @@ struct options {
 	uint64_t chunk_points = 0;
 };
 
+// choose_window returns the window for n points (override or default).
+inline unsigned choose_window(uint64_t n, unsigned override_bits) {
+	unsigned c = override_bits ? override_bits : default_window(n);
+	if (c < MIN_WINDOW || c > MAX_WINDOW)
+		fail(CUSEAL_ERR_INVALID_ARGUMENT, "msm: window_bits %u outside [%u, %u]", c, MIN_WINDOW, MAX_WINDOW);
+	return c;
+}
+
+// sort_scratch: executor memory for sorting up to `chunk` points per launch
+// sequence (digits, per-window histograms, offsets, sorted indices).
+template <class Exec>
+struct sort_scratch {
+	dbuf<Exec, uint32_t> counts, offsets, cursor, partials, digits, sorted;
+	sort_scratch(Exec& ex, const layout& L, uint32_t chunk)
+	    : counts(ex, size_t(L.nwin) * (L.nb + 1)), offsets(ex, size_t(L.nwin) * (L.nb + 1)),
+	      cursor(ex, size_t(L.nwin) * (L.nb + 1)), partials(ex, size_t(L.nwin) * scan_blocks(L)),
+	      digits(ex, size_t(L.nwin) * chunk), sorted(ex, size_t(L.nwin) * chunk) {}
+	// bytes needed for a layout and chunk size (for memory planning).
+	static size_t bytes(const layout& L, uint64_t chunk) {
+		return 3 * size_t(L.nwin) * (L.nb + 1) * 4 + size_t(L.nwin) * scan_blocks(L) * 4 +
+		       2 * size_t(L.nwin) * chunk * 4;
+	}
+};
+
+// accumulate_chunk adds m points (executor memory) with their scalars
+// (executor memory, Montgomery form) into buckets (nwin·nb XYZZ, executor
+// memory), enqueued on the compute stream. m must not exceed the scratch's
+// chunk size.
+template <class Exec, class Aff, class Xyzz>
+void accumulate_chunk(Exec& ex, const layout& L, const Aff* points, const fr_t* scalars, uint32_t m,
+                      sort_scratch<Exec>& s, Xyzz* buckets) {
+	const int S = STREAM_COMPUTE;
+	const size_t nscan = size_t(L.nwin) * scan_blocks(L);
+	ex.zero(s.counts.get(), s.counts.bytes(), S);
+	ex.template launch<k_digits>(m, S, scalars, m, L, s.digits.get(), s.counts.get());
+	ex.template launch<k_scan_block_sums>(nscan, S, L, (const uint32_t*)s.counts.get(), s.partials.get());
+	ex.template launch<k_scan_partials>(L.nwin, S, L, s.partials.get());
+	ex.template launch<k_scan_apply>(nscan, S, L, (const uint32_t*)s.counts.get(), (const uint32_t*)s.partials.get(),
+	                                 s.offsets.get(), s.cursor.get());
+	ex.template launch<k_scatter>(m, S, m, L, (const uint32_t*)s.digits.get(), s.cursor.get(), s.sorted.get());
+	ex.template launch<k_accumulate<Aff, Xyzz>>(size_t(L.nwin) * L.nb, S, points, m, L,
+	                                            (const uint32_t*)s.offsets.get(), (const uint32_t*)s.sorted.get(),
+	                                            buckets);
+}
+
+// reduce_buckets turns the buckets into Σ_w 2^(c·w)·Σ_b b·B_{w,b}: segment and
+// window sums on the executor, the Horner step over windows on the host.
+// Synchronises the executor.
+template <class Exec, class Xyzz, class Jac>
+Jac reduce_buckets(Exec& ex, const layout& L, const Xyzz* buckets) {
+	dbuf<Exec, Xyzz> seg(ex, size_t(L.nwin) * L.nseg);
+	dbuf<Exec, Xyzz> win(ex, L.nwin);
+	ex.template launch<k_reduce<Xyzz>>(size_t(L.nwin) * L.nseg, STREAM_COMPUTE, L, buckets, seg.get());
+	ex.template launch<k_window_sum<Xyzz>>(L.nwin, STREAM_COMPUTE, L, (const Xyzz*)seg.get(), win.get());
+	std::vector<Xyzz> host_win(L.nwin);
+	ex.d2h(host_win.data(), win.get(), size_t(L.nwin) * sizeof(Xyzz), STREAM_COMPUTE);
+	ex.sync();
+	Xyzz r = Xyzz::infinity();
+	for (unsigned w = L.nwin; w-- > 0;) { // R = R·2^c + W_w, top window first
+		for (unsigned i = 0; i < L.c; i++) r = r.dbl();
+		r = r.add(host_win[w]);
+	}
+	return r.to_jacobian();
+}
+
 // run computes Σ scalars[i]·points[i] (host arrays, gnark-crypto layout,
 // scalars in Montgomery form) with executor ex and returns it in Jacobian
-// coordinates. Throws cuseal::error on bad options or executor failures.
+// coordinates. Points and scalars are uploaded in chunks, double-buffered on
+// the copy stream. Throws cuseal::error on bad options or executor failures.
 template <class Exec, class Aff, class Xyzz, class Jac>
 Jac run(Exec& ex, const Aff* points, const fr_t* scalars, uint64_t n, const options& opt) {
 	if (n == 0) return Jac::infinity();
-	unsigned c = opt.window_bits ? opt.window_bits : default_window(n);
-	if (c < MIN_WINDOW || c > MAX_WINDOW)
-		fail(CUSEAL_ERR_INVALID_ARGUMENT, "msm: window_bits %u outside [%u, %u]", c, MIN_WINDOW, MAX_WINDOW);
-	const layout L = make_layout(c);
+	const layout L = make_layout(choose_window(n, opt.window_bits));
 
 	// Fixed device memory, then the largest chunk that fits next to it.
-	const size_t fixed = size_t(L.nwin) * L.nb * sizeof(Xyzz) + 2 * size_t(L.nwin) * (L.nb + 1) * 4 * 2 +
+	const size_t fixed = size_t(L.nwin) * L.nb * sizeof(Xyzz) + sort_scratch<Exec>::bytes(L, 0) +
 	                     size_t(L.nwin) * (L.nseg + 1) * sizeof(Xyzz);
-	const size_t per_point = 2 * (sizeof(Aff) + sizeof(fr_t)) + size_t(L.nwin) * 4 * 2;
+	const size_t per_point = 2 * (sizeof(Aff) + sizeof(fr_t)) + sort_scratch<Exec>::bytes(L, 1) -
+	                         sort_scratch<Exec>::bytes(L, 0);
 	uint64_t chunk = opt.chunk_points;
 	if (chunk == 0) {
 		size_t budget = ex.mem_budget();
@@ -227,11 +352,7 @@ Jac run(Exec& ex, const Aff* points, const fr_t* scalars, uint64_t n, const opti
 	const uint32_t cm = uint32_t(chunk);
 
 	dbuf<Exec, Xyzz> buckets(ex, size_t(L.nwin) * L.nb);
-	dbuf<Exec, uint32_t> counts(ex, size_t(L.nwin) * (L.nb + 1));
-	dbuf<Exec, uint32_t> offsets(ex, size_t(L.nwin) * (L.nb + 1));
-	dbuf<Exec, uint32_t> cursor(ex, size_t(L.nwin) * (L.nb + 1));
-	dbuf<Exec, uint32_t> digits(ex, size_t(L.nwin) * cm);
-	dbuf<Exec, uint32_t> sorted(ex, size_t(L.nwin) * cm);
+	sort_scratch<Exec> scratch(ex, L, cm);
 	dbuf<Exec, Aff> pts0(ex, cm), pts1(ex, nchunks > 1 ? cm : 1);
 	dbuf<Exec, fr_t> sc0(ex, cm), sc1(ex, nchunks > 1 ? cm : 1);
 	Aff* pts[2] = {pts0.get(), pts1.get()};
@@ -243,37 +364,16 @@ Jac run(Exec& ex, const Aff* points, const fr_t* scalars, uint64_t n, const opti
 		const int b = int(k & 1);
 		const uint64_t off = k * chunk;
 		const uint32_t m = uint32_t(std::min<uint64_t>(chunk, n - off));
+		// Upload chunk k into buffer b once chunk k-2 no longer reads it.
 		if (k >= 2) ex.wait(STREAM_COPY, EV_FREE0 + b);
 		ex.h2d(pts[b], points + off, size_t(m) * sizeof(Aff), STREAM_COPY);
 		ex.h2d(sc[b], scalars + off, size_t(m) * sizeof(fr_t), STREAM_COPY);
 		ex.record(EV_READY0 + b, STREAM_COPY);
 		ex.wait(STREAM_COMPUTE, EV_READY0 + b);
-
-		ex.zero(counts.get(), counts.bytes(), STREAM_COMPUTE);
-		ex.template launch<k_digits>(m, STREAM_COMPUTE, (const fr_t*)sc[b], m, L, digits.get(), counts.get());
-		ex.template launch<k_scan>(L.nwin, STREAM_COMPUTE, L, (const uint32_t*)counts.get(), offsets.get(), cursor.get());
-		ex.template launch<k_scatter>(m, STREAM_COMPUTE, m, L, (const uint32_t*)digits.get(), cursor.get(), sorted.get());
-		ex.template launch<k_accumulate<Aff, Xyzz>>(size_t(L.nwin) * L.nb, STREAM_COMPUTE, (const Aff*)pts[b], m, L,
-		                                            (const uint32_t*)offsets.get(), (const uint32_t*)sorted.get(),
-		                                            buckets.get());
+		accumulate_chunk<Exec, Aff, Xyzz>(ex, L, pts[b], sc[b], m, scratch, buckets.get());
 		ex.record(EV_FREE0 + b, STREAM_COMPUTE);
 	}
-
-	dbuf<Exec, Xyzz> seg(ex, size_t(L.nwin) * L.nseg);
-	dbuf<Exec, Xyzz> win(ex, L.nwin);
-	ex.template launch<k_reduce<Xyzz>>(size_t(L.nwin) * L.nseg, STREAM_COMPUTE, L, (const Xyzz*)buckets.get(), seg.get());
-	ex.template launch<k_window_sum<Xyzz>>(L.nwin, STREAM_COMPUTE, L, (const Xyzz*)seg.get(), win.get());
-	std::vector<Xyzz> host_win(L.nwin);
-	ex.d2h(host_win.data(), win.get(), size_t(L.nwin) * sizeof(Xyzz), STREAM_COMPUTE);
-	ex.sync();
-
-	// Horner over windows, top first: R = R·2^c + W_w.
-	Xyzz r = Xyzz::infinity();
-	for (unsigned w = L.nwin; w-- > 0;) {
-		for (unsigned i = 0; i < c; i++) r = r.dbl();
-		r = r.add(host_win[w]);
-	}
-	return r.to_jacobian();
+	return reduce_buckets<Exec, Xyzz, Jac>(ex, L, buckets.get());
 }
 
 } // namespace cuseal::msm

@@ -93,8 +93,29 @@ void check_digits() {
 	}
 }
 
+// The three-phase block scan equals the serial per-window scan.
+void check_scan() {
+	testutil::rng r(11);
+	for (unsigned c : {1u, 2u, 9u, 10u, 12u, 17u}) {
+		msm::layout L = msm::make_layout(c);
+		const size_t len = size_t(L.nwin) * (L.nb + 1);
+		std::vector<uint32_t> counts(len), off1(len), cur1(len), off2(len, 7), cur2(len, 7);
+		for (auto& x : counts) x = uint32_t(r.next() % 5);
+		for (size_t w = 0; w < L.nwin; w++) counts[w * (L.nb + 1) + L.nb] = 0; // slot nb is never counted
+		for (size_t w = 0; w < L.nwin; w++) msm::k_scan::run(w, L, counts.data(), off1.data(), cur1.data());
+		const size_t nscan = size_t(L.nwin) * msm::scan_blocks(L);
+		std::vector<uint32_t> partials(nscan);
+		for (size_t t = 0; t < nscan; t++) msm::k_scan_block_sums::run(t, L, counts.data(), partials.data());
+		for (size_t w = 0; w < L.nwin; w++) msm::k_scan_partials::run(w, L, partials.data());
+		for (size_t t = 0; t < nscan; t++)
+			msm::k_scan_apply::run(t, L, counts.data(), partials.data(), off2.data(), cur2.data());
+		CHECK(off1 == off2 && cur1 == cur2, "block scan differs from serial scan (c=%u)", c);
+	}
+}
+
 int main(int argc, char** argv) {
 	testutil::init(argc, argv);
+	check_scan();
 	check_digits();
 	check_degenerate();
 	check_msm<ec::g1_affine, ec::g1_jacobian>("msm_g1_points.bin", "msm_g1_expected.bin", "g1", host_msm_g1, false);

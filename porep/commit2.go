@@ -163,6 +163,13 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 	if err != nil {
 		return nil, err
 	}
+	if s.preload {
+		t0 := time.Now()
+		if err := params.Preload(); err != nil {
+			return nil, fmt.Errorf("porep: preload %s: %w", params.Name(), err)
+		}
+		s.log.Info("params preloaded", "params", params.Name(), "took", time.Since(t0))
+	}
 	g, err := stacked.GraphFor(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("porep: %w", err)

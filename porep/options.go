@@ -36,6 +36,7 @@ type settings struct {
 	seed      *[32]byte
 	log       *slog.Logger
 	inFlight  int
+	preload   bool
 }
 
 func newSettings(opts []Option) *settings {
@@ -111,6 +112,16 @@ func WithMaxPartitionsInFlight(n int) Option {
 			s.inFlight = n
 		}
 	}
+}
+
+// WithPreloadParams decodes the whole .params file once, before the first
+// partition, and keeps the decoded queries with the process-wide cached
+// parameters (groth16.Params.Preload): later partitions and calls then skip
+// decoding. It costs about the file size in memory (2 KiB: 1.1 GB;
+// 32 GiB: ~47 GB), so it is off by default; it helps the CPU backend with
+// several partitions or repeated calls.
+func WithPreloadParams() Option {
+	return func(s *settings) { s.preload = true }
 }
 
 // randomness returns partition k's blinding.

@@ -144,7 +144,8 @@ func verifyInfo(t testing.TB, s *sealed2K, proofBytes []byte) proof.SealVerifyIn
 // backend with test parameters and checks VerifySeal: the proof verifies,
 // and flipping any byte, or changing comm_r, the seed or the sector number,
 // makes it fail. A second run from lotus-bench's Commit2In wrapper with the
-// same deterministic randomness must give the same bytes.
+// same deterministic randomness (and preloaded parameters, backend "auto")
+// must give the same bytes.
 func TestSealCommitPhase2EndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: Groth16 setup and proving of a 2.7M-constraint circuit")
@@ -222,7 +223,7 @@ func TestSealCommitPhase2EndToEnd(t *testing.T) {
 	t.Run("Commit2In deterministic", func(t *testing.T) {
 		wrapped := stacked.MarshalCommit2In(int64(testSector), 2048, s.c1)
 		pf2, err := SealCommitPhase2(wrapped, testSector, testMiner, WithParamsDir(dir), WithBackend(BackendAuto),
-			WithDeterministicRandomness(testRSSeed), WithMaxPartitionsInFlight(2))
+			WithDeterministicRandomness(testRSSeed), WithMaxPartitionsInFlight(2), WithPreloadParams())
 		if err != nil {
 			t.Fatal(err)
 		}

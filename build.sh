@@ -150,11 +150,12 @@ cmd_cuda() {
 	cmake_cuda
 	run ctest --test-dir "$NATIVE_BUILD" -L host --output-on-failure -j "$JOBS"
 	mkdir -p bin
-	run "$GO" vet -tags cuda ./bridge/... ./cli/...
-	run "$GO" build -tags cuda ./...
+	run "$GO" vet -tags cuda ./...
 	run "$GO" build -tags cuda -o bin/cuseal-cuda ./cli
-	# The bridge's own tests: GPU tests skip themselves when no device is found.
-	run "$GO" test -count=1 -tags cuda ./bridge/...
+	# The Go side of the CUDA variant: the bridge's tests (host emulation against gnark-crypto;
+	# GPU tests skip themselves when no device is found), the CUDA backend's and the CLI's.
+	# -short: the CPU end-to-end tests already ran in ./build.sh test.
+	run "$GO" test -count=1 -short -tags cuda ./bridge/... ./porep/... ./cli/...
 	run bin/cuseal-cuda info --json
 	bin/cuseal-cuda info --json | grep -q '"cuda": *true' || die "cuda: bin/cuseal-cuda info --json does not report \"cuda\": true"
 	log "cuda: CUDA variant built and its host tests passed"

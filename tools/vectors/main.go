@@ -9,8 +9,10 @@
 // 64-bit limbs); the native code uses the identical layout.
 //
 // Usage (from the repository root): go run ./tools/vectors -out testdata/native
-// Output is deterministic (fixed seed).
+// (or go generate ./tools/vectors). Output is deterministic (fixed seed).
 package main
+
+//go:generate go run . -out ../../testdata/native
 
 import (
 	"bytes"

@@ -229,7 +229,7 @@ func checkSums(t *testing.T, what string, got []QuerySums, want []affineSums, sk
 func TestQuerySumsHost(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
 	cases := []struct {
-		name                                 string
+		name                                string
 		nIn, nAux, lg, nCons, nCirc, p0, p1 int
 	}{
 		{"tiny", 2, 5, 3, 7, 1, 30, 30},
@@ -476,4 +476,79 @@ func TestQuerySumsGPU(t *testing.T) {
 		t.Error("CUSEAL_SRS_RESIDENT=0 still resident")
 	}
 	checkSums(t, "gpu streamed", got, want, false)
+}
+
+// encodeG1s / encodeG2s write points as .params sections (uncompressed
+// zcash, gnark-crypto RawBytes).
+func encodeG1s(ps []bls12381.G1Affine) []byte {
+	var out []byte
+	for i := range ps {
+		b := ps[i].RawBytes()
+		out = append(out, b[:]...)
+	}
+	return out
+}
+
+func encodeG2s(ps []bls12381.G2Affine) []byte {
+	var out []byte
+	for i := range ps {
+		b := ps[i].RawBytes()
+		out = append(out, b[:]...)
+	}
+	return out
+}
+
+// TestSRSFromEncoded: the native decoder of .params sections gives the same
+// SRS (the same sums) as gnark-decoded points, and rejects bad encodings
+// naming query, index and byte offset.
+func TestSRSFromEncoded(t *testing.T) {
+	rng := rand.New(rand.NewSource(16))
+	f := newProverFixture(rng, 3, 200, 8, 200, 2, 30, 40)
+	h, l, a, b1, b2 := encodeG1s(f.h), encodeG1s(f.l), encodeG1s(f.a), encodeG1s(f.bg1), encodeG2s(f.bg2)
+	s, err := NewSRSFromEncoded(h, l, a, b1, b2, SRSOptions{Validate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got, _, err := s.QuerySums(HostDevice, f.circuits, ProveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []affineSums{f.reference(t, &f.circuits[0]), f.reference(t, &f.circuits[1])}
+	checkSums(t, "encoded", got, want, false)
+
+	bad := func(name string, mut func(h, l, a, b1, b2 []byte) ([]byte, []byte, []byte, []byte, []byte), msg string) {
+		t.Helper()
+		c := func(b []byte) []byte { return append([]byte(nil), b...) }
+		hh, ll, aa, bb1, bb2 := mut(c(h), c(l), c(a), c(b1), c(b2))
+		_, err := NewSRSFromEncoded(hh, ll, aa, bb1, bb2, SRSOptions{Validate: true})
+		if err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%s: got %v, want %q", name, err, msg)
+		}
+	}
+	bad("compressed flag", func(h, l, a, b1, b2 []byte) ([]byte, []byte, []byte, []byte, []byte) {
+		l[96*4] |= 0x80
+		return h, l, a, b1, b2
+	}, "srs l[4] (byte 384 of the section): bad zcash encoding flags")
+	bad("infinity", func(h, l, a, b1, b2 []byte) ([]byte, []byte, []byte, []byte, []byte) {
+		for i := 0; i < 96; i++ {
+			a[96+i] = 0
+		}
+		a[96] = 0x40
+		return h, l, a, b1, b2
+	}, "srs a[1] (byte 96 of the section): point at infinity")
+	bad("non-canonical", func(h, l, a, b1, b2 []byte) ([]byte, []byte, []byte, []byte, []byte) {
+		for i := 1; i < 48; i++ {
+			b2[192*2+48+i] = 0xff // x.c0 of b_g2[2] ≥ p
+		}
+		b2[192*2+48] = 0x1f
+		return h, l, a, b1, b2
+	}, "srs b_g2[2] (byte 384 of the section): non-canonical coordinate")
+	bad("off curve", func(h, l, a, b1, b2 []byte) ([]byte, []byte, []byte, []byte, []byte) {
+		h[96*7+95] ^= 1
+		return h, l, a, b1, b2
+	}, "srs h[7]: point not on curve")
+	bad("ragged", func(h, l, a, b1, b2 []byte) ([]byte, []byte, []byte, []byte, []byte) {
+		return h, l, a, b1[:len(b1)-1], b2
+	}, "section b_g1 has")
 }

@@ -13,6 +13,11 @@ func NewSRS(h, l, a, bg1 []bls12381.G1Affine, bg2 []bls12381.G2Affine, opts SRSO
 	return nil, ErrNoCUDA
 }
 
+// NewSRSFromEncoded returns ErrNoCUDA without the cuda build tag.
+func NewSRSFromEncoded(h, l, a, bg1, bg2 []byte, opts SRSOptions) (*SRS, error) {
+	return nil, ErrNoCUDA
+}
+
 // Clone returns ErrNoCUDA without the cuda build tag.
 func (s *SRS) Clone() (*SRS, error) { return nil, ErrNoCUDA }
 

@@ -64,6 +64,53 @@ func NewSRS(h, l, a, bg1 []bls12381.G1Affine, bg2 []bls12381.G2Affine, opts SRSO
 	return s, nil
 }
 
+// NewSRSFromEncoded decodes the five query sections of a .params file
+// (formats.md §1.1: uncompressed zcash encoding, big-endian, G1 96 bytes,
+// G2 192 bytes, without their u32 count prefixes — e.g. the mmap'd bytes of
+// groth16.Params.RawSection) natively, in parallel, into a new SRS. It
+// checks the flags, canonical coordinates and rejects infinity; with
+// opts.Validate also on-curve (never the subgroup: use it for unchecked
+// params, as rust-fil-proofs does behind the file digest). Errors name the
+// query, index and byte offset in the section.
+func NewSRSFromEncoded(h, l, a, bg1, bg2 []byte, opts SRSOptions) (*SRS, error) {
+	if initErr != nil {
+		return nil, initErr
+	}
+	secs := []struct {
+		name string
+		b    []byte
+		size int
+	}{{"h", h, 96}, {"l", l, 96}, {"a", a, 96}, {"b_g1", bg1, 96}, {"b_g2", bg2, 192}}
+	var ptr [5]unsafe.Pointer
+	var n [5]C.uint64_t
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	for i, sec := range secs {
+		if len(sec.b)%sec.size != 0 {
+			return nil, fmt.Errorf("bridge: srs: section %s has %d bytes, not a multiple of %d", sec.name, len(sec.b), sec.size)
+		}
+		if len(sec.b) > 0 {
+			pin.Pin(&sec.b[0]) // no-op for mmap'd (non-Go) memory
+			ptr[i] = unsafe.Pointer(&sec.b[0])
+		}
+		n[i] = C.uint64_t(len(sec.b) / sec.size)
+	}
+	v := C.cuseal_srs_vectors{h: ptr[0], n_h: n[0], l: ptr[1], n_l: n[1], a: ptr[2], n_a: n[2],
+		b_g1: ptr[3], n_b_g1: n[3], b_g2: ptr[4], n_b_g2: n[4]}
+	o := C.cuseal_srs_options{format: C.CUSEAL_SRS_ZCASH}
+	if opts.Validate {
+		o.validate = 1
+	}
+	if opts.PinHost {
+		o.pin_host = 1
+	}
+	s := &SRS{}
+	if err := wrap(C.cuseal_srs_create(&v, &o, &s.h)); err != nil {
+		return nil, fmt.Errorf("bridge: srs: %w", err)
+	}
+	return s, nil
+}
+
 func g1Ptr(pin *runtime.Pinner, p []bls12381.G1Affine) unsafe.Pointer {
 	if len(p) == 0 {
 		return nil

@@ -177,10 +177,16 @@ typedef struct {
 	const void* b_g2; uint64_t n_b_g2; /* G2 affine, same slots as b_g1 */
 } cuseal_srs_vectors;
 
+#define CUSEAL_SRS_AFFINE 0 /* vectors hold gnark-crypto affine points (96 / 192 bytes, Montgomery) */
+#define CUSEAL_SRS_ZCASH 1  /* vectors hold .params section bytes: uncompressed zcash encoding, big-endian,
+                               G1 96 / G2 192 bytes (x.c1 before x.c0); decoded and checked natively:
+                               flags, canonical coordinates, not infinity (+ on-curve with validate) */
+
 typedef struct {
 	uint32_t validate; /* 1: check every point is on its curve (not the subgroup) and not infinity */
 	uint32_t pin_host; /* 1: page-lock the host image with cudaHostRegister (CUDA builds; timed once) */
-	uint64_t reserved;
+	uint32_t format;   /* CUSEAL_SRS_AFFINE or CUSEAL_SRS_ZCASH */
+	uint32_t reserved;
 } cuseal_srs_options;
 
 typedef struct {
@@ -193,9 +199,12 @@ typedef struct {
 	double create_seconds;     /* copy + validation time */
 } cuseal_srs_info;
 
-/* cuseal_srs_create copies the vectors into a new handle (refcount 1). The
- * caller's memory is not retained. opts may be NULL (no validation, no
- * pinning). Errors name the query and index of a bad point. */
+/* cuseal_srs_create copies (CUSEAL_SRS_AFFINE) or decodes (CUSEAL_SRS_ZCASH:
+ * the n_* counts are point counts, the pointers the raw .params sections
+ * after their u32 counts, e.g. straight from an mmap) the vectors into a new
+ * handle (refcount 1). The caller's memory is not retained. opts may be NULL
+ * (affine, no validation, no pinning). Errors name the query and index of a
+ * bad point. */
 cuseal_error cuseal_srs_create(const cuseal_srs_vectors* v, const cuseal_srs_options* opts, cuseal_srs** out);
 /* cuseal_srs_retain adds a reference; cuseal_srs_release drops one and frees
  * host and device memory at zero (NULL accepted). */

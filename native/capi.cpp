@@ -304,8 +304,9 @@ cuseal_error cuseal_srs_create(const cuseal_srs_vectors* v, const cuseal_srs_opt
 		need(v, "vectors");
 		cuseal_srs_options o{};
 		if (opts) o = *opts;
-		if (o.validate > 1 || o.pin_host > 1)
-			fail(CUSEAL_ERR_INVALID_ARGUMENT, "srs options validate=%u pin_host=%u: want 0 or 1", o.validate, o.pin_host);
+		if (o.validate > 1 || o.pin_host > 1 || o.format > CUSEAL_SRS_ZCASH)
+			fail(CUSEAL_ERR_INVALID_ARGUMENT, "srs options validate=%u pin_host=%u format=%u: want 0 or 1", o.validate,
+			     o.pin_host, o.format);
 		*out = reinterpret_cast<cuseal_srs*>(srs::create(*v, o));
 	});
 }

@@ -75,6 +75,72 @@ void validate(const Aff* pts, uint64_t n, int q) {
 	     what[why.load()]);
 }
 
+// --- zcash uncompressed decoding (formats.md §1.1, §1.3) ---------------------
+
+enum : int { Z_OK = 0, Z_FLAGS, Z_INFINITY, Z_NONCANONICAL };
+
+// fp_be reads 48 big-endian bytes (flag bits already masked by the caller)
+// into Montgomery form; false when the value is ≥ p.
+bool fp_be(const uint8_t* b, fp_t& out) {
+	fp_t x = fp_t::zero();
+	for (int k = 0; k < 6; k++) {
+		uint64_t w = 0;
+		for (int j = 0; j < 8; j++) w = (w << 8) | b[8 * k + j];
+		x.set64(5 - k, w);
+	}
+	if (!x.is_reduced()) return false;
+	out = x.to_mont();
+	return true;
+}
+
+// decode_point parses one uncompressed point of N coordinates (2: G1, 4: G2).
+template <int N>
+int decode_point(const uint8_t* p, fp_t* c) {
+	const uint8_t flags = p[0] & 0xe0;
+	if (flags & 0x80) return Z_FLAGS; // compressed encoding in an uncompressed section
+	if (flags & 0x20) return Z_FLAGS; // sort flag must be clear when uncompressed
+	if (flags & 0x40) return Z_INFINITY;
+	uint8_t first[48];
+	std::memcpy(first, p, 48);
+	first[0] &= 0x1f;
+	if (!fp_be(first, c[0])) return Z_NONCANONICAL;
+	for (int k = 1; k < N; k++)
+		if (!fp_be(p + 48 * k, c[k])) return Z_NONCANONICAL;
+	return Z_OK;
+}
+
+// decode_query decodes n encoded points of query q into dst (affine).
+void decode_query(const uint8_t* src, uint64_t n, int q, void* dst) {
+	std::atomic<uint64_t> bad{UINT64_MAX};
+	std::atomic<int> why{0};
+	g16::parallel_for(n, 0, [&](uint64_t lo, uint64_t hi) {
+		for (uint64_t i = lo; i < hi && i < bad.load(std::memory_order_relaxed); i++) {
+			int w;
+			if (q == Q_BG2) {
+				fp_t c[4];
+				w = decode_point<4>(src + 192 * i, c);
+				// zcash order x.c1, x.c0, y.c1, y.c0; gnark E2 is (A0, A1).
+				if (!w) static_cast<g2_affine*>(dst)[i] = g2_affine{fp2_t{c[1], c[0]}, fp2_t{c[3], c[2]}};
+			} else {
+				fp_t c[2];
+				w = decode_point<2>(src + 96 * i, c);
+				if (!w) static_cast<g1_affine*>(dst)[i] = g1_affine{c[0], c[1]};
+			}
+			if (!w) continue;
+			uint64_t cur = bad.load();
+			while (i < cur && !bad.compare_exchange_weak(cur, i)) {}
+			if (bad.load() == i) why.store(w);
+			break;
+		}
+	});
+	if (bad.load() == UINT64_MAX) return;
+	static const char* what[] = {"", "bad zcash encoding flags (want uncompressed)", "point at infinity",
+	                             "non-canonical coordinate (>= p)"};
+	const uint64_t size = q == Q_BG2 ? 192 : 96;
+	fail(CUSEAL_ERR_INVALID_ARGUMENT, "srs %s[%llu] (byte %llu of the section): %s", query_name(q),
+	     (unsigned long long)bad.load(), (unsigned long long)(bad.load() * size), what[why.load()]);
+}
+
 } // namespace
 
 srs* create(const cuseal_srs_vectors& v, const cuseal_srs_options& o) {
@@ -111,6 +177,10 @@ srs* create(const cuseal_srs_vectors& v, const cuseal_srs_options& o) {
 		const uint64_t bytes = s->query_bytes(q);
 		char* dst = base + s->off[q];
 		const char* from = static_cast<const char*>(src[q]);
+		if (o.format == CUSEAL_SRS_ZCASH) {
+			decode_query(reinterpret_cast<const uint8_t*>(from), cnt[q], q, dst);
+			continue;
+		}
 		g16::parallel_for(bytes / 4096 + 1, 0, [&](uint64_t lo, uint64_t hi) {
 			uint64_t b0 = lo * 4096, b1 = std::min(bytes, hi * 4096);
 			if (b0 < b1) std::memcpy(dst + b0, from + b0, b1 - b0);

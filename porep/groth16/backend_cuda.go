@@ -148,6 +148,26 @@ func (b *CUDABackend) srsFor(params *Params) (*bridge.SRS, error) {
 		return s.Clone()
 	}
 	t0 := time.Now()
+	if params.Name() != "" && !params.Checked() {
+		// File-backed, unchecked: let the native side decode the mmap'd
+		// sections in parallel (flags, canonical, on-curve), no Go copies.
+		var raw [5][]byte
+		for i, name := range []string{SectionH, SectionL, SectionA, SectionBG1, SectionBG2} {
+			b, err := params.RawSection(name)
+			if err != nil {
+				return nil, err
+			}
+			raw[i] = b
+		}
+		s, err := bridge.NewSRSFromEncoded(raw[0], raw[1], raw[2], raw[3], raw[4],
+			bridge.SRSOptions{Validate: true, PinHost: b.opts.PinHost})
+		if err != nil {
+			return nil, fmt.Errorf("groth16: cuda backend: params %q: %w", params.Name(), err)
+		}
+		b.logSRS(params, s, time.Since(t0))
+		b.srs[params] = s
+		return s.Clone()
+	}
 	h, err := params.H()
 	if err != nil {
 		return nil, err
@@ -174,11 +194,16 @@ func (b *CUDABackend) srsFor(params *Params) (*bridge.SRS, error) {
 	if err != nil {
 		return nil, fmt.Errorf("groth16: cuda backend: params %q: %w", params.Name(), err)
 	}
-	in, _ := s.Info()
-	b.log.Info("cuda: srs ready", "params", params.Name(), "h", in.NH, "l", in.NL, "a", in.NA, "b", in.NBG1,
-		"host_bytes", in.HostBytes, "decode", decode, "copy", in.CreateTime, "pinned", in.Pinned, "pin", in.PinTime)
+	b.logSRS(params, s, decode)
 	b.srs[params] = s
 	return s.Clone()
+}
+
+// logSRS logs one line per native SRS: sizes, load time, pinning cost.
+func (b *CUDABackend) logSRS(params *Params, s *bridge.SRS, load time.Duration) {
+	in, _ := s.Info()
+	b.log.Info("cuda: srs ready", "params", params.Name(), "h", in.NH, "l", in.NL, "a", in.NA, "b", in.NBG1,
+		"host_bytes", in.HostBytes, "go_decode", load, "native_create", in.CreateTime, "pinned", in.Pinned, "pin", in.PinTime)
 }
 
 // QuerySums implements Backend.

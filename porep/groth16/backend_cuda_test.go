@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"path/filepath"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -122,6 +123,32 @@ func TestCUDABackendHostShapes(t *testing.T) {
 		}
 		a, pub := c.assignment(t)
 		compareBackends(t, "shape", hostBackend(t, CUDAOptions{}), p, []*cs.Assignment{a}, [][]fr.Element{pub})
+	}
+}
+
+// TestCUDABackendHostParamsFile: file-backed params — unchecked ones are
+// decoded natively from the mmap'd sections, checked ones through Go — give
+// the CPU backend's proofs.
+func TestCUDABackendHostParamsFile(t *testing.T) {
+	p := sharedParams(t)
+	path := filepath.Join(t.TempDir(), "test.params")
+	if err := WriteParamsFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	a, pub := testCircuit.assignment(t)
+	for _, checked := range []bool{false, true} {
+		fp, err := OpenParams(path, checked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var logs bytes.Buffer
+		b := hostBackend(t, CUDAOptions{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		compareBackends(t, "params file", b, fp, []*cs.Assignment{a}, [][]fr.Element{pub})
+		if !bytes.Contains(logs.Bytes(), []byte("cuda: srs ready")) {
+			t.Errorf("srs not logged: %q", logs.String())
+		}
+		b.Close()
+		fp.Close()
 	}
 }
 

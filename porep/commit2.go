@@ -183,14 +183,18 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 	ctx := s.ctx
 	n := len(pc.c1.VanillaProofs)
 	proofs := make([]groth16.Proof, n)
-	var hint cs.SizeHint
+	// The exact size lets every partition's ProvingAssignment append without
+	// reallocating (no transient doubling of a 32 GiB partition's vectors).
+	hint, err := stacked.SizeHintFor(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("porep: %w", err)
+	}
 	synth := func(k int) (*cs.Assignment, error) {
 		t0 := time.Now()
 		a, err := synthesizePartition(ctx, pc, k, hint)
 		if err != nil {
 			return nil, err
 		}
-		hint = cs.SizeHint{Constraints: len(a.A), Aux: len(a.Aux), Inputs: len(a.Input)}
 		s.log.Info("partition synthesized", "k", k, "constraints", len(a.A), "aux", len(a.Aux), "took", time.Since(t0))
 		return a, nil
 	}

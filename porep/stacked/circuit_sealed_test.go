@@ -151,14 +151,17 @@ func TestNewCircuitErrors(t *testing.T) {
 
 // BenchmarkSynthesize2KiB synthesizes a sealed 2 KiB sector's partition
 // (2,687,921 circuit constraints + 40 input rows) into a
-// cs.ProvingAssignment sized from the first run, as SealCommitPhase2 does.
+// cs.ProvingAssignment pre-sized with SizeHintFor, as SealCommitPhase2 does.
 func BenchmarkSynthesize2KiB(b *testing.B) {
 	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
 	if err != nil {
 		b.Fatal(err)
 	}
 	c1 := sealedC1Bench(b, cfg)
-	var hint cs.SizeHint
+	hint, err := stacked.SizeHintFor(&cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		circ, err := stacked.NewCircuit(c1, &cfg, 0)
@@ -170,7 +173,9 @@ func BenchmarkSynthesize2KiB(b *testing.B) {
 			b.Fatal(err)
 		}
 		a := pa.Assignment()
-		hint = cs.SizeHint{Constraints: len(a.A), Aux: len(a.Aux), Inputs: len(a.Input)}
+		if !pa.ABCInPlace() {
+			b.Fatal("a/b/c outgrew the size hint")
+		}
 		b.ReportMetric(float64(len(a.A)), "constraints")
 	}
 }

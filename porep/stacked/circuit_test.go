@@ -354,3 +354,34 @@ func TestSynthesizeContextCancelled(t *testing.T) {
 		t.Fatalf("cancelled synthesis: %v", err)
 	}
 }
+
+// TestSizeHintFor checks the size hint against a full count (2 KiB, two
+// challenges) and the 32 GiB figures of §4.6.
+func TestSizeHintFor(t *testing.T) {
+	cfg, err := ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := SizeHintFor(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cnt := cs.NewCounter()
+	if err := BlankCircuit(&cfg).Synthesize(cnt); err != nil {
+		t.Fatal(err)
+	}
+	if h.Constraints != cnt.Constraints || h.Aux != cnt.Aux || h.Inputs != cnt.Inputs {
+		t.Fatalf("hint %+v, counted (%d, %d, %d)", h, cnt.Constraints, cnt.Aux, cnt.Inputs)
+	}
+	if testing.Short() {
+		return
+	}
+	cfg32 := config32G(t)
+	h, err = SizeHintFor(&cfg32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Constraints+h.Inputs != 130_278_869 || h.Aux != 130_169_893 || h.Inputs != 328 {
+		t.Fatalf("32 GiB hint %+v", h)
+	}
+}

@@ -19,7 +19,7 @@ func benchSynthCommand() *cli.Command {
 		Name:  "synth",
 		Usage: "circuit synthesis only (no parameters, no proving): constraints/s, allocations, peak RSS",
 		Description: "Builds each partition's Stacked-DRG circuit from C1 data and synthesizes it into a\n" +
-			"ProvingAssignment pre-sized from a shape count, as the prover does: the time covers\n" +
+			"ProvingAssignment pre-sized to the exact partition size, as the prover does: the time covers\n" +
 			"circuit construction from C1, synthesis (witness, a/b/c, densities) and the per-input\n" +
 			"rows. --synthetic makes correctly shaped but invalid C1 data for any sector size, so\n" +
 			"32GiB shapes can be measured without sealing.",
@@ -79,20 +79,14 @@ func benchSynthAction(c *cli.Context) error {
 	if runs < 1 {
 		return usageErrorf("--runs %d: must be at least 1", runs)
 	}
-	// The shape, counted once, pre-sizes every ProvingAssignment as a prover that knows its
-	// parameters would.
-	first, err := stacked.NewCircuit(c1, &cfg, 0)
+	// The exact partition size pre-sizes every ProvingAssignment, as the prover does
+	// (porep.SealCommitPhase2 uses the same stacked.SizeHintFor).
+	hint, err := stacked.SizeHintFor(&cfg)
 	if err != nil {
-		return inputError(err)
+		return internalError(err)
 	}
-	counter := cs.NewCounter()
-	if err := first.Synthesize(counter); err != nil {
-		return inputError(err)
-	}
-	first = nil
-	hint := cs.SizeHint{Constraints: counter.Constraints, Aux: counter.Aux, Inputs: counter.Inputs}
-	slog.Info("bench synth", "proof", cfg.Name, "constraints", counter.Constraints+counter.Inputs,
-		"aux", counter.Aux, "inputs", counter.Inputs, "partitions", parts, "runs", runs)
+	slog.Info("bench synth", "proof", cfg.Name, "constraints", hint.Constraints+hint.Inputs,
+		"aux", hint.Aux, "inputs", hint.Inputs, "partitions", parts, "runs", runs)
 
 	stop, err := startProfiling(c)
 	if err != nil {

@@ -11,7 +11,9 @@
 #
 # Every step prints the command it runs ("+ cmd"); a failing step stops the script and names
 # the command that failed. Environment: GO (go binary), JOBS (parallel build jobs, default nproc),
-# GOTESTFLAGS (extra flags for go test, e.g. -short), CMAKE_GENERATOR (passed through to cmake).
+# GOTESTFLAGS (extra flags for go test, e.g. -short), CMAKE_GENERATOR (passed through to cmake),
+# CUDA_ARCHS (e.g. "89-real", instead of CMakeLists.txt's full list), NATIVE_BUILD (the CUDA
+# build directory, default build/native, where bridge/ links from).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -22,6 +24,10 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # Where the CUDA-enabled native library is built: bridge/*.go links it through
 # ${SRCDIR}-relative cgo LDFLAGS, so this path must match them.
 NATIVE_BUILD=${NATIVE_BUILD:-build/native}
+# Another directory (NATIVE_BUILD=build/x) is put first on the linker path through CGO_LDFLAGS.
+if [ "$NATIVE_BUILD" != build/native ]; then
+	export CGO_LDFLAGS="-L$ROOT/$NATIVE_BUILD ${CGO_LDFLAGS:-}"
+fi
 # A CPU-only configuration of the same sources, used for the CTest host tests, so they run
 # (and stay green) on machines without nvcc.
 HOST_BUILD=${HOST_BUILD:-build/host}
@@ -92,9 +98,12 @@ cmake_host() {
 
 cmake_cuda() {
 	have nvcc || die "nvcc not found: run ./build.sh deps --cuda (as root)"
-	local hostcxx=()
+	local hostcxx=() archs=(-UCMAKE_CUDA_ARCHITECTURES)
 	[ -x "$CUDA_HOST_CXX" ] && hostcxx=(-DCMAKE_CUDA_HOST_COMPILER="$CUDA_HOST_CXX")
-	run cmake -S . -B "$NATIVE_BUILD" -DCUSEAL_CUDA=ON -DCMAKE_BUILD_TYPE=Release "${hostcxx[@]}"
+	# The full arch list comes from CMakeLists.txt; -U drops an arch list an earlier
+	# configuration of the same directory may have cached. CUDA_ARCHS overrides it.
+	[ -n "${CUDA_ARCHS:-}" ] && archs=(-DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCHS")
+	run cmake -S . -B "$NATIVE_BUILD" -DCUSEAL_CUDA=ON -DCMAKE_BUILD_TYPE=Release "${hostcxx[@]}" "${archs[@]}"
 	run cmake --build "$NATIVE_BUILD" -j "$JOBS"
 }
 

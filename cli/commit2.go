@@ -171,7 +171,7 @@ func backendName(c *cli.Context) (string, error) {
 	default:
 		return "", usageErrorf("--backend %q: want auto, cpu or cuda", b)
 	}
-	if c.Bool("no-gpu") {
+	if noGPU(c) {
 		if b == porep.BackendCUDA {
 			return "", usageErrorf("--backend cuda contradicts --no-gpu (BELLMAN_NO_GPU)")
 		}

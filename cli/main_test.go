@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -72,17 +73,51 @@ func TestInfoJSON(t *testing.T) {
 }
 
 func TestInfoNoGPU(t *testing.T) {
-	t.Setenv("BELLMAN_NO_GPU", "1")
-	code, out, _ := runCLI(t, "info", "--json")
-	if code != exitOK {
-		t.Fatalf("exit %d", code)
+	for _, tc := range []struct {
+		env  string // "" = unset
+		args []string
+		want bool
+	}{
+		{"1", nil, true},
+		{"yes", nil, true}, // bellperson: any value but "0"
+		{"0", nil, false},
+		{"", []string{"--no-gpu"}, true},
+		{"", nil, false},
+	} {
+		if tc.env != "" {
+			t.Setenv("BELLMAN_NO_GPU", tc.env)
+		} else {
+			t.Setenv("BELLMAN_NO_GPU", "0")
+		}
+		code, out, stderr := runCLI(t, append([]string{"info", "--json"}, tc.args...)...)
+		if code != exitOK {
+			t.Fatalf("BELLMAN_NO_GPU=%q %v: exit %d: %s", tc.env, tc.args, code, stderr)
+		}
+		var info buildInfo
+		if err := json.Unmarshal([]byte(out), &info); err != nil {
+			t.Fatal(err)
+		}
+		if info.NoGPU != tc.want || (tc.want && info.Backend != "cpu") {
+			t.Errorf("BELLMAN_NO_GPU=%q %v: no_gpu=%v backend=%s, want no_gpu=%v", tc.env, tc.args, info.NoGPU, info.Backend, tc.want)
+		}
 	}
-	var info buildInfo
-	if err := json.Unmarshal([]byte(out), &info); err != nil {
-		t.Fatal(err)
+}
+
+func TestProgressDisabledOffTerminal(t *testing.T) {
+	var buf bytes.Buffer
+	if progressEnabled(&buf, false) || progressEnabled(os.Stderr, true) {
+		t.Fatal("progress enabled for a buffer or with --json")
 	}
-	if !info.NoGPU || info.Backend != "cpu" {
-		t.Fatalf("BELLMAN_NO_GPU=1: no_gpu=%v backend=%s", info.NoGPU, info.Backend)
+	p := newProgress(&buf, false, 10, "x")
+	if p != nil {
+		t.Fatal("newProgress returned a bar for a buffer")
+	}
+	p.Add(1) // nil-safe
+	p.Set(2)
+	p.Describe("y")
+	p.Done()
+	if buf.Len() != 0 {
+		t.Fatalf("disabled progress wrote %q", buf.String())
 	}
 }
 

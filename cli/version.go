@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/groth16"
 )
 
 // version is cuseal's version; release builds set it with
@@ -61,7 +62,7 @@ func infoCommand() *cli.Command {
 			noGPUFlag(),
 		},
 		Action: func(c *cli.Context) error {
-			info := collectInfo(c.Bool("no-gpu"))
+			info := collectInfo(noGPU(c))
 			if c.Bool("json") {
 				enc := json.NewEncoder(c.App.Writer)
 				enc.SetIndent("", "  ")
@@ -73,9 +74,15 @@ func infoCommand() *cli.Command {
 	}
 }
 
-// noGPUFlag is lotus-bench's --no-gpu, read from BELLMAN_NO_GPU as bellperson does.
+// noGPUFlag is lotus-bench's --no-gpu. BELLMAN_NO_GPU is read as bellperson reads it (any
+// value but "0" disables the GPU, see noGPU), not as a urfave/cli boolean.
 func noGPUFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "no-gpu", Usage: "never use a GPU", EnvVars: []string{"BELLMAN_NO_GPU"}}
+	return &cli.BoolFlag{Name: "no-gpu", Usage: "never use a GPU (also: BELLMAN_NO_GPU set to anything but 0)"}
+}
+
+// noGPU reports whether --no-gpu or BELLMAN_NO_GPU forbids the GPU.
+func noGPU(c *cli.Context) bool {
+	return c.Bool("no-gpu") || groth16.GPUDisabledByEnv()
 }
 
 func collectInfo(noGPU bool) buildInfo {

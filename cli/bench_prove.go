@@ -22,7 +22,7 @@ func benchProveCommand() *cli.Command {
 			noGPUFlag(),
 			&cli.IntFlag{Name: "runs", Usage: "measured runs", Value: 1},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
-		}, profileFlags()...),
+		}, append(proverFlags(), profileFlags()...)...),
 		Action: benchProveAction,
 	}
 }
@@ -58,6 +58,9 @@ func benchProveAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if n := c.Int("partitions-in-flight"); n < 1 {
+		return usageErrorf("--partitions-in-flight %d: must be at least 1", n)
+	}
 	dir := c.String("params-dir")
 	if err := checkParamsPresent(dir, &in.cfg, true); err != nil {
 		return err
@@ -72,9 +75,11 @@ func benchProveAction(c *cli.Context) error {
 	var nbytes int
 	m, err := measure(runs, func(int) error {
 		rec = newPhaseRecorder(slog.Default().Handler(), bar)
-		pf, err := porep.SealCommitPhase2(in.data, in.sector, in.miner,
-			porep.WithParamsDir(dir), porep.WithBackend(backend), porep.WithContext(c.Context),
-			porep.WithLogger(slog.New(rec)))
+		opts, err := proverOptions(c, dir, backend, slog.New(rec))
+		if err != nil {
+			return err
+		}
+		pf, err := porep.SealCommitPhase2(in.data, in.sector, in.miner, opts...)
 		if err != nil {
 			return classifyPorepError(err)
 		}

@@ -37,11 +37,35 @@ func sectorFlag() cli.Flag {
 	return &cli.Uint64Flag{Name: "sector", Usage: "sector number (default: Commit2In.SectorNum, else 1)"}
 }
 
+// proverFlags tune how SealCommitPhase2 runs (commit2 and bench prove).
+func proverFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: "partitions-in-flight", Usage: "partitions whose assignments may be alive at once (2 overlaps synthesis with proving; a 32GiB partition takes ~16GiB)", Value: 1},
+		&cli.BoolFlag{Name: "preload-params", Usage: "decode the whole .params file once up front (memory: its size; helps the CPU backend with several partitions or runs)"},
+	}
+}
+
+// proverOptions turns the common flags into porep options.
+func proverOptions(c *cli.Context, dir, backend string, log *slog.Logger) ([]porep.Option, error) {
+	n := c.Int("partitions-in-flight")
+	if n < 1 {
+		return nil, usageErrorf("--partitions-in-flight %d: must be at least 1", n)
+	}
+	opts := []porep.Option{
+		porep.WithParamsDir(dir), porep.WithBackend(backend), porep.WithContext(c.Context),
+		porep.WithLogger(log), porep.WithMaxPartitionsInFlight(n),
+	}
+	if c.Bool("preload-params") {
+		opts = append(opts, porep.WithPreloadParams())
+	}
+	return opts, nil
+}
+
 func commit2Command() *cli.Command {
 	return &cli.Command{
 		Name:  "commit2",
 		Usage: "prove a sector: C1 output → Groth16 proof (192 bytes per partition), verified before it is written",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "c1", Usage: "C1 JSON or lotus-bench Commit2In `FILE`", Required: true},
 			&cli.StringFlag{Name: "out", Usage: "write the proof to `FILE` (default: hex on stdout)"},
 			&cli.BoolFlag{Name: "hex", Usage: "write the proof file as hex instead of raw bytes"},
@@ -51,7 +75,7 @@ func commit2Command() *cli.Command {
 			&cli.StringFlag{Name: "backend", Usage: "proving backend: auto, cpu or cuda", Value: porep.BackendAuto},
 			noGPUFlag(),
 			&cli.BoolFlag{Name: "json", Usage: "print the result and timings as one JSON object"},
-		},
+		}, proverFlags()...),
 		Action: commit2Action,
 	}
 }
@@ -190,6 +214,9 @@ func commit2Action(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if n := c.Int("partitions-in-flight"); n < 1 {
+		return usageErrorf("--partitions-in-flight %d: must be at least 1", n)
+	}
 	dir := c.String("params-dir")
 	if err := checkParamsPresent(dir, &in.cfg, true); err != nil {
 		return err
@@ -205,9 +232,11 @@ func commit2Action(c *cli.Context) error {
 	jsonOut := c.Bool("json")
 	rec := newPhaseRecorder(slog.Default().Handler(), newProgress(c.App.ErrWriter, jsonOut, int64(in.cfg.Partitions),
 		fmt.Sprintf("commit2 %s", formatSize(in.cfg.SectorSize))))
-	proof, err := porep.SealCommitPhase2(in.data, in.sector, in.miner,
-		porep.WithParamsDir(dir), porep.WithBackend(backend), porep.WithContext(c.Context),
-		porep.WithLogger(slog.New(rec)))
+	opts, err := proverOptions(c, dir, backend, slog.New(rec))
+	if err != nil {
+		return err
+	}
+	proof, err := porep.SealCommitPhase2(in.data, in.sector, in.miner, opts...)
 	rec.bar.Done()
 	if err != nil {
 		return classifyPorepError(err)

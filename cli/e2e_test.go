@@ -247,6 +247,7 @@ func TestCommit2VerifyBadInput(t *testing.T) {
 		{"verify corrupt vk", []string{"verify", "--c1", c1, "--proof", proof, "--params-dir", badVK, "--sector", "7"}, ".vk"},
 		{"missing --c1", []string{"commit2"}, "Required flag"},
 		{"bench prove without params", []string{"bench", "prove", "--c1", c1, "--params-dir", dir, "--sector", "7"}, "cuseal params generate"},
+		{"zero partitions in flight", []string{"commit2", "--c1", c1, "--params-dir", other, "--sector", "7", "--partitions-in-flight", "0"}, "--partitions-in-flight"},
 		{"bench prove zero runs", []string{"bench", "prove", "--c1", c1, "--params-dir", dir, "--runs", "0"}, "--runs"},
 		{"bench prove wrong sector", []string{"bench", "prove", "--c1", c1, "--params-dir", dir, "--sector", "9"}, "wrong --miner or --sector"},
 	} {

@@ -58,12 +58,13 @@ struct k_sum_xyzz {
 };
 
 // batch_add returns Σ src[idx[k]], k < count, with idx in executor memory:
-// up to 2^16 threads of ≥ 16 additions, then ≤ 256 partial sums downloaded
-// and added on the host.
+// up to 2^18 threads (enough to fill an H100/H200) of ≥ 16 additions, then
+// ≤ 256 partial sums downloaded and added on the host.
 template <class Exec, class Aff, class Xyzz>
 Xyzz batch_add(Exec& ex, const Aff* src, const uint32_t* idx, uint64_t count) {
 	if (count == 0) return Xyzz::infinity();
-	uint64_t per1 = std::max<uint64_t>(16, (count + 65535) / 65536);
+	constexpr uint64_t max_threads = uint64_t(1) << 18;
+	uint64_t per1 = std::max<uint64_t>(16, (count + max_threads - 1) / max_threads);
 	uint64_t t1 = (count + per1 - 1) / per1;
 	uint64_t per2 = std::max<uint64_t>(1, (t1 + 255) / 256);
 	uint64_t t2 = (t1 + per2 - 1) / per2;

@@ -75,13 +75,15 @@ void run_batch(Exec& ex, Bases& bases, ntt::tables tw, srs::srs& s, const batch_
 		for (size_t i = 0; i < p.n; i++) {
 			const cuseal_assignment& c = cs[i];
 			const void* src[3] = {c.a, c.b, c.c};
+			// Vector k's upload (copy stream) overlaps the NTTs of vector k−1:
+			// copies from pageable memory block the host while staging, so
+			// each copy is issued after the previous vector's kernels.
 			for (int k = 0; k < 3; k++) {
-				ex.h2d(d[k], src[k], c.abc_size * sizeof(fr_t), STREAM_COMPUTE);
-				ex.zero(d[k] + c.abc_size, (m - c.abc_size) * sizeof(fr_t), STREAM_COMPUTE);
-			}
-			ex.sync();
-			t.upload += sw.lap();
-			for (int k = 0; k < 3; k++) {
+				ex.h2d(d[k], src[k], c.abc_size * sizeof(fr_t), STREAM_COPY);
+				ex.zero(d[k] + c.abc_size, (m - c.abc_size) * sizeof(fr_t), STREAM_COPY);
+				ex.record(k, STREAM_COPY);
+				t.upload += sw.lap();
+				ex.wait(STREAM_COMPUTE, k);
 				ntt::run(ex, d[k], to_coeff, tw);
 				ntt::run(ex, d[k], to_coset, tw);
 			}

@@ -3,6 +3,7 @@
 package porep
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/cuseal/cuseal/porep/groth16"
@@ -24,12 +25,14 @@ var (
 )
 
 // sharedCUDABackend returns the process-wide CUDA backend, creating it on
-// first use. It fails with groth16.ErrGPUDisabled under BELLMAN_NO_GPU,
+// first use (devices: $CUSEAL_CUDA_DEVICES, e.g. "host" for the host
+// emulation, else every visible device). It fails with
+// groth16.ErrGPUDisabled under BELLMAN_NO_GPU (unless CUSEAL_CUDA_DEVICES=host),
 // bridge.ErrNoCUDA / bridge.ErrNoDevice without a usable device, so "auto"
 // falls back to the CPU.
 func sharedCUDABackend() (groth16.Backend, error) {
-	if groth16.GPUDisabledByEnv() {
-		return nil, groth16.ErrGPUDisabled
+	if ok, why := groth16.CUDAUsable(); !ok && groth16.GPUDisabledByEnv() {
+		return nil, fmt.Errorf("%w (%s)", groth16.ErrGPUDisabled, why)
 	}
 	cudaMu.Lock()
 	defer cudaMu.Unlock()

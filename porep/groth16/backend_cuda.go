@@ -22,9 +22,11 @@ import (
 type CUDAOptions struct {
 	// Devices lists the device indices circuits are spread over (a batch is
 	// cut into contiguous groups, one native call per device, run in
-	// parallel). Empty: all devices the CUDA runtime sees (it honours
-	// CUDA_VISIBLE_DEVICES). bridge.HostDevice (-1) selects the host
-	// emulation of the kernels: correct on any machine, slow; for tests.
+	// parallel). Empty: $CUSEAL_CUDA_DEVICES if set (comma-separated
+	// indices, or "host"), else all devices the CUDA runtime sees (it
+	// honours CUDA_VISIBLE_DEVICES). bridge.HostDevice (-1, "host") selects
+	// the host emulation of the kernels: correct on any machine, slow; for
+	// tests.
 	Devices []int
 	// BG2OnCPU computes ΣB_G2 on the CPU with gnark-crypto (one goroutine
 	// per circuit), overlapped with the device work, instead of on the device.
@@ -73,6 +75,13 @@ func NewCUDABackend(o CUDAOptions) (*CUDABackend, error) {
 		return nil, fmt.Errorf("groth16: cuda backend: %w", err)
 	}
 	devs := append([]int(nil), o.Devices...)
+	if len(devs) == 0 {
+		env, err := devicesFromEnv()
+		if err != nil {
+			return nil, err
+		}
+		devs = env
+	}
 	needGPU := len(devs) == 0
 	for _, d := range devs {
 		if d != bridge.HostDevice {

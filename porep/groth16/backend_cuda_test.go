@@ -266,6 +266,25 @@ func TestCUDABackendErrors(t *testing.T) {
 	}
 }
 
+// TestSelectBackendHostEnv: CUSEAL_CUDA_DEVICES=host makes "auto" and
+// "cuda" pick the CUDA backend in its host emulation, even with
+// BELLMAN_NO_GPU set (no GPU is used).
+func TestSelectBackendHostEnv(t *testing.T) {
+	t.Setenv("CUSEAL_CUDA_DEVICES", "host")
+	t.Setenv("BELLMAN_NO_GPU", "1")
+	for _, name := range []string{"auto", "cuda"} {
+		b, got, err := SelectBackend(name, CUDAOptions{})
+		if err != nil || got != "cuda" {
+			t.Fatalf("%s: %q %v", name, got, err)
+		}
+		cb := b.(*CUDABackend)
+		if d := cb.Devices(); len(d) != 1 || d[0] != bridge.HostDevice {
+			t.Errorf("%s: devices %v", name, d)
+		}
+		cb.Close()
+	}
+}
+
 // TestCUDABackendGPU: on a real device the CUDA backend gives the CPU
 // backend's proof bytes (skips without a device).
 func TestCUDABackendGPU(t *testing.T) {

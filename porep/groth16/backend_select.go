@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/cuseal/cuseal/bridge"
@@ -40,8 +41,39 @@ func visibleDevicesNote() string {
 	return fmt.Sprintf("; CUDA_VISIBLE_DEVICES=%q", v)
 }
 
+// devicesFromEnv parses $CUSEAL_CUDA_DEVICES: comma-separated device
+// indices, "host" (or -1) for the host emulation; unset or empty: nil.
+func devicesFromEnv() ([]int, error) {
+	v := strings.TrimSpace(os.Getenv("CUSEAL_CUDA_DEVICES"))
+	if v == "" {
+		return nil, nil
+	}
+	var devs []int
+	for _, f := range strings.Split(v, ",") {
+		f = strings.TrimSpace(f)
+		if f == "host" {
+			devs = append(devs, bridge.HostDevice)
+			continue
+		}
+		d, err := strconv.Atoi(f)
+		if err != nil || d < bridge.HostDevice {
+			return nil, fmt.Errorf("groth16: CUSEAL_CUDA_DEVICES=%q: %q is not a device index or \"host\"", v, f)
+		}
+		devs = append(devs, d)
+	}
+	return devs, nil
+}
+
 // cudaUsable says whether a CUDA backend can run here, and if not, why.
 func cudaUsable() (bool, string) {
+	if devs, err := devicesFromEnv(); err != nil {
+		return false, err.Error()
+	} else if hostOnly(devs) {
+		if _, err := bridge.Version(); err != nil {
+			return false, err.Error()
+		}
+		return true, "" // CUSEAL_CUDA_DEVICES=host: the host emulation
+	}
 	if GPUDisabledByEnv() {
 		return false, "BELLMAN_NO_GPU is set"
 	}
@@ -79,6 +111,10 @@ func cudaUsable() (bool, string) {
 //	"auto"  "cuda" when built with it and a device exists (and the GPU is not
 //	        disabled), else "cpu" with one log line on o.Logger saying why.
 //
+// CUSEAL_CUDA_DEVICES (comma-separated indices, or "host") chooses the
+// devices when o.Devices is empty; "host" makes "cuda" and "auto" use the
+// host emulation of the kernels (slow; CPU-only test machines).
+//
 // It returns the backend and the name chosen.
 func SelectBackend(name string, o CUDAOptions) (Backend, string, error) {
 	log := o.Logger
@@ -89,7 +125,7 @@ func SelectBackend(name string, o CUDAOptions) (Backend, string, error) {
 	case BackendNameCPU:
 		return &CPUBackend{}, BackendNameCPU, nil
 	case BackendNameCUDA:
-		if GPUDisabledByEnv() && !hostOnly(o.Devices) {
+		if GPUDisabledByEnv() && !hostOnly(o.Devices) && !hostOnlyEnv() {
 			return nil, "", ErrGPUDisabled
 		}
 		b, err := NewCUDABackend(o)
@@ -115,6 +151,11 @@ func SelectBackend(name string, o CUDAOptions) (Backend, string, error) {
 // CUDAUsable reports whether "auto" would pick the CUDA backend here, and if
 // not, the reason (for `cuseal info`).
 func CUDAUsable() (bool, string) { return cudaUsable() }
+
+func hostOnlyEnv() bool {
+	devs, err := devicesFromEnv()
+	return err == nil && hostOnly(devs)
+}
 
 func hostOnly(devs []int) bool {
 	if len(devs) == 0 {

@@ -91,3 +91,40 @@ func unsetenv(t *testing.T, key string) {
 	t.Setenv(key, "")
 	os.Unsetenv(key)
 }
+
+func TestDevicesFromEnv(t *testing.T) {
+	for _, tc := range []struct {
+		val  string
+		want []int
+		err  bool
+	}{
+		{"", nil, false},
+		{"host", []int{bridge.HostDevice}, false},
+		{"0, 2", []int{0, 2}, false},
+		{"-1,host", []int{-1, -1}, false},
+		{"gpu0", nil, true},
+		{"-2", nil, true},
+	} {
+		t.Setenv("CUSEAL_CUDA_DEVICES", tc.val)
+		got, err := devicesFromEnv()
+		if (err != nil) != tc.err || (!tc.err && !slicesEqual(got, tc.want)) {
+			t.Errorf("CUSEAL_CUDA_DEVICES=%q: %v, %v; want %v (error %v)", tc.val, got, err, tc.want, tc.err)
+		}
+	}
+	t.Setenv("CUSEAL_CUDA_DEVICES", "gpu0")
+	if ok, why := CUDAUsable(); ok || !strings.Contains(why, "gpu0") {
+		t.Errorf("bad CUSEAL_CUDA_DEVICES: usable %v, %q", ok, why)
+	}
+}
+
+func slicesEqual(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -6,8 +6,10 @@
 #   scripts/gpu-check.sh build [DIR]   (here, with nvcc + Go) build the CUDA
 #                                      library and every binary into DIR
 #                                      (default build/gpu-check)
-#   scripts/gpu-check.sh run [DIR]     (on the GPU machine) run them; writes
-#                                      DIR/gpu-check.log (or $GPU_CHECK_LOG)
+#   scripts/gpu-check.sh run [DIR [GROUP...]]
+#                                      (on the GPU machine) run them; writes
+#                                      DIR/gpu-check.log (or $GPU_CHECK_LOG);
+#                                      GROUPs (default all): tests bench prover c2
 #   scripts/gpu-check.sh dry-run [DIR] run with the device checks forced off:
 #                                      every step must say it skipped, and why
 #
@@ -143,20 +145,28 @@ run() {
 		nvidia-smi --query-gpu=index,name,memory.total,driver_version,clocks.max.sm --format=csv 2>&1 | tee -a "$LOG"
 	fi
 
+	local groups=" ${GROUPS_WANTED:-tests bench prover c2} "
+	want() { [[ $groups == *" $1 "* ]]; }
 	# 2. CTest GPU binaries.
-	step "native: MSM/NTT GPU tests (test_gpu)" 60 "$B/test_gpu" "$T"
-	step "native: Groth16 prover GPU test (test_groth16_gpu)" 60 "$B/test_groth16_gpu" "$T"
-	# 3. Go GPU tests (bridge, porep/groth16); host-emulation tests are CI's.
-	gotest "go: bridge GPU tests" 60 "$B/bridge.test" -test.run 'GPU'
-	gotest "go: porep/groth16 CUDA backend GPU test" 60 "$B/groth16.test" -test.run 'TestCUDABackendGPU'
+	if want tests; then
+		step "native: MSM/NTT GPU tests (test_gpu)" 60 "$B/test_gpu" "$T"
+		step "native: Groth16 prover GPU test (test_groth16_gpu)" 60 "$B/test_groth16_gpu" "$T"
+		# 3. Go GPU tests (bridge, porep/groth16); host-emulation tests are CI's.
+		gotest "go: bridge GPU tests" 60 "$B/bridge.test" -test.run 'GPU'
+		gotest "go: porep/groth16 CUDA backend GPU test" 60 "$B/groth16.test" -test.run 'TestCUDABackendGPU'
+	fi
 	# 4. MSM / NTT figures (native core).
-	step "bench: MSM G1/G2, NTT (bench_native)" 60 "$B/bench_native" "$T" 24 27
+	want bench && step "bench: MSM G1/G2, NTT (bench_native)" 60 "$B/bench_native" "$T" 24 27
 	# 5. Prover stage times.
-	step "bench: Groth16 prover 2^22" 40 "$B/bench_groth16" "$T" --log 22 --runs 2
-	step "bench: Groth16 prover 2^27 (32 GiB partition shape)" 90 "$B/bench_groth16" "$T" --log 27 --runs 1
-	step "bench: Groth16 prover 2^22, split never" 25 "$B/bench_groth16" "$T" --log 22 --runs 1 --split never
-	# 6. 2 KiB C2 end to end, GPU vs CPU (whatever time is left).
-	gotest "go: 2 KiB C2 GPU vs CPU (porep)" 600 "$B/porep.test" -test.run 'TestSealCommitPhase2CUDA' -test.timeout 10m
+	if want prover; then
+		step "bench: Groth16 prover 2^22" 40 "$B/bench_groth16" "$T" --log 22 --runs 2
+		step "bench: Groth16 prover 2^27 (32 GiB partition shape)" 90 "$B/bench_groth16" "$T" --log 27 --runs 1
+		step "bench: Groth16 prover 2^22, split never" 25 "$B/bench_groth16" "$T" --log 22 --runs 1 --split never
+	fi
+	# 6. 2 KiB C2 end to end, GPU vs CPU (whatever time is left; the 2 KiB
+	# test parameters take minutes to generate unless CUSEAL_TEST_PARAMS_DIR
+	# holds them — run this group alone when the budget is tight).
+	want c2 && gotest "go: 2 KiB C2 GPU vs CPU (porep)" 600 "$B/porep.test" -test.run 'TestSealCommitPhase2CUDA' -test.timeout 10m
 
 	log ""
 	log "=== figures"
@@ -169,9 +179,10 @@ run() {
 	return $FAILED
 }
 
+GROUPS_WANTED="${*:3}"
 case "$cmd" in
 build) build ;;
 run) run ;;
 dry-run) DRY=1; BUDGET=${GPU_CHECK_BUDGET:-120}; run ;;
-*) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+*) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

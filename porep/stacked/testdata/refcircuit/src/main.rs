@@ -72,6 +72,9 @@ struct RecCS {
     b_aux: Vec<bool>,
     // optional text dump of every constraint, with its namespace path
     dump: Option<Vec<String>>,
+    // shape only (like bellperson's KeypairAssembly): value closures are
+    // never called, and only the R1CS and density digests are meaningful
+    shape_only: bool,
     ns: Vec<String>,
 }
 
@@ -92,7 +95,7 @@ fn lc_terms(lc: &LinearCombination<Fr>) -> Vec<(u8, u32, Fr)> {
 }
 
 impl RecCS {
-    fn new(dump: bool) -> Self {
+    fn new(dump: bool, shape_only: bool) -> Self {
         let mut cs = RecCS {
             inputs: Vec::new(),
             aux: Vec::new(),
@@ -105,6 +108,7 @@ impl RecCS {
             b_in: Vec::new(),
             b_aux: Vec::new(),
             dump: if dump { Some(Vec::new()) } else { None },
+            shape_only,
             ns: Vec::new(),
         };
         // bellperson's prover allocates ONE before synthesis.
@@ -132,8 +136,12 @@ impl RecCS {
             }
         }
         // evaluations and densities, as bellperson's eval_with_trackers
+        let shape_only = self.shape_only;
         let eval = |terms: &Vec<(u8, u32, Fr)>, inputs: &Vec<Fr>, aux: &Vec<Fr>| -> Fr {
             let mut acc = Fr::ZERO;
+            if shape_only {
+                return acc;
+            }
             for (k, i, c) in terms {
                 let v = if *k == 0 { inputs[*i as usize] } else { aux[*i as usize] };
                 acc += v * c;
@@ -155,9 +163,11 @@ impl RecCS {
                 self.b_aux[*i as usize] = true;
             }
         }
-        self.a.push(va);
-        self.b.push(vb);
-        self.c.push(vc);
+        if !self.shape_only {
+            self.a.push(va);
+            self.b.push(vb);
+            self.c.push(vc);
+        }
         if let Some(d) = self.dump.as_mut() {
             let mut path = self.ns.join("/");
             path.push('/');
@@ -224,6 +234,21 @@ impl RecCS {
             }
         }
         let density = hex::encode(h.finalize());
+        if self.shape_only {
+            return (
+                json!({
+                    "num_inputs": self.inputs.len(),
+                    "num_aux": self.aux.len(),
+                    "num_constraints": self.n_constraints,
+                    "a_aux_popcount": pops[0],
+                    "b_input_popcount": pops[1],
+                    "b_aux_popcount": pops[2],
+                    "r1cs_digest": r1cs,
+                    "density_digest": density,
+                }),
+                self.dump,
+            );
+        }
         (
             json!({
                 "num_inputs": self.inputs.len(),
@@ -251,7 +276,7 @@ impl ConstraintSystem<Fr> for RecCS {
         A: FnOnce() -> AR,
         AR: Into<String>,
     {
-        self.aux.push(f()?);
+        self.aux.push(if self.shape_only { Fr::ZERO } else { f()? });
         self.a_aux.push(false);
         self.b_aux.push(false);
         Ok(Variable::new_unchecked(Index::Aux(self.aux.len() - 1)))
@@ -263,7 +288,7 @@ impl ConstraintSystem<Fr> for RecCS {
         A: FnOnce() -> AR,
         AR: Into<String>,
     {
-        self.inputs.push(f()?);
+        self.inputs.push(if self.shape_only { Fr::ZERO } else { f()? });
         self.b_in.push(false);
         Ok(Variable::new_unchecked(Index::Input(self.inputs.len() - 1)))
     }
@@ -350,12 +375,14 @@ fn fr_hex(x: &Fr) -> String {
 
 struct Case {
     name: String,
+    shape_only: bool,
     params: Value,
     run: Box<dyn Fn(&mut RecCS) -> Value>,
 }
 
 fn sha256_case(n: usize) -> Case {
     Case {
+        shape_only: false,
         name: format!("sha256_{}", n),
         params: json!({"bits": n, "label": format!("sha256/{}", n)}),
         run: Box::new(move |cs| {
@@ -391,6 +418,7 @@ fn alloc_nums(cs: &mut RecCS, label: &str, n: usize) -> Vec<AllocatedNum<Fr>> {
 
 fn poseidon_case(arity: usize) -> Case {
     Case {
+        shape_only: false,
         name: format!("poseidon_{}", arity),
         params: json!({"arity": arity, "label": format!("poseidon/{}", arity)}),
         run: Box::new(move |cs| {
@@ -442,6 +470,7 @@ where
         "path": path,
     });
     Case {
+        shape_only: false,
         name: name.to_string(),
         params,
         run: Box::new(move |cs| {
@@ -462,6 +491,7 @@ fn create_label_case() -> Case {
     let layer: u32 = 2;
     let node: u64 = 0x0123_4567_89ab_cdef;
     Case {
+        shape_only: false,
         name: "create_label_layer2".to_string(),
         params: json!({"layer": layer, "node": node, "replica_label": "create_label/replica_id", "parent_label": "create_label/parent", "parents": 14}),
         run: Box::new(move |cs| {
@@ -525,6 +555,7 @@ fn stacked_case<Tree: 'static + MerkleTreeTrait<Hasher = PoseidonHasher>>(
     });
     let name_owned = name.to_string();
     Case {
+        shape_only: false,
         name: name_owned.clone(),
         params,
         run: Box::new(move |cs| {
@@ -575,8 +606,48 @@ fn stacked_case<Tree: 'static + MerkleTreeTrait<Hasher = PoseidonHasher>>(
     }
 }
 
+/// StackedCompound::blank_circuit (what parameter generation synthesizes),
+/// recorded shape-only like bellperson's KeypairAssembly.
+fn stacked_blank_case<Tree: 'static + MerkleTreeTrait<Hasher = PoseidonHasher>>(
+    name: &str,
+    registered_proof: &str,
+    nodes: usize,
+    layers: usize,
+    challenges: usize,
+    porep_id: [u8; 32],
+) -> Case {
+    let params = json!({
+        "registered_proof": registered_proof,
+        "nodes": nodes,
+        "layers": layers,
+        "challenges": challenges,
+        "porep_id": hex::encode(porep_id),
+    });
+    Case {
+        shape_only: true,
+        name: name.to_string(),
+        params,
+        run: Box::new(move |cs| {
+            let sp = SetupParams {
+                nodes,
+                degree: 6,
+                expansion_degree: 8,
+                porep_id,
+                challenges: Challenges::new_interactive(challenges),
+                num_layers: layers,
+                api_version: ApiVersion::V1_1_0,
+                api_features: vec![],
+            };
+            let pp = StackedDrg::<Tree, Sha256Hasher>::setup(&sp).expect("setup");
+            let circuit = <StackedCompound<Tree, Sha256Hasher> as CompoundProof<_, _>>::blank_circuit(&pp);
+            circuit.synthesize(cs).expect("synthesize");
+            json!({})
+        }),
+    }
+}
+
 fn run_case(case: &Case, dump: bool) -> (Value, Option<Vec<String>>) {
-    let mut cs = RecCS::new(dump);
+    let mut cs = RecCS::new(dump, case.shape_only);
     let out = (case.run)(&mut cs);
     let (mut digests, lines) = cs.finish();
     let obj = digests.as_object_mut().unwrap();
@@ -612,6 +683,8 @@ fn main() {
         create_label_case(),
     ];
     let poseidon_cases: Vec<Case> = vec![poseidon_case(2), poseidon_case(4), poseidon_case(8), poseidon_case(11)];
+    let mut v32g = [0u8; 32];
+    v32g[0] = 8; // StackedDrg32GiBV1_1
     let stacked_cases: Vec<Case> = vec![
         stacked_case::<DiskTree<PoseidonHasher, U8, U0, U0>>(
             "stacked_2KiB_V1_1",
@@ -627,6 +700,11 @@ fn main() {
             2,
             t44,
         ),
+        stacked_blank_case::<DiskTree<PoseidonHasher, U8, U0, U0>>("stacked_2KiB_V1_1_blank", "StackedDrg2KiBV1_1", 64, 2, 2, v2k),
+        stacked_blank_case::<DiskTree<PoseidonHasher, U8, U8, U2>>("stacked_32KiB_test_8_8_2_blank", "StackedDrg32KiBTest8-8-2", 1024, 2, 2, t44),
+        // The production 32 GiB shape with one challenge (a partition has 18
+        // identical ones): 7.2M constraints, ~1.5 GB of recorded terms.
+        stacked_blank_case::<DiskTree<PoseidonHasher, U8, U8, U0>>("stacked_32GiB_V1_1_blank_1challenge", "StackedDrg32GiBV1_1", 1 << 30, 11, 1, v32g),
     ];
 
     if args.len() >= 5 && args[2] == "--dump" {
@@ -654,6 +732,18 @@ fn main() {
             let (d, _) = run_case(case, false);
             eprintln!("{}: {} constraints, {:.1?}", case.name, d["num_constraints"], t.elapsed());
             out.push(d);
+        }
+        // A blank circuit's R1CS must be the real one's (Rust itself).
+        let real: BTreeMap<String, String> = out
+            .iter()
+            .map(|d| (d["name"].as_str().unwrap().to_string(), d["r1cs_digest"].as_str().unwrap().to_string()))
+            .collect();
+        for d in out.iter_mut() {
+            let name = d["name"].as_str().unwrap().to_string();
+            if let Some(base) = name.strip_suffix("_blank") {
+                let same = real.get(base).map(|r| Value::Bool(*r == d["r1cs_digest"].as_str().unwrap()));
+                d["outputs"]["r1cs_equals_real_circuit"] = same.unwrap_or(Value::Null);
+            }
         }
         let doc = json!({
             "source": "porep/stacked/testdata/refcircuit (cuseal-refcircuit): storage-proofs-porep/core 19.1.0, filecoin-hashers 14.1.0, bellperson 0.27.0, bellpepper-core 0.2.1, neptune 11.0.0, blstrs 0.7.1",

@@ -34,7 +34,7 @@ func minerFlag() cli.Flag {
 }
 
 func sectorFlag() cli.Flag {
-	return &cli.Uint64Flag{Name: "sector", Usage: "sector number (default: Commit2In.SectorNum, else 1)"}
+	return &cli.Uint64Flag{Name: "sector", Usage: "sector number", DefaultText: "Commit2In.SectorNum, else 1"}
 }
 
 // proverFlags tune how SealCommitPhase2 runs (commit2 and bench prove).

@@ -11,7 +11,9 @@
 // is a Gentleman-Sande (DIF) pass sequence, bit-reversed→natural Cooley-Tukey
 // (DIT); the other two orders add a bit-reversal permutation first.
 //
-// Each butterfly stage is one launch with one thread per butterfly (n/2).
+// Butterfly stages run three at a time: one launch per radix-8 step, one
+// thread per group of 8 elements (k_dit_radix / k_dif_radix); k_dit / k_dif
+// are the single radix-2 stages, kept as the reference the tests compare with.
 // Twiddles ω^k come from two 2^14-entry tables per base (lo[k mod 2^14] ·
 // hi[k / 2^14]) covering exponents below 2^28, for ω_max (2^28-th root), its
 // inverse, g and g⁻¹: 8 tables, 4 MiB per device, built once.
@@ -104,6 +106,63 @@ struct k_dif {
 	}
 };
 
+// Radix-2^R steps: one thread runs R consecutive butterfly stages s..s+R-1 on
+// the 2^R elements base + j·2^s (j < 2^R), base = (g / 2^s)·2^(s+R) + g mod 2^s.
+// Those elements only meet each other in these stages (the pair at stage s+q
+// is j, j + 2^q), so one launch replaces R radix-2 launches and R-1 passes
+// over memory. Twiddle of the pair at stage s+q: ω_max^((g mod 2^s + (j mod
+// 2^q)·2^s)·2^(27-s-q)), exactly the radix-2 stage's.
+template <int R>
+struct k_dit_radix {
+	static constexpr unsigned block_size = 128;
+	static constexpr const char* name = "ntt dit radix step";
+	CUSEAL_HD static void run(size_t g, fr_t* x, unsigned s, tables tw, int which) {
+		constexpr int K = 1 << R;
+		const size_t m = size_t(1) << s, k0 = g & (m - 1);
+		const size_t base = ((g >> s) << (s + R)) + k0;
+		fr_t v[K];
+		CUSEAL_UNROLL for (int j = 0; j < K; j++) v[j] = x[base + j * m];
+		CUSEAL_UNROLL for (int q = 0; q < R; q++) {
+			const int h = 1 << q;
+			CUSEAL_UNROLL for (int j = 0; j < K; j++) {
+				if (j & h) continue;
+				const size_t k = k0 + size_t(j & (h - 1)) * m;
+				fr_t t = v[j + h] * tw.pow(which, uint32_t(k << (MAX_LG - 1 - s - q)));
+				v[j + h] = v[j] - t;
+				v[j] = v[j] + t;
+			}
+		}
+		CUSEAL_UNROLL for (int j = 0; j < K; j++) x[base + j * m] = v[j];
+	}
+};
+
+template <int R>
+struct k_dif_radix {
+	static constexpr unsigned block_size = 128;
+	static constexpr const char* name = "ntt dif radix step";
+	CUSEAL_HD static void run(size_t g, fr_t* x, unsigned s, tables tw, int which) {
+		constexpr int K = 1 << R;
+		const size_t m = size_t(1) << s, k0 = g & (m - 1);
+		const size_t base = ((g >> s) << (s + R)) + k0;
+		fr_t v[K];
+		CUSEAL_UNROLL for (int j = 0; j < K; j++) v[j] = x[base + j * m];
+		CUSEAL_UNROLL for (int q = R - 1; q >= 0; q--) {
+			const int h = 1 << q;
+			CUSEAL_UNROLL for (int j = 0; j < K; j++) {
+				if (j & h) continue;
+				const size_t k = k0 + size_t(j & (h - 1)) * m;
+				fr_t u = v[j], w = v[j + h];
+				v[j] = u + w;
+				v[j + h] = (u - w) * tw.pow(which, uint32_t(k << (MAX_LG - 1 - s - q)));
+			}
+		}
+		CUSEAL_UNROLL for (int j = 0; j < K; j++) x[base + j * m] = v[j];
+	}
+};
+
+// RADIX_BITS: stages fused per launch (2^27 takes 9 launches).
+constexpr unsigned RADIX_BITS = 3;
+
 // k_scale: x[i] *= factor · (coset ? base^j : 1), j = i or bitrev(i).
 struct k_scale {
 	static constexpr unsigned block_size = 256;
@@ -130,12 +189,22 @@ struct options {
 // inv_n returns n⁻¹ in Fr (Montgomery form).
 inline fr_t inv_n(unsigned lg) { return fr_t::from_u64(uint64_t(1) << lg).inv(); }
 
+// launch_step launches the radix-2^r step body (r = 1, 2 or 3) over g groups.
+template <class Exec, class B1, class B2, class B3>
+void launch_step(Exec& ex, unsigned r, size_t g, fr_t* d, unsigned s, tables tw, int which) {
+	switch (r) {
+	case 1: ex.template launch<B1>(g, STREAM_COMPUTE, d, s, tw, which); break;
+	case 2: ex.template launch<B2>(g, STREAM_COMPUTE, d, s, tw, which); break;
+	default: ex.template launch<B3>(g, STREAM_COMPUTE, d, s, tw, which); break;
+	}
+}
+
 // run transforms d (2^lg elements in executor memory) in place. tw points at
 // the 8 tables in executor memory.
 template <class Exec>
 void run(Exec& ex, fr_t* d, const options& o, tables tw) {
 	if (o.lg > MAX_LG) fail(CUSEAL_ERR_INVALID_ARGUMENT, "ntt: log size %u above %u", o.lg, MAX_LG);
-	const size_t n = size_t(1) << o.lg, half = n / 2;
+	const size_t n = size_t(1) << o.lg;
 	const int S = STREAM_COMPUTE;
 	const int which = o.inverse ? TW_OMEGA_INV : TW_OMEGA;
 
@@ -150,9 +219,17 @@ void run(Exec& ex, fr_t* d, const options& o, tables tw) {
 		dif = o.in == NATURAL;
 	}
 	if (dif) {
-		for (unsigned s = o.lg; s-- > 0;) ex.template launch<k_dif>(half, S, d, s, tw, which);
+		for (unsigned top = o.lg; top > 0;) {
+			const unsigned r = top < RADIX_BITS ? top : RADIX_BITS, s = top - r;
+			launch_step<Exec, k_dif_radix<1>, k_dif_radix<2>, k_dif_radix<3>>(ex, r, n >> r, d, s, tw, which);
+			top = s;
+		}
 	} else {
-		for (unsigned s = 0; s < o.lg; s++) ex.template launch<k_dit>(half, S, d, s, tw, which);
+		for (unsigned s = 0; s < o.lg;) {
+			const unsigned r = o.lg - s < RADIX_BITS ? o.lg - s : RADIX_BITS;
+			launch_step<Exec, k_dit_radix<1>, k_dit_radix<2>, k_dit_radix<3>>(ex, r, n >> r, d, s, tw, which);
+			s += r;
+		}
 	}
 
 	if (o.inverse)

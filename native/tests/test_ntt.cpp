@@ -51,6 +51,24 @@ int main(int argc, char** argv) {
 				}
 		}
 	}
+	// Radix-2^R steps equal R radix-2 stages (DIT ascending, DIF descending).
+	{
+		const unsigned lg = 7;
+		const size_t n = size_t(1) << lg;
+		std::vector<fr_t> a(X, X + n);
+		ntt::tables tw{host_ntt_tables().data()};
+		for (unsigned s = 0; s + 3 <= lg; s++) {
+			std::vector<fr_t> r2 = a, r8 = a, f2 = a, f8 = a;
+			for (unsigned q = 0; q < 3; q++)
+				for (size_t t = 0; t < n / 2; t++) ntt::k_dit::run(t, r2.data(), s + q, tw, ntt::TW_OMEGA);
+			for (size_t g = 0; g < n / 8; g++) ntt::k_dit_radix<3>::run(g, r8.data(), s, tw, ntt::TW_OMEGA);
+			CHECK(r2 == r8, "dit radix-8 step at stage %u", s);
+			for (unsigned q = 3; q-- > 0;)
+				for (size_t t = 0; t < n / 2; t++) ntt::k_dif::run(t, f2.data(), s + q, tw, ntt::TW_OMEGA_INV);
+			for (size_t g = 0; g < n / 8; g++) ntt::k_dif_radix<3>::run(g, f8.data(), s, tw, ntt::TW_OMEGA_INV);
+			CHECK(f2 == f8, "dif radix-8 step at stage %u", s);
+		}
+	}
 	// Size checks: 2^29 is rejected before touching memory.
 	ntt::options o;
 	o.lg = 29;

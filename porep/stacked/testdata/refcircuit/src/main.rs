@@ -46,7 +46,9 @@ use storage_proofs_core::{
     api_version::ApiVersion,
     compound_proof::CompoundProof,
     gadgets::{por::PoRCircuit, uint64::UInt64},
-    merkle::{generate_tree, DiskTree, MerkleProofTrait, MerkleTreeTrait, MerkleTreeWrapper, ResTree},
+    merkle::{
+        generate_tree, DiskTree, MerkleProofTrait, MerkleTreeTrait, MerkleTreeWrapper, ResTree,
+    },
     proof::ProofScheme,
     util::reverse_bit_numbering,
     TEST_SEED,
@@ -116,13 +118,20 @@ impl RecCS {
         cs
     }
 
-    fn record(&mut self, name: &dyn Fn() -> String, la: &LinearCombination<Fr>, lb: &LinearCombination<Fr>, lc: &LinearCombination<Fr>) {
+    fn record(
+        &mut self,
+        name: &dyn Fn() -> String,
+        la: &LinearCombination<Fr>,
+        lb: &LinearCombination<Fr>,
+        lc: &LinearCombination<Fr>,
+    ) {
         let ta = lc_terms(la);
         let tb = lc_terms(lb);
         let tc = lc_terms(lc);
         let mut line = String::new();
         for (m, terms) in [("A", &ta), ("B", &tb), ("C", &tc)] {
-            self.body.extend_from_slice(&(terms.len() as u32).to_le_bytes());
+            self.body
+                .extend_from_slice(&(terms.len() as u32).to_le_bytes());
             if self.dump.is_some() {
                 line.push_str(&format!(" {}:", m));
             }
@@ -131,7 +140,12 @@ impl RecCS {
                 self.body.extend_from_slice(&i.to_le_bytes());
                 self.body.extend_from_slice(c.to_repr().as_ref());
                 if self.dump.is_some() {
-                    line.push_str(&format!(" {}{}*{}", if *k == 0 { "i" } else { "a" }, i, fr_hex(c)));
+                    line.push_str(&format!(
+                        " {}{}*{}",
+                        if *k == 0 { "i" } else { "a" },
+                        i,
+                        fr_hex(c)
+                    ));
                 }
             }
         }
@@ -143,7 +157,11 @@ impl RecCS {
                 return acc;
             }
             for (k, i, c) in terms {
-                let v = if *k == 0 { inputs[*i as usize] } else { aux[*i as usize] };
+                let v = if *k == 0 {
+                    inputs[*i as usize]
+                } else {
+                    aux[*i as usize]
+                };
                 acc += v * c;
             }
             acc
@@ -172,7 +190,12 @@ impl RecCS {
             let mut path = self.ns.join("/");
             path.push('/');
             path.push_str(&name());
-            d.push(format!("{}\t{}\t{}", self.n_constraints, path, line.trim_start()));
+            d.push(format!(
+                "{}\t{}\t{}",
+                self.n_constraints,
+                path,
+                line.trim_start()
+            ));
         }
         self.n_constraints += 1;
     }
@@ -184,6 +207,17 @@ impl RecCS {
             let la = LinearCombination::zero() + Variable::new_unchecked(Index::Input(i));
             let z = LinearCombination::zero();
             self.record(&|| format!("input row {}", i), &la, &z, &z);
+        }
+        // Self-check: the witness satisfies every row (a·b = c).
+        if !self.shape_only {
+            for i in 0..self.a.len() {
+                assert_eq!(
+                    self.a[i] * self.b[i],
+                    self.c[i],
+                    "constraint {} not satisfied",
+                    i
+                );
+            }
         }
         let mut h = Sha256::new();
         h.update(b"cuseal-r1cs-v1");
@@ -288,7 +322,8 @@ impl ConstraintSystem<Fr> for RecCS {
         A: FnOnce() -> AR,
         AR: Into<String>,
     {
-        self.inputs.push(if self.shape_only { Fr::ZERO } else { f()? });
+        self.inputs
+            .push(if self.shape_only { Fr::ZERO } else { f()? });
         self.b_in.push(false);
         Ok(Variable::new_unchecked(Index::Input(self.inputs.len() - 1)))
     }
@@ -391,7 +426,10 @@ fn sha256_case(n: usize) -> Case {
                 .iter()
                 .enumerate()
                 .map(|(i, v)| {
-                    Boolean::from(AllocatedBit::alloc(cs.namespace(|| format!("bit {}", i)), Some(*v)).unwrap())
+                    Boolean::from(
+                        AllocatedBit::alloc(cs.namespace(|| format!("bit {}", i)), Some(*v))
+                            .unwrap(),
+                    )
                 })
                 .collect();
             let out = sha256(cs.namespace(|| "sha256"), &bits).unwrap();
@@ -445,7 +483,12 @@ type TreeTop<H, A, B, C> = MerkleTreeWrapper<H, VecStore<<H as Hasher>::Domain>,
 /// PoR circuit as storage-proofs-core tests/por_circuit.rs builds it: tree
 /// from XorShiftRng(TEST_SEED) data via generate_tree, proof of one
 /// challenge, PoRCircuit::new(proof, private).synthesize.
-fn por_case<Tree: 'static + MerkleTreeTrait>(name: &str, leaves: usize, challenge: usize, private: bool) -> Case
+fn por_case<Tree: 'static + MerkleTreeTrait>(
+    name: &str,
+    leaves: usize,
+    challenge: usize,
+    private: bool,
+) -> Case
 where
     Tree::Store: 'static,
 {
@@ -477,7 +520,9 @@ where
             let mut rng = XorShiftRng::from_seed(TEST_SEED);
             let (_data, tree) = generate_tree::<Tree, _>(&mut rng, leaves, None);
             let proof = tree.gen_proof(challenge).expect("gen_proof");
-            PoRCircuit::<ResTree<Tree>>::new(proof, private).synthesize(cs).unwrap();
+            PoRCircuit::<ResTree<Tree>>::new(proof, private)
+                .synthesize(cs)
+                .unwrap();
             json!({})
         }),
     }
@@ -497,18 +542,33 @@ fn create_label_case() -> Case {
         run: Box::new(move |cs| {
             let id = det_fr("create_label/replica_id");
             let id_num = AllocatedNum::alloc(cs.namespace(|| "replica_id"), || Ok(id)).unwrap();
-            let id_bits = reverse_bit_numbering(id_num.to_bits_le(cs.namespace(|| "replica_id_bits")).unwrap());
+            let id_bits = reverse_bit_numbering(
+                id_num
+                    .to_bits_le(cs.namespace(|| "replica_id_bits"))
+                    .unwrap(),
+            );
             let mut parents = Vec::new();
             for j in 0..14 {
                 let v = det_fr(&format!("create_label/parent/{}", j));
-                let num = AllocatedNum::alloc(cs.namespace(|| format!("parent {}", j)), || Ok(v)).unwrap();
-                parents.push(reverse_bit_numbering(num.to_bits_le(cs.namespace(|| format!("parent {} bits", j))).unwrap()));
+                let num = AllocatedNum::alloc(cs.namespace(|| format!("parent {}", j)), || Ok(v))
+                    .unwrap();
+                parents.push(reverse_bit_numbering(
+                    num.to_bits_le(cs.namespace(|| format!("parent {} bits", j)))
+                        .unwrap(),
+                ));
             }
             let mut expanded = parents.clone();
             expanded.extend_from_slice(&parents);
             expanded.extend_from_slice(&parents[..9]);
             let node_num = UInt64::alloc(cs.namespace(|| "node"), Some(node)).unwrap();
-            let out = create_label_circuit(cs.namespace(|| "create_label"), &id_bits, expanded, UInt32::constant(layer), node_num).unwrap();
+            let out = create_label_circuit(
+                cs.namespace(|| "create_label"),
+                &id_bits,
+                expanded,
+                UInt32::constant(layer),
+                node_num,
+            )
+            .unwrap();
             json!({"label": fr_hex(&out.get_value().unwrap())})
         }),
     }
@@ -537,11 +597,17 @@ fn stacked_case<Tree: 'static + MerkleTreeTrait<Hasher = PoseidonHasher>>(
     porep_id: [u8; 32],
 ) -> Case {
     let raw = fs::read(&file).unwrap_or_else(|e| panic!("{}: {}", file.display(), e));
-    let c1: C1<Tree> = serde_json::from_slice(&raw).unwrap_or_else(|e| panic!("{}: {}", file.display(), e));
+    let c1: C1<Tree> =
+        serde_json::from_slice(&raw).unwrap_or_else(|e| panic!("{}: {}", file.display(), e));
     // Does the real type write the file back byte for byte?
     let again = serde_json::to_vec(&c1).unwrap();
     let roundtrip = again == raw;
-    eprintln!("{}: serde_json round trip of {} identical: {}", name, file.display(), roundtrip);
+    eprintln!(
+        "{}: serde_json round trip of {} identical: {}",
+        name,
+        file.display(),
+        roundtrip
+    );
     let registered = c1.registered_proof.clone();
     let params = json!({
         "c1": file.file_name().unwrap().to_str().unwrap(),
@@ -597,7 +663,12 @@ fn stacked_case<Tree: 'static + MerkleTreeTrait<Hasher = PoseidonHasher>>(
                 Some(k),
             )
             .expect("generate_public_inputs");
-            assert_eq!(gen.len() + 1, cs.inputs.len(), "{}: input count", name_owned);
+            assert_eq!(
+                gen.len() + 1,
+                cs.inputs.len(),
+                "{}: input count",
+                name_owned
+            );
             for (i, g) in gen.iter().enumerate() {
                 assert_eq!(*g, cs.inputs[i + 1], "{}: input {}", name_owned, i + 1);
             }
@@ -639,7 +710,8 @@ fn stacked_blank_case<Tree: 'static + MerkleTreeTrait<Hasher = PoseidonHasher>>(
                 api_features: vec![],
             };
             let pp = StackedDrg::<Tree, Sha256Hasher>::setup(&sp).expect("setup");
-            let circuit = <StackedCompound<Tree, Sha256Hasher> as CompoundProof<_, _>>::blank_circuit(&pp);
+            let circuit =
+                <StackedCompound<Tree, Sha256Hasher> as CompoundProof<_, _>>::blank_circuit(&pp);
             circuit.synthesize(cs).expect("synthesize");
             json!({})
         }),
@@ -660,7 +732,10 @@ fn run_case(case: &Case, dump: bool) -> (Value, Option<Vec<String>>) {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 2 {
-        eprintln!("usage: {} <repo-root> [--dump NAME FILE] [--only NAME]", args[0]);
+        eprintln!(
+            "usage: {} <repo-root> [--dump NAME FILE] [--only NAME]",
+            args[0]
+        );
         std::process::exit(2);
     }
     let root = Path::new(&args[1]);
@@ -682,7 +757,12 @@ fn main() {
         por_case::<TreeBase<Sha256Hasher, U2>>("por_sha256_2", 16, 11, false),
         create_label_case(),
     ];
-    let poseidon_cases: Vec<Case> = vec![poseidon_case(2), poseidon_case(4), poseidon_case(8), poseidon_case(11)];
+    let poseidon_cases: Vec<Case> = vec![
+        poseidon_case(2),
+        poseidon_case(4),
+        poseidon_case(8),
+        poseidon_case(11),
+    ];
     let mut v32g = [0u8; 32];
     v32g[0] = 8; // StackedDrg32GiBV1_1
     let stacked_cases: Vec<Case> = vec![
@@ -700,16 +780,41 @@ fn main() {
             2,
             t44,
         ),
-        stacked_blank_case::<DiskTree<PoseidonHasher, U8, U0, U0>>("stacked_2KiB_V1_1_blank", "StackedDrg2KiBV1_1", 64, 2, 2, v2k),
-        stacked_blank_case::<DiskTree<PoseidonHasher, U8, U8, U2>>("stacked_32KiB_test_8_8_2_blank", "StackedDrg32KiBTest8-8-2", 1024, 2, 2, t44),
+        stacked_blank_case::<DiskTree<PoseidonHasher, U8, U0, U0>>(
+            "stacked_2KiB_V1_1_blank",
+            "StackedDrg2KiBV1_1",
+            64,
+            2,
+            2,
+            v2k,
+        ),
+        stacked_blank_case::<DiskTree<PoseidonHasher, U8, U8, U2>>(
+            "stacked_32KiB_test_8_8_2_blank",
+            "StackedDrg32KiBTest8-8-2",
+            1024,
+            2,
+            2,
+            t44,
+        ),
         // The production 32 GiB shape with one challenge (a partition has 18
         // identical ones): 7.2M constraints, ~1.5 GB of recorded terms.
-        stacked_blank_case::<DiskTree<PoseidonHasher, U8, U8, U0>>("stacked_32GiB_V1_1_blank_1challenge", "StackedDrg32GiBV1_1", 1 << 30, 11, 1, v32g),
+        stacked_blank_case::<DiskTree<PoseidonHasher, U8, U8, U0>>(
+            "stacked_32GiB_V1_1_blank_1challenge",
+            "StackedDrg32GiBV1_1",
+            1 << 30,
+            11,
+            1,
+            v32g,
+        ),
     ];
 
     if args.len() >= 5 && args[2] == "--dump" {
         let want = &args[3];
-        for case in gadget_cases.iter().chain(poseidon_cases.iter()).chain(stacked_cases.iter()) {
+        for case in gadget_cases
+            .iter()
+            .chain(poseidon_cases.iter())
+            .chain(stacked_cases.iter())
+        {
             if &case.name == want {
                 let (d, lines) = run_case(case, true);
                 fs::write(&args[4], lines.unwrap().join("\n") + "\n").unwrap();
@@ -730,18 +835,30 @@ fn main() {
         for case in cases.iter() {
             let t = std::time::Instant::now();
             let (d, _) = run_case(case, false);
-            eprintln!("{}: {} constraints, {:.1?}", case.name, d["num_constraints"], t.elapsed());
+            eprintln!(
+                "{}: {} constraints, {:.1?}",
+                case.name,
+                d["num_constraints"],
+                t.elapsed()
+            );
             out.push(d);
         }
         // A blank circuit's R1CS must be the real one's (Rust itself).
         let real: BTreeMap<String, String> = out
             .iter()
-            .map(|d| (d["name"].as_str().unwrap().to_string(), d["r1cs_digest"].as_str().unwrap().to_string()))
+            .map(|d| {
+                (
+                    d["name"].as_str().unwrap().to_string(),
+                    d["r1cs_digest"].as_str().unwrap().to_string(),
+                )
+            })
             .collect();
         for d in out.iter_mut() {
             let name = d["name"].as_str().unwrap().to_string();
             if let Some(base) = name.strip_suffix("_blank") {
-                let same = real.get(base).map(|r| Value::Bool(*r == d["r1cs_digest"].as_str().unwrap()));
+                let same = real
+                    .get(base)
+                    .map(|r| Value::Bool(*r == d["r1cs_digest"].as_str().unwrap()));
                 d["outputs"]["r1cs_equals_real_circuit"] = same.unwrap_or(Value::Null);
             }
         }

@@ -206,3 +206,39 @@ func sealedC1Bench(b *testing.B, cfg stacked.SectorConfig) *stacked.C1Output {
 	}
 	return c1
 }
+
+// BenchmarkSynthesize32GiBOneChallenge synthesizes one challenge of the
+// 32 GiB circuit (7,238,236 constraints with the top level) from synthetic
+// C1 data into a pre-sized cs.ProvingAssignment: a full partition is 18
+// challenges (×18 time, ≈ 16 GiB of vectors).
+func BenchmarkSynthesize32GiBOneChallenge(b *testing.B) {
+	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg32GiBV1_1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.Partitions, cfg.ChallengesPerPartition = 1, 1
+	c1, err := seal.SyntheticC1(cfg, seal.SyntheticOptions{Partitions: 1, ChallengesPerPartition: 1, Seed: 32})
+	if err != nil {
+		b.Fatal(err)
+	}
+	hint, err := stacked.SizeHintFor(&cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		circ, err := stacked.NewCircuit(c1, &cfg, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pa := cs.NewProvingAssignment(hint)
+		if err := circ.Synthesize(pa); err != nil {
+			b.Fatal(err)
+		}
+		a := pa.Assignment()
+		if !pa.ABCInPlace() {
+			b.Fatal("a/b/c outgrew the size hint")
+		}
+		b.ReportMetric(float64(len(a.A)), "constraints")
+	}
+}

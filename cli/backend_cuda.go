@@ -4,7 +4,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/cuseal/cuseal/bridge"
 )
@@ -36,15 +35,4 @@ func probeBackend(info *buildInfo) {
 			Index: d.Index, Name: d.Name, MemoryBytes: d.TotalMemory, SM: fmt.Sprintf("%d%d", d.Major, d.Minor),
 		})
 	}
-}
-
-// archsFromBuild extracts the architecture list from the native build string
-// ("nvcc 11.8; archs 75-real 80-real 90").
-func archsFromBuild(build string) []string {
-	_, rest, ok := strings.Cut(build, "archs ")
-	if !ok {
-		return []string{}
-	}
-	rest, _, _ = strings.Cut(rest, ";")
-	return strings.Fields(rest)
 }

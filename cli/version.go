@@ -138,7 +138,8 @@ func printInfo(c *cli.Context, info buildInfo) {
 		if archs == "" {
 			archs = "(none)"
 		}
-		printf(c, "  cuda:       built in, native library %s; archs %s\n", info.NativeVersion, archs)
+		printf(c, "  cuda:       built in, native library %s\n", info.NativeVersion)
+		printf(c, "  archs:      %s\n", archs)
 		switch {
 		case info.DeviceError != "":
 			printf(c, "  devices:    none usable: %s\n", info.DeviceError)

@@ -10,8 +10,10 @@
 //                launches (block sums, per-window scan of those, apply).
 //   3. scatter   one thread per point: (point index, sign) pairs placed in
 //                bucket order per window (a counting sort).
-//   4. accumulate one thread per bucket: mixed affine additions into an XYZZ
-//                bucket (buckets persist across input chunks).
+//   4. accumulate one thread per bucket piece (≤ √m sorted entries): mixed
+//                affine additions into the XYZZ bucket, or into a partial
+//                sum that a fix-up thread adds to a bucket cut into several
+//                pieces (buckets persist across input chunks).
 //   5. reduce    one thread per (window, segment): Σ b·B_b over a segment of
 //                buckets with running sums, plus lo·(segment sum).
 //   6. window    one thread per window: sum of its segments.
@@ -20,9 +22,8 @@
 // Large inputs are processed in chunks sized from free device memory, with
 // points and scalars double-buffered on a copy stream.
 //
-// Known limit: a bucket is summed by one thread, so inputs where most scalars
-// share a digit (e.g. all scalars 1) serialise on one thread; the prover is
-// expected to batch-add 0/1 scalars separately (gpu-prover-notes.md §8.5).
+// Load balance: a bucket holding most of a chunk's points (e.g. all scalars
+// 1) is cut into pieces, so no thread adds more than ~2√m points.
 #pragma once
 
 #include <algorithm>
@@ -219,6 +220,94 @@ struct k_accumulate {
 	}
 };
 
+// --- bucket pieces (load balance) ------------------------------------------
+//
+// A bucket's sorted list is cut into pieces of at most T entries
+// (T = piece_size(m) ≈ √m), one thread per piece, so a bucket that holds most
+// points of a chunk (many equal scalars) is summed by ~m/T threads instead of
+// one. Single-piece buckets are updated in place; multi-piece buckets get
+// their pieces' sums in a partial array and a fix-up thread adds them (at most
+// ~m/T additions). Per window: piece counts → scan → piece offsets (poff);
+// multi-piece counts → scan → partial offsets (moff).
+
+// piece_size: smallest power of two ≥ √m, at least 32.
+CUSEAL_HD uint32_t piece_size(uint32_t m) {
+	uint32_t t = 32;
+	while (uint64_t(t) * t < m) t <<= 1;
+	return t;
+}
+
+// piece_slots: bound on pieces per window, nb + ⌈m/T⌉.
+CUSEAL_HD uint32_t piece_slots(const layout& L, uint32_t m) { return L.nb + (m + piece_size(m) - 1) / piece_size(m); }
+
+// partial_slots: bound on pieces of multi-piece buckets per window, 2⌈m/T⌉.
+CUSEAL_HD uint32_t partial_slots(uint32_t m) { return 2 * ((m + piece_size(m) - 1) / piece_size(m)) + 1; }
+
+struct k_piece_counts {
+	static constexpr unsigned block_size = 128;
+	static constexpr const char* name = "msm piece counts";
+	// pcount[b] = ⌈len_b / T⌉; mcount[b] = pcount[b] if > 1 else 0.
+	CUSEAL_HD static void run(size_t t, layout L, uint32_t T, const uint32_t* offsets, uint32_t* pcount, uint32_t* mcount) {
+		size_t w = t / L.nb, b = t % L.nb, base = w * (L.nb + 1);
+		uint32_t len = offsets[base + b + 1] - offsets[base + b];
+		uint32_t pc = (len + T - 1) / T;
+		pcount[base + b] = pc;
+		mcount[base + b] = pc > 1 ? pc : 0;
+	}
+};
+
+struct k_piece_fill {
+	static constexpr unsigned block_size = 128;
+	static constexpr const char* name = "msm piece fill";
+	CUSEAL_HD static void run(size_t t, layout L, uint32_t P, const uint32_t* poff, uint32_t* piece_bucket) {
+		size_t w = t / L.nb, b = t % L.nb, base = w * (L.nb + 1);
+		for (uint32_t k = poff[base + b]; k < poff[base + b + 1]; k++) piece_bucket[w * P + k] = uint32_t(b);
+	}
+};
+
+template <class Aff, class Xyzz>
+struct k_accumulate_pieces {
+	static constexpr unsigned block_size = 128;
+	static constexpr const char* name = "msm accumulate pieces";
+	CUSEAL_HD static void run(size_t t, const Aff* points, uint32_t m, layout L, uint32_t T, uint32_t P, uint32_t M,
+	                          const uint32_t* offsets, const uint32_t* sorted, const uint32_t* poff,
+	                          const uint32_t* moff, const uint32_t* piece_bucket, Xyzz* buckets, Xyzz* partial) {
+		size_t w = t / P, slot = t % P, base = w * (L.nb + 1);
+		if (slot >= poff[base + L.nb]) return;
+		uint32_t b = piece_bucket[t];
+		uint32_t k = uint32_t(slot) - poff[base + b];
+		uint32_t pc = poff[base + b + 1] - poff[base + b];
+		uint32_t begin = offsets[base + b] + k * T, end = offsets[base + b + 1];
+		if (end - begin > T) end = begin + T;
+		Xyzz* out = pc == 1 ? &buckets[w * L.nb + b] : &partial[w * M + moff[base + b] + k];
+		Xyzz acc = pc == 1 ? *out : Xyzz::infinity();
+		const uint32_t* col = sorted + w * m;
+		for (uint32_t e = begin; e < end; e++) {
+			uint32_t v = col[e];
+			Aff p = points[v & ~SIGN_BIT];
+			if (v & SIGN_BIT) p = p.neg();
+			acc = acc.add_affine(p);
+		}
+		*out = acc;
+	}
+};
+
+template <class Xyzz>
+struct k_piece_fixup {
+	static constexpr unsigned block_size = 128;
+	static constexpr const char* name = "msm piece fixup";
+	CUSEAL_HD static void run(size_t t, layout L, uint32_t M, const uint32_t* poff, const uint32_t* moff,
+	                          const Xyzz* partial, Xyzz* buckets) {
+		size_t w = t / L.nb, b = t % L.nb, base = w * (L.nb + 1);
+		uint32_t pc = poff[base + b + 1] - poff[base + b];
+		if (pc < 2) return;
+		Xyzz acc = buckets[t];
+		const Xyzz* p = partial + w * M + moff[base + b];
+		for (uint32_t k = 0; k < pc; k++) acc = acc.add(p[k]);
+		buckets[t] = acc;
+	}
+};
+
 template <class Xyzz>
 struct k_reduce {
 	static constexpr unsigned block_size = 64;
@@ -268,20 +357,38 @@ inline unsigned choose_window(uint64_t n, unsigned override_bits) {
 }
 
 // sort_scratch: executor memory for sorting up to `chunk` points per launch
-// sequence (digits, per-window histograms, offsets, sorted indices).
+// sequence (digits, per-window histograms and offsets, sorted indices, bucket
+// pieces and their partial sums of xyzz_bytes each).
 template <class Exec>
 struct sort_scratch {
-	dbuf<Exec, uint32_t> counts, offsets, cursor, partials, digits, sorted;
-	sort_scratch(Exec& ex, const layout& L, uint32_t chunk)
-	    : counts(ex, size_t(L.nwin) * (L.nb + 1)), offsets(ex, size_t(L.nwin) * (L.nb + 1)),
-	      cursor(ex, size_t(L.nwin) * (L.nb + 1)), partials(ex, size_t(L.nwin) * scan_blocks(L)),
-	      digits(ex, size_t(L.nwin) * chunk), sorted(ex, size_t(L.nwin) * chunk) {}
+	uint32_t chunk; // largest m accepted; piece size and slot counts derive from it
+	dbuf<Exec, uint32_t> counts, offsets, cursor, partials, digits, sorted, poff, moff, piece_bucket;
+	dbuf<Exec, uint8_t> partial;
+	sort_scratch(Exec& ex, const layout& L, uint32_t chunk_points, size_t xyzz_bytes)
+	    : chunk(chunk_points), counts(ex, hist(L)), offsets(ex, hist(L)), cursor(ex, hist(L)),
+	      partials(ex, size_t(L.nwin) * scan_blocks(L)),
+	      digits(ex, size_t(L.nwin) * chunk_points), sorted(ex, size_t(L.nwin) * chunk_points), poff(ex, hist(L)),
+	      moff(ex, hist(L)), piece_bucket(ex, size_t(L.nwin) * piece_slots(L, chunk_points)),
+	      partial(ex, size_t(L.nwin) * partial_slots(chunk_points) * xyzz_bytes) {}
+	static size_t hist(const layout& L) { return size_t(L.nwin) * (L.nb + 1); }
 	// bytes needed for a layout and chunk size (for memory planning).
-	static size_t bytes(const layout& L, uint64_t chunk) {
-		return 3 * size_t(L.nwin) * (L.nb + 1) * 4 + size_t(L.nwin) * scan_blocks(L) * 4 +
-		       2 * size_t(L.nwin) * chunk * 4;
+	static size_t bytes(const layout& L, uint64_t chunk, size_t xyzz_bytes) {
+		const uint32_t c = uint32_t(chunk ? chunk : 1);
+		return 5 * hist(L) * 4 + size_t(L.nwin) * scan_blocks(L) * 4 + 2 * size_t(L.nwin) * chunk * 4 +
+		       size_t(L.nwin) * piece_slots(L, c) * 4 + size_t(L.nwin) * partial_slots(c) * xyzz_bytes;
 	}
 };
+
+// scan_counts: exclusive per-window scan of in (nwin·(nb+1), slot nb ignored)
+// into out_a and out_b (may be the same array); slot nb receives the total.
+template <class Exec>
+void scan_counts(Exec& ex, const layout& L, const uint32_t* in, uint32_t* block_sums, uint32_t* out_a, uint32_t* out_b) {
+	const int S = STREAM_COMPUTE;
+	const size_t nscan = size_t(L.nwin) * scan_blocks(L);
+	ex.template launch<k_scan_block_sums>(nscan, S, L, in, block_sums);
+	ex.template launch<k_scan_partials>(L.nwin, S, L, block_sums);
+	ex.template launch<k_scan_apply>(nscan, S, L, in, (const uint32_t*)block_sums, out_a, out_b);
+}
 
 // accumulate_chunk adds m points (executor memory) with their scalars
 // (executor memory, Montgomery form) into buckets (nwin·nb XYZZ, executor
@@ -291,17 +398,28 @@ template <class Exec, class Aff, class Xyzz>
 void accumulate_chunk(Exec& ex, const layout& L, const Aff* points, const fr_t* scalars, uint32_t m,
                       sort_scratch<Exec>& s, Xyzz* buckets) {
 	const int S = STREAM_COMPUTE;
-	const size_t nscan = size_t(L.nwin) * scan_blocks(L);
+	const size_t nbk = size_t(L.nwin) * L.nb;
+	if (m > s.chunk) fail(CUSEAL_ERR_INTERNAL, "msm: chunk of %u points exceeds scratch for %u", m, s.chunk);
+	// Sized from the scratch's chunk, not m: a smaller last chunk must not
+	// get a smaller piece size (more pieces than the arrays hold).
+	const uint32_t T = piece_size(s.chunk), P = piece_slots(L, s.chunk), M = partial_slots(s.chunk);
+	// Digits and counting sort of (point, sign) by bucket, per window.
 	ex.zero(s.counts.get(), s.counts.bytes(), S);
 	ex.template launch<k_digits>(m, S, scalars, m, L, s.digits.get(), s.counts.get());
-	ex.template launch<k_scan_block_sums>(nscan, S, L, (const uint32_t*)s.counts.get(), s.partials.get());
-	ex.template launch<k_scan_partials>(L.nwin, S, L, s.partials.get());
-	ex.template launch<k_scan_apply>(nscan, S, L, (const uint32_t*)s.counts.get(), (const uint32_t*)s.partials.get(),
-	                                 s.offsets.get(), s.cursor.get());
+	scan_counts(ex, L, s.counts.get(), s.partials.get(), s.offsets.get(), s.cursor.get());
 	ex.template launch<k_scatter>(m, S, m, L, (const uint32_t*)s.digits.get(), s.cursor.get(), s.sorted.get());
-	ex.template launch<k_accumulate<Aff, Xyzz>>(size_t(L.nwin) * L.nb, S, points, m, L,
-	                                            (const uint32_t*)s.offsets.get(), (const uint32_t*)s.sorted.get(),
-	                                            buckets);
+	// Pieces of at most T entries; counts and cursor are free to reuse now.
+	ex.template launch<k_piece_counts>(nbk, S, L, T, (const uint32_t*)s.offsets.get(), s.counts.get(), s.cursor.get());
+	scan_counts(ex, L, s.counts.get(), s.partials.get(), s.poff.get(), s.poff.get());
+	scan_counts(ex, L, s.cursor.get(), s.partials.get(), s.moff.get(), s.moff.get());
+	ex.template launch<k_piece_fill>(nbk, S, L, P, (const uint32_t*)s.poff.get(), s.piece_bucket.get());
+	Xyzz* partial = reinterpret_cast<Xyzz*>(s.partial.get());
+	ex.template launch<k_accumulate_pieces<Aff, Xyzz>>(
+	    size_t(L.nwin) * P, S, points, m, L, T, P, M, (const uint32_t*)s.offsets.get(), (const uint32_t*)s.sorted.get(),
+	    (const uint32_t*)s.poff.get(), (const uint32_t*)s.moff.get(), (const uint32_t*)s.piece_bucket.get(), buckets,
+	    partial);
+	ex.template launch<k_piece_fixup<Xyzz>>(nbk, S, L, M, (const uint32_t*)s.poff.get(), (const uint32_t*)s.moff.get(),
+	                                        (const Xyzz*)partial, buckets);
 }
 
 // reduce_buckets turns the buckets into Σ_w 2^(c·w)·Σ_b b·B_{w,b}: segment and
@@ -334,10 +452,12 @@ Jac run(Exec& ex, const Aff* points, const fr_t* scalars, uint64_t n, const opti
 	const layout L = make_layout(choose_window(n, opt.window_bits));
 
 	// Fixed device memory, then the largest chunk that fits next to it.
-	const size_t fixed = size_t(L.nwin) * L.nb * sizeof(Xyzz) + sort_scratch<Exec>::bytes(L, 0) +
+	// The scratch grows about linearly in the chunk (pieces and partials by
+	// √chunk); bytes(L, 2^20) / 2^20 bounds it per point for chunks ≥ 2^10.
+	const size_t fixed = size_t(L.nwin) * L.nb * sizeof(Xyzz) + sort_scratch<Exec>::bytes(L, 1, sizeof(Xyzz)) +
 	                     size_t(L.nwin) * (L.nseg + 1) * sizeof(Xyzz);
-	const size_t per_point = 2 * (sizeof(Aff) + sizeof(fr_t)) + sort_scratch<Exec>::bytes(L, 1) -
-	                         sort_scratch<Exec>::bytes(L, 0);
+	const size_t per_point = 2 * (sizeof(Aff) + sizeof(fr_t)) + size_t(L.nwin) * 4 * 2 +
+	                         size_t(L.nwin) * (4 + 2 * sizeof(Xyzz)) / 32;
 	uint64_t chunk = opt.chunk_points;
 	if (chunk == 0) {
 		size_t budget = ex.mem_budget();
@@ -352,7 +472,7 @@ Jac run(Exec& ex, const Aff* points, const fr_t* scalars, uint64_t n, const opti
 	const uint32_t cm = uint32_t(chunk);
 
 	dbuf<Exec, Xyzz> buckets(ex, size_t(L.nwin) * L.nb);
-	sort_scratch<Exec> scratch(ex, L, cm);
+	sort_scratch<Exec> scratch(ex, L, cm, sizeof(Xyzz));
 	dbuf<Exec, Aff> pts0(ex, cm), pts1(ex, nchunks > 1 ? cm : 1);
 	dbuf<Exec, fr_t> sc0(ex, cm), sc1(ex, nchunks > 1 ? cm : 1);
 	Aff* pts[2] = {pts0.get(), pts1.get()};

@@ -51,6 +51,29 @@ void check_degenerate() {
 	for (uint64_t i = 0; i < n; i++) sum = sum.add_affine(P[i]);
 	msm::options o;
 	CHECK(host_msm_g1(P, ones.data(), n, o).to_affine() == sum.to_affine(), "all-ones msm");
+	// Heavy buckets cut into pieces, with a smaller last chunk (77 = 200 - 123).
+	o.chunk_points = 123;
+	CHECK(host_msm_g1(P, ones.data(), n, o).to_affine() == sum.to_affine(), "all-ones msm, chunked");
+	o.chunk_points = 0;
+	// Mostly -1 (one hot bucket in every window) plus a few random scalars.
+	std::vector<fr_t> mixed(n, -fr_t::one());
+	ec::g1_jacobian want = sum.neg();
+	testutil::rng r(5);
+	for (uint64_t i = 0; i < n; i += 17) {
+		fr_t k;
+		for (int j = 0; j < 4; j++) k.set64(j, r.next());
+		k = k * fr_t::one();
+		mixed[i] = k;
+		// replace -P_i by k·P_i: add P_i, then k·P_i by double-and-add
+		fr_t kc = k.from_mont();
+		ec::g1_jacobian kp = ec::g1_jacobian::infinity();
+		for (int bit = 255; bit >= 0; bit--) {
+			kp = kp.dbl();
+			if ((kc.get64(bit / 64) >> (bit % 64)) & 1) kp = kp.add_affine(P[i]);
+		}
+		want = want.add_affine(P[i]).add(kp);
+	}
+	CHECK(host_msm_g1(P, mixed.data(), n, o).to_affine() == want.to_affine(), "mostly -1 msm");
 	CHECK(host_msm_g1(P, zeros.data(), n, o).is_infinity(), "all-zero msm");
 	o.window_bits = 25;
 	bool threw = false;

@@ -1,24 +1,219 @@
 #!/usr/bin/env bash
-# gpu-check.sh — the native GPU checks in one short run, for a machine with a
-# CUDA device (sized to fit a ~10 minute device slot):
-#   1. build libcuseal_native for sm_90 only (or $CUDA_ARCHS) into build/native
-#   2. ctest -L gpu (MSM G1/G2 and NTT on device 0 vs gnark-crypto vectors and
-#      the host emulation; concurrency on one device; Groth16 GPU test)
-#   3. go test -tags cuda -run GPU ./bridge
-#   4. bench_native (MSM 2^16..2^$MSM_LOG, NTT 2^16..2^$NTT_LOG) and the Go GPU benchmarks
-# Output goes to stdout and, when $OUT is set, to $OUT/gpu-check.log.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-ARCHS=${CUDA_ARCHS:-90}
-MSM_LOG=${MSM_LOG:-22}
-NTT_LOG=${NTT_LOG:-26}
-LOG=${OUT:+$OUT/gpu-check.log}
-exec > >(tee ${LOG:-/dev/null}) 2>&1
+# gpu-check.sh — GPU tests and benchmarks of the native core (MSM/NTT) and the
+# GPU Groth16 prover, run on a GPU machine from prebuilt binaries, in < 5 min,
+# without network access or a Go toolchain there. One log holds every figure.
+#
+#   scripts/gpu-check.sh build [DIR]   (here, with nvcc + Go) build the CUDA
+#                                      library and every binary into DIR
+#                                      (default build/gpu-check) and DIR.tar.xz
+#   scripts/gpu-check.sh run [DIR [GROUP...]]
+#                                      (on the GPU machine) run them; writes
+#                                      DIR/gpu-check.log (or $GPU_CHECK_LOG);
+#                                      GROUPs (default all): tests bench prover c2
+#   scripts/gpu-check.sh dry-run [DIR] run with the device checks forced off:
+#                                      every step must say it skipped, and why
+#   scripts/gpu-check.sh               no arguments: run the bundle in
+#                                      build/gpu-check if there is one, else
+#                                      (with nvcc, cmake and Go on the GPU
+#                                      machine) build it in place, then run
+# The log also goes to $OUT/gpu-check.log when $OUT is set (a device slot
+# returns what is written under $OUT).
+#
+# What `run` does, each step with its own time limit (total ≤ ~280 s):
+#   1. nvidia-smi and the native library's device list
+#   2. CTest GPU binaries: test_gpu (MSM G1/G2, NTT vs gnark-crypto vectors),
+#      test_groth16_gpu (prover on device 0 vs an independent reference:
+#      split modes, batches, pinned/streamed SRS, concurrent calls)
+#   3. Go test binaries (go test -c -tags cuda): bridge (MSM/NTT/prover GPU
+#      tests vs gnark-crypto), porep/groth16 (CUDA backend proofs byte-equal to
+#      the CPU backend's, B_G2 on CPU, pinning)
+#   4. bench_native: MSM G1 2^16..2^$MSM_LOG (24), G2 up to 2^22, NTT
+#      2^16..2^$NTT_LOG (27); the bridge's Go GPU benchmarks (MSM/NTT, 3 runs)
+#   5. bench_groth16: per-stage prover times for the 2^22 shape (2 KiB PoRep
+#      domain) and the synthetic 2^27 shape (a 32 GiB partition), B_G2 on the
+#      device; plus 2^22 with the split disabled
+#   6. porep test binary: 2 KiB C2 GPU vs CPU bytes, time of each, concurrent
+#      proofs (generates 2 KiB test parameters first unless
+#      CUSEAL_TEST_PARAMS_DIR holds them; gets whatever time is left)
+# A summary of the figures closes the log. Exit status: 0 when every step that
+# ran passed (skips are not failures), 1 otherwise.
+#
+# Environment: CUSEAL_ARCHS or CUDA_ARCHS (CMake CUDA architectures for `build`, default
+# "90" — the H200; use the CMakeLists default list for a release bundle),
+# GPU_CHECK_NATIVE (use an existing CMake build dir instead of configuring
+# build/native with nvcc — e.g. a CPU-only build to rehearse the bundle),
+# GPU_CHECK_BUDGET (seconds for `run`, default 290), CUSEAL_TEST_DEVICE,
+# MSM_LOG / NTT_LOG (largest bench_native sizes, default 24 / 27).
+set -uo pipefail
 
-nvidia-smi -L || true
-cmake -S . -B build/native -DCUSEAL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="$ARCHS" -DCMAKE_BUILD_TYPE=Release
-cmake --build build/native -j"$(nproc)"
-ctest --test-dir build/native -L gpu --output-on-failure
-go test -count=1 -tags cuda -run 'GPU|Version' -v ./bridge
-build/native/bench_native testdata/native "$MSM_LOG" "$NTT_LOG"
-go test -count=1 -tags cuda -run '^$' -bench 'GPU' -benchtime 3x ./bridge
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cmd=${1:-}
+DIR=${2:-$ROOT/build/gpu-check}
+
+die() { printf 'gpu-check: %s\n' "$*" >&2; exit 2; }
+
+# ---------------------------------------------------------------------------------------------
+build() {
+	command -v go >/dev/null || die "go not found"
+	local native=${GPU_CHECK_NATIVE:-} archs=${CUSEAL_ARCHS:-${CUDA_ARCHS:-90}} hostcxx=()
+	mkdir -p "$DIR/bin" "$DIR/testdata" || die "cannot create $DIR"
+	if [ -z "$native" ]; then
+		command -v nvcc >/dev/null || die "nvcc not found (scripts/install-nvcc.sh)"
+		[ -x /usr/bin/g++-11 ] && hostcxx=(-DCMAKE_CUDA_HOST_COMPILER=/usr/bin/g++-11)
+		# build/native is where bridge/*.go links the library from (cgo LDFLAGS).
+		native=$ROOT/build/native
+		must cmake -S "$ROOT" -B "$native" -DCUSEAL_CUDA=ON -DCMAKE_BUILD_TYPE=Release \
+			-DCMAKE_CUDA_ARCHITECTURES="$archs" "${hostcxx[@]}"
+	else
+		# GPU_CHECK_NATIVE=DIR: an existing CMake build (e.g. CPU-only, to
+		# rehearse the bundle); the Go binaries link DIR's library first.
+		native=$(cd "$native" && pwd) || die "GPU_CHECK_NATIVE: no such directory"
+		export CGO_LDFLAGS="-L$native ${CGO_LDFLAGS:-}"
+	fi
+	must cmake --build "$native" -j "${JOBS:-2}" --target test_gpu test_groth16_gpu bench_native bench_groth16
+	must cp "$native"/test_gpu "$native"/test_groth16_gpu "$native"/bench_native "$native"/bench_groth16 "$DIR/bin/"
+	must cp "$ROOT"/testdata/native/*.bin "$DIR/testdata/"
+	local pkg
+	for pkg in bridge:./bridge groth16:./porep/groth16 porep:./porep; do
+		(cd "$ROOT" && go test -c -tags cuda -ldflags='-s -w' -o "$DIR/bin/${pkg%%:*}.test" "${pkg#*:}") ||
+			die "go test -c -tags cuda ${pkg#*:} failed"
+	done
+	must cp "$ROOT/scripts/gpu-check.sh" "$DIR/"
+	# A compressed copy for transfer (~14 MB for sm_90; the directory is ~85 MB).
+	must tar -cJf "$DIR.tar.xz" -C "$(dirname "$DIR")" "$(basename "$DIR")"
+	du -sh "$DIR" "$DIR.tar.xz"
+	echo "gpu-check: bundle ready in $DIR ($DIR.tar.xz); on the GPU machine:"
+	echo "  tar -xJf $(basename "$DIR").tar.xz && $(basename "$DIR")/gpu-check.sh run $(basename "$DIR")"
+}
+
+must() { "$@" || die "failed: $*"; }
+
+# ---------------------------------------------------------------------------------------------
+LOG=
+START=$(date +%s)
+BUDGET=${GPU_CHECK_BUDGET:-290}
+FAILED=0
+DRY=0
+
+log() { printf '%s\n' "$*" | tee -a "$LOG"; }
+left() { echo $((BUDGET - ($(date +%s) - START))); }
+
+# step NAME LIMIT CMD...: run CMD with a time limit (capped by what is left of
+# the budget), tee its output into the log, record pass / fail / skip (77).
+step() {
+	local name=$1 limit=$2
+	shift 2
+	local rem
+	rem=$(left)
+	[ "$limit" -gt "$rem" ] && limit=$rem
+	if [ "$limit" -lt 10 ]; then
+		log "=== $name: SKIPPED (time budget of ${BUDGET}s used up)"
+		return
+	fi
+	log "=== $name (limit ${limit}s): $*"
+	local t0 rc out
+	t0=$(date +%s)
+	out=$(mktemp)
+	timeout --kill-after=5 "$limit" "$@" 2>&1 | tee -a "$LOG" "$out"
+	rc=${PIPESTATUS[0]}
+	# A Go test binary that only skipped exits 0: report it as skipped.
+	if [ "$rc" = 0 ] && grep -q -- '--- SKIP' "$out" && ! grep -q -- '--- PASS' "$out"; then
+		rc=77
+	fi
+	rm -f "$out"
+	local dt=$(($(date +%s) - t0))
+	case $rc in
+	0) log "=== $name: PASS (${dt}s)" ;;
+	77) log "=== $name: SKIPPED by the test (${dt}s)" ;;
+	124 | 137) log "=== $name: TIMEOUT after ${dt}s"; FAILED=1 ;;
+	*) log "=== $name: FAIL (exit $rc, ${dt}s)"; FAILED=1 ;;
+	esac
+}
+
+# gotest NAME LIMIT BINARY ARGS...: a Go test binary; "--- SKIP" only → skipped.
+gotest() {
+	local name=$1 limit=$2 bin=$3
+	shift 3
+	step "$name" "$limit" "$bin" -test.v -test.count=1 "$@"
+}
+
+run() {
+	[ -d "$DIR/bin" ] || die "$DIR/bin missing: run 'scripts/gpu-check.sh build' on a machine with nvcc and Go"
+	LOG=${GPU_CHECK_LOG:-$DIR/gpu-check.log}
+	: >"$LOG"
+	local B=$DIR/bin T=$DIR/testdata
+	log "gpu-check $(date -u +%FT%TZ) on $(hostname); budget ${BUDGET}s; bundle $DIR"
+
+	# 1. Devices.
+	local have_gpu=1
+	if [ "$DRY" = 1 ]; then
+		have_gpu=0
+		log "dry run: CUDA devices hidden (CUDA_VISIBLE_DEVICES=\"\"), every GPU step must skip"
+		export CUDA_VISIBLE_DEVICES=""
+	elif ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+		have_gpu=0
+		log "no GPU: nvidia-smi missing or finds no device; the GPU steps below will report SKIP"
+	else
+		nvidia-smi --query-gpu=index,name,memory.total,driver_version,clocks.max.sm --format=csv 2>&1 | tee -a "$LOG"
+	fi
+
+	local groups=" ${GROUPS_WANTED:-tests bench prover c2} "
+	want() { [[ $groups == *" $1 "* ]]; }
+	# 2. CTest GPU binaries.
+	if want tests; then
+		step "native: MSM/NTT GPU tests (test_gpu)" 60 "$B/test_gpu" "$T"
+		step "native: Groth16 prover GPU test (test_groth16_gpu)" 60 "$B/test_groth16_gpu" "$T"
+		# 3. Go GPU tests (bridge, porep/groth16); host-emulation tests are CI's.
+		gotest "go: bridge GPU tests" 60 "$B/bridge.test" -test.run 'GPU|Version'
+		gotest "go: porep/groth16 CUDA backend GPU test" 60 "$B/groth16.test" -test.run 'TestCUDABackendGPU'
+	fi
+	# 4. MSM / NTT figures (native core).
+	if want bench; then
+		step "bench: MSM G1/G2, NTT (bench_native)" 60 "$B/bench_native" "$T" "${MSM_LOG:-24}" "${NTT_LOG:-27}"
+		gotest "bench: bridge Go GPU benchmarks" 45 "$B/bridge.test" -test.run '^$' -test.bench GPU -test.benchtime 3x
+	fi
+	# 5. Prover stage times.
+	if want prover; then
+		step "bench: Groth16 prover 2^22" 40 "$B/bench_groth16" "$T" --log 22 --runs 2
+		step "bench: Groth16 prover 2^27 (32 GiB partition shape)" 90 "$B/bench_groth16" "$T" --log 27 --runs 1
+		step "bench: Groth16 prover 2^22, split never" 25 "$B/bench_groth16" "$T" --log 22 --runs 1 --split never
+	fi
+	# 6. 2 KiB C2 end to end, GPU vs CPU (whatever time is left; the 2 KiB
+	# test parameters take minutes to generate unless CUSEAL_TEST_PARAMS_DIR
+	# holds them — run this group alone when the budget is tight).
+	want c2 && gotest "go: 2 KiB C2 GPU vs CPU (porep)" 600 "$B/porep.test" -test.run 'TestSealCommitPhase2CUDA' -test.timeout 10m
+
+	log ""
+	log "=== figures"
+	grep -E '^(msm |ntt |groth16 |device 0:|Benchmark)|2 KiB C2:|prover_cuda_test.go.*gpu|test_groth16_gpu: [0-9.]+ s|SKIP' "$LOG" |
+		grep -v '^=== figures' | sed 's/^/  /' | tee -a "$LOG.summary" >/dev/null
+	cat "$LOG.summary" >>"$LOG"
+	cat "$LOG.summary"
+	rm -f "$LOG.summary"
+	log "=== gpu-check: $([ $FAILED = 0 ] && echo "ok" || echo "FAILED") in $(($(date +%s) - START))s (gpu=$have_gpu); log $LOG"
+	if [ -n "${OUT:-}" ] && [ -d "$OUT" ] && [ "$LOG" != "$OUT/gpu-check.log" ]; then
+		cp "$LOG" "$OUT/gpu-check.log"
+	fi
+	return $FAILED
+}
+
+GROUPS_WANTED="${*:3}"
+case "$cmd" in
+build) build ;;
+run) run ;;
+dry-run) DRY=1; BUDGET=${GPU_CHECK_BUDGET:-120}; run ;;
+"")
+	# In place (e.g. a device slot with the working tree): reuse a bundle, or
+	# build one here when the toolchains exist.
+	if [ ! -d "$DIR/bin" ]; then
+		if command -v nvcc >/dev/null && command -v go >/dev/null && command -v cmake >/dev/null; then
+			BUILD_START=$(date +%s)
+			JOBS=${JOBS:-$(nproc)} build || exit 1
+			echo "gpu-check: bundle built in $(($(date +%s) - BUILD_START))s"
+		else
+			die "no bundle in $DIR and no nvcc/cmake/go here to build one: run 'scripts/gpu-check.sh build' on a machine with them and copy $DIR"
+		fi
+	fi
+	run ;;
+*) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 2 ;;
+esac

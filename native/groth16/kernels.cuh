@@ -80,61 +80,33 @@ Xyzz batch_add(Exec& ex, const Aff* src, const uint32_t* idx, uint64_t count) {
 }
 
 // msm_resident computes Σ scalars[i]·points[i] with both vectors already in
-// executor memory, through the native core's Pippenger kernel bodies
-// (msm/pippenger.cuh) and the same phase sequence as msm::run, chunked over
-// pointer offsets when the digit/sort buffers do not fit (no copies).
+// executor memory, through the native core's reusable Pippenger phases
+// (msm/pippenger.cuh: accumulate_chunk — digits, block scan, counting sort,
+// load-balanced bucket pieces — and reduce_buckets), chunked over pointer
+// offsets when the sort scratch does not fit (no copies).
 template <class Exec, class Aff, class Xyzz, class Jac>
 Jac msm_resident(Exec& ex, const Aff* points, const fr_t* scalars, uint64_t n, unsigned window) {
 	using namespace cuseal::msm;
 	if (n == 0) return Jac::infinity();
-	const unsigned c = window ? window : default_window(n);
-	if (c < MIN_WINDOW || c > MAX_WINDOW)
-		fail(CUSEAL_ERR_INVALID_ARGUMENT, "msm: window_bits %u outside [%u, %u]", c, MIN_WINDOW, MAX_WINDOW);
-	const layout L = make_layout(c);
-	const size_t fixed = size_t(L.nwin) * L.nb * sizeof(Xyzz) + 3 * size_t(L.nwin) * (L.nb + 1) * 4 +
+	const layout L = make_layout(choose_window(n, window));
+	// Memory plan as msm::run, without the point/scalar upload buffers.
+	const size_t fixed = size_t(L.nwin) * L.nb * sizeof(Xyzz) + sort_scratch<Exec>::bytes(L, 1, sizeof(Xyzz)) +
 	                     size_t(L.nwin) * (L.nseg + 1) * sizeof(Xyzz);
-	const size_t per_point = size_t(L.nwin) * 4 * 2; // digits + sorted
+	const size_t per_point = size_t(L.nwin) * 4 * 2 + size_t(L.nwin) * (4 + 2 * sizeof(Xyzz)) / 32;
 	const size_t budget = ex.mem_budget();
 	if (budget <= fixed + per_point * 1024)
 		fail(CUSEAL_ERR_OUT_OF_MEMORY, "msm: %zu bytes of device memory available, need more than %zu", budget,
 		     fixed + per_point * 1024);
 	uint64_t chunk = std::min<uint64_t>(n, (budget - fixed) / per_point);
-	chunk = std::min<uint64_t>(chunk, uint64_t(1) << 30);
-	const uint32_t cm = uint32_t(chunk);
-
+	chunk = std::min<uint64_t>(chunk, uint64_t(1) << 30); // point index fits below SIGN_BIT
 	dbuf<Exec, Xyzz> buckets(ex, size_t(L.nwin) * L.nb);
-	dbuf<Exec, uint32_t> counts(ex, size_t(L.nwin) * (L.nb + 1));
-	dbuf<Exec, uint32_t> offsets(ex, size_t(L.nwin) * (L.nb + 1));
-	dbuf<Exec, uint32_t> cursor(ex, size_t(L.nwin) * (L.nb + 1));
-	dbuf<Exec, uint32_t> digits(ex, size_t(L.nwin) * cm);
-	dbuf<Exec, uint32_t> sorted(ex, size_t(L.nwin) * cm);
+	sort_scratch<Exec> scratch(ex, L, uint32_t(chunk), sizeof(Xyzz));
 	ex.zero(buckets.get(), buckets.bytes(), STREAM_COMPUTE);
 	for (uint64_t off = 0; off < n; off += chunk) {
 		const uint32_t m = uint32_t(std::min<uint64_t>(chunk, n - off));
-		ex.zero(counts.get(), counts.bytes(), STREAM_COMPUTE);
-		ex.template launch<k_digits>(m, STREAM_COMPUTE, scalars + off, m, L, digits.get(), counts.get());
-		ex.template launch<k_scan>(L.nwin, STREAM_COMPUTE, L, (const uint32_t*)counts.get(), offsets.get(),
-		                           cursor.get());
-		ex.template launch<k_scatter>(m, STREAM_COMPUTE, m, L, (const uint32_t*)digits.get(), cursor.get(),
-		                              sorted.get());
-		ex.template launch<k_accumulate<Aff, Xyzz>>(size_t(L.nwin) * L.nb, STREAM_COMPUTE, points + off, m, L,
-		                                            (const uint32_t*)offsets.get(), (const uint32_t*)sorted.get(),
-		                                            buckets.get());
+		accumulate_chunk<Exec, Aff, Xyzz>(ex, L, points + off, scalars + off, m, scratch, buckets.get());
 	}
-	dbuf<Exec, Xyzz> seg(ex, size_t(L.nwin) * L.nseg);
-	dbuf<Exec, Xyzz> win(ex, L.nwin);
-	ex.template launch<k_reduce<Xyzz>>(size_t(L.nwin) * L.nseg, STREAM_COMPUTE, L, (const Xyzz*)buckets.get(),
-	                                   seg.get());
-	ex.template launch<k_window_sum<Xyzz>>(L.nwin, STREAM_COMPUTE, L, (const Xyzz*)seg.get(), win.get());
-	std::vector<Xyzz> host_win(L.nwin);
-	ex.d2h(host_win.data(), win.get(), size_t(L.nwin) * sizeof(Xyzz), STREAM_COMPUTE);
-	ex.sync();
-	Xyzz r = Xyzz::infinity();
-	for (unsigned w = L.nwin; w-- > 0;) {
-		for (unsigned i = 0; i < c; i++) r = r.dbl();
-		r = r.add(host_win[w]);
-	}
-	return r.to_jacobian();
+	return reduce_buckets<Exec, Xyzz, Jac>(ex, L, buckets.get());
 }
 
 } // namespace cuseal::g16

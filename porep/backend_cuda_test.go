@@ -4,6 +4,7 @@ package porep
 
 import (
 	"bytes"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -63,5 +64,34 @@ func TestSealCommitPhase2CUDA(t *testing.T) {
 		if errs[i] != nil || !bytes.Equal(res[i], cpu) {
 			t.Errorf("concurrent CUDA proof %d: err %v, equal %v", i, errs[i], bytes.Equal(res[i], cpu))
 		}
+	}
+}
+
+// TestSealCommitPhase2HostEmulation proves the 2 KiB sector through the CUDA
+// backend's host emulation of the kernels (no GPU needed) and requires the
+// CPU backend's bytes. About 2.7 M constraints (domain 2^22) run serially in
+// emulation: minutes, so it runs only with CUSEAL_HOST_EMULATION_2K=1.
+func TestSealCommitPhase2HostEmulation(t *testing.T) {
+	if os.Getenv("CUSEAL_HOST_EMULATION_2K") != "1" {
+		t.Skip("set CUSEAL_HOST_EMULATION_2K=1 to prove 2 KiB through the host emulation (minutes)")
+	}
+	t.Setenv("CUSEAL_CUDA_DEVICES", "host")
+	s := seal2K(t)
+	dir := testParams2K(t)
+	prove := func(backend string) ([]byte, time.Duration) {
+		t.Helper()
+		start := time.Now()
+		pf, err := SealCommitPhase2(s.c1, testSector, testMiner, WithParamsDir(dir), WithBackend(backend),
+			WithDeterministicRandomness(testRSSeed))
+		if err != nil {
+			t.Fatalf("%s: %v", backend, err)
+		}
+		return pf, time.Since(start)
+	}
+	emu, tEmu := prove(BackendCUDA)
+	cpu, tCPU := prove(BackendCPU)
+	t.Logf("2 KiB C2: CUDA backend in host emulation %v, CPU %v", tEmu, tCPU)
+	if !bytes.Equal(emu, cpu) {
+		t.Fatalf("host-emulation proof differs from the CPU proof:\n emu %x\n cpu %x", emu, cpu)
 	}
 }

@@ -10,6 +10,7 @@ import "C"
 import (
 	"fmt"
 	"runtime"
+	"time"
 	"unsafe"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -108,4 +109,56 @@ func density(pin *runtime.Pinner, d *Density) C.cuseal_density {
 		r.words = (*C.uint64_t)(unsafe.Pointer(&d.Words[0]))
 	}
 	return r
+}
+
+// HostFr is host memory owned by the native library holding N Fr elements,
+// page-locked when asked for and possible (cudaHostAlloc), for data that
+// goes to the device (a/b/c: pinned memory uploads at full DMA speed and
+// skips the driver's staging copy). Go code fills it through Slice; it is
+// not garbage collected: Free it.
+type HostFr struct {
+	p         unsafe.Pointer
+	n         int
+	Pinned    bool          // page-locked
+	AllocTime time.Duration // how long the allocation (and pinning) took
+}
+
+// NewHostFr allocates n elements; pinned asks for page-locked memory and
+// falls back to ordinary memory without a CUDA device (Pinned says which).
+func NewHostFr(n int, pinned bool) (*HostFr, error) {
+	if initErr != nil {
+		return nil, initErr
+	}
+	if n < 0 {
+		return nil, fmt.Errorf("bridge: NewHostFr: negative length %d", n)
+	}
+	var p unsafe.Pointer
+	var isPinned C.int32_t
+	var secs C.double
+	pin := C.uint32_t(0)
+	if pinned {
+		pin = 1
+	}
+	if err := wrap(C.cuseal_host_alloc(C.uint64_t(n)*C.CUSEAL_FR_BYTES, pin, &p, &isPinned, &secs)); err != nil {
+		return nil, err
+	}
+	return &HostFr{p: p, n: n, Pinned: isPinned != 0, AllocTime: seconds(float64(secs))}, nil
+}
+
+// Slice returns the memory as a slice (length and capacity N); valid until Free.
+func (h *HostFr) Slice() []fr.Element {
+	if h.p == nil {
+		return nil
+	}
+	return unsafe.Slice((*fr.Element)(h.p), h.n)
+}
+
+// Free releases the memory; a second Free is a no-op.
+func (h *HostFr) Free() error {
+	if h.p == nil {
+		return nil
+	}
+	err := wrap(C.cuseal_host_free(h.p))
+	h.p = nil
+	return err
 }

@@ -2,7 +2,12 @@
 
 package bridge
 
-import bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+import (
+	"time"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+)
 
 // SRS is a handle on a native Groth16 proving key; without the cuda tag it
 // cannot be created (see the cuda build's documentation).
@@ -34,3 +39,19 @@ func (s *SRS) Evict(device int) error { return ErrNoCUDA }
 func (s *SRS) QuerySums(device int, circuits []Circuit, opts ProveOptions) ([]QuerySums, ProveTimings, error) {
 	return nil, ProveTimings{}, ErrNoCUDA
 }
+
+// HostFr is native host memory for Fr elements; without the cuda build tag
+// it cannot be allocated.
+type HostFr struct {
+	Pinned    bool
+	AllocTime time.Duration
+}
+
+// NewHostFr returns ErrNoCUDA without the cuda build tag.
+func NewHostFr(n int, pinned bool) (*HostFr, error) { return nil, ErrNoCUDA }
+
+// Slice returns nil without the cuda build tag.
+func (h *HostFr) Slice() []fr.Element { return nil }
+
+// Free is a no-op without the cuda build tag.
+func (h *HostFr) Free() error { return nil }

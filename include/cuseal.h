@@ -291,6 +291,15 @@ cuseal_error cuseal_groth16_query_sums(int32_t device, cuseal_srs* srs, const cu
                                        const cuseal_prove_options* opts, cuseal_query_sums* out,
                                        cuseal_prove_timings* timings);
 
+/* cuseal_host_alloc returns bytes of host memory owned by the library, for
+ * data the caller fills and later passes in (e.g. a/b/c, so their uploads
+ * run at full DMA speed): page-locked (cudaHostAlloc, portable) when pinned
+ * is 1 and a CUDA device exists, else ordinary 4 KiB-aligned memory.
+ * *is_pinned (may be NULL) says which, *seconds (may be NULL) how long the
+ * allocation took. Free with cuseal_host_free (NULL accepted). */
+cuseal_error cuseal_host_alloc(uint64_t bytes, uint32_t pinned, void** out, int32_t* is_pinned, double* seconds);
+cuseal_error cuseal_host_free(void* p);
+
 #ifdef __cplusplus
 }
 #endif

@@ -284,6 +284,9 @@ cuseal_error cuseal_ntt_buffer(cuseal_buffer* buf, uint64_t offset, const cuseal
 
 // ==== GPU Groth16 prover: SRS handle and query sums ==========================
 // (native/srs, native/groth16; see include/cuseal.h "GPU Groth16 prover")
+#include <chrono>
+#include <unordered_map>
+
 #include "groth16/prover.hpp"
 
 struct cuseal_srs {
@@ -351,6 +354,61 @@ cuseal_error cuseal_srs_evict(cuseal_srs* s, int32_t device) {
 		if (device == CUSEAL_DEVICE_HOST) return;
 		std::lock_guard<std::mutex> lk(device_mutex(device));
 		srs::evict_locked(srs_of(s), device);
+	});
+}
+
+namespace {
+// Host allocations handed out by cuseal_host_alloc: pointer → pinned.
+std::mutex host_alloc_mu;
+std::unordered_map<void*, bool>& host_allocs() {
+	static std::unordered_map<void*, bool> m;
+	return m;
+}
+} // namespace
+
+cuseal_error cuseal_host_alloc(uint64_t bytes, uint32_t pinned, void** out, int32_t* is_pinned, double* seconds) {
+	return guard("cuseal_host_alloc", [&] {
+		need(out, "out");
+		*out = nullptr;
+		if (pinned > 1) fail(CUSEAL_ERR_INVALID_ARGUMENT, "pinned=%u: want 0 or 1", pinned);
+		auto t0 = std::chrono::steady_clock::now();
+		void* p = nullptr;
+		bool pin = false;
+		if (pinned) {
+			char why[200] = {0};
+			p = g16::cuda_host_alloc(bytes, why, sizeof why);
+			pin = p != nullptr;
+		}
+		if (!p) {
+			p = std::aligned_alloc(4096, ((bytes ? bytes : 1) + 4095) & ~uint64_t(4095));
+			if (!p) fail(CUSEAL_ERR_OUT_OF_MEMORY, "cannot allocate %llu host bytes", (unsigned long long)bytes);
+		}
+		{
+			std::lock_guard<std::mutex> lk(host_alloc_mu);
+			host_allocs()[p] = pin;
+		}
+		*out = p;
+		if (is_pinned) *is_pinned = pin ? 1 : 0;
+		if (seconds) *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+	});
+}
+
+cuseal_error cuseal_host_free(void* p) {
+	return guard("cuseal_host_free", [&] {
+		if (!p) return;
+		bool pin;
+		{
+			std::lock_guard<std::mutex> lk(host_alloc_mu);
+			auto it = host_allocs().find(p);
+			if (it == host_allocs().end())
+				fail(CUSEAL_ERR_INVALID_ARGUMENT, "pointer %p was not allocated by cuseal_host_alloc (or freed twice)", p);
+			pin = it->second;
+			host_allocs().erase(it);
+		}
+		if (pin)
+			g16::cuda_host_free(p);
+		else
+			std::free(p);
 	});
 }
 

@@ -41,5 +41,9 @@ void run_cuda(int dev, srs::srs& s, const batch_plan& p, const cuseal_assignment
 bool cuda_pin(void* p, size_t bytes, char* why, size_t why_len);
 void cuda_unpin(void* p);
 void cuda_free_image(int dev, void* p);
+// cuda_host_alloc: page-locked host memory (nullptr, with a reason, when it
+// cannot be had); cuda_host_free releases it.
+void* cuda_host_alloc(size_t bytes, char* why, size_t why_len);
+void cuda_host_free(void* p);
 
 } // namespace cuseal::g16

@@ -128,6 +128,26 @@ void cuda_unpin(void* p) {
 	cudaGetLastError();
 }
 
+void* cuda_host_alloc(size_t bytes, char* why, size_t why_len) {
+	if (cuda_device_count() == 0) {
+		std::snprintf(why, why_len, "no CUDA device");
+		return nullptr;
+	}
+	void* p = nullptr;
+	cudaError_t e = cudaHostAlloc(&p, bytes ? bytes : 1, cudaHostAllocPortable);
+	if (e != cudaSuccess) {
+		cudaGetLastError();
+		std::snprintf(why, why_len, "cudaHostAlloc: %s", cudaGetErrorString(e));
+		return nullptr;
+	}
+	return p;
+}
+
+void cuda_host_free(void* p) {
+	cudaFreeHost(p);
+	cudaGetLastError();
+}
+
 void cuda_free_image(int dev, void* p) {
 	int cur = 0;
 	cudaGetDevice(&cur);

@@ -19,5 +19,10 @@ bool cuda_pin(void*, size_t, char* why, size_t why_len) {
 }
 void cuda_unpin(void*) {}
 void cuda_free_image(int, void*) {}
+void* cuda_host_alloc(size_t, char* why, size_t why_len) {
+	std::snprintf(why, why_len, "built without CUDA");
+	return nullptr;
+}
+void cuda_host_free(void*) {}
 
 } // namespace cuseal::g16

@@ -301,6 +301,23 @@ int main(int argc, char** argv) {
 		CHECK(e.code == CUSEAL_ERR_INVALID_ARGUMENT && std::string(e.message).find("power of two") != std::string::npos,
 		      "bad h: %s", e.message);
 	}
+	// Host allocations for a/b/c: pinned only with a CUDA device; freeing an
+	// unknown pointer (or twice) is an error, not a crash.
+	{
+		void* p = nullptr;
+		int32_t pinned = -1;
+		double secs = -1;
+		cuseal_error e = cuseal_host_alloc(1 << 20, 1, &p, &pinned, &secs);
+		int32_t ndev = 0;
+		cuseal_device_count(&ndev);
+		CHECK(e.code == 0 && p && secs >= 0 && pinned == (ndev > 0 ? 1 : 0), "host alloc: %s pinned %d", e.message, pinned);
+		std::memset(p, 7, 1 << 20);
+		CHECK(cuseal_host_free(p).code == 0, "host free");
+		e = cuseal_host_free(p);
+		CHECK(e.code == CUSEAL_ERR_INVALID_ARGUMENT && std::string(e.message).find("not allocated") != std::string::npos,
+		      "double free: %s", e.message);
+		CHECK(cuseal_host_free(nullptr).code == 0, "free NULL");
+	}
 	return testutil::finish("test_groth16_prover");
 }
 #endif

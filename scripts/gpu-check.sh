@@ -16,8 +16,11 @@
 #                                      build/gpu-check if there is one, else
 #                                      (with nvcc, cmake and Go on the GPU
 #                                      machine) build it in place, then run
-# The log also goes to $OUT/gpu-check.log when $OUT is set (a device slot
-# returns what is written under $OUT).
+# The log goes to $OUT/gpu-check.log when $OUT is set (a device slot
+# returns what is written under $OUT). Device-slot recipe: here
+#   scripts/gpu-check.sh build        (nvcc + Go; ~14 MB build/gpu-check.tar.xz)
+# then on the slot, carrying build/gpu-check.tar.xz:
+#   tar -xJf build/gpu-check.tar.xz -C build && build/gpu-check/gpu-check.sh run build/gpu-check
 #
 # What `run` does, each step with its own time limit (total ≤ ~280 s):
 #   1. nvidia-smi and the native library's device list
@@ -139,7 +142,12 @@ gotest() {
 
 run() {
 	[ -d "$DIR/bin" ] || die "$DIR/bin missing: run 'scripts/gpu-check.sh build' on a machine with nvcc and Go"
-	LOG=${GPU_CHECK_LOG:-$DIR/gpu-check.log}
+	# Straight into $OUT when set, so a run cut short still leaves its log.
+	if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then
+		LOG=${GPU_CHECK_LOG:-$OUT/gpu-check.log}
+	else
+		LOG=${GPU_CHECK_LOG:-$DIR/gpu-check.log}
+	fi
 	: >"$LOG"
 	local B=$DIR/bin T=$DIR/testdata
 	log "gpu-check $(date -u +%FT%TZ) on $(hostname); budget ${BUDGET}s; bundle $DIR"

@@ -194,7 +194,7 @@ func TestMSMErrors(t *testing.T) {
 // TestNTTHost compares with gnark-crypto's fft.Domain (same ω and coset).
 func TestNTTHost(t *testing.T) {
 	rng := rand.New(rand.NewSource(testSeed + 2))
-	for _, lg := range []uint{0, 1, 4, 10} {
+	for _, lg := range []uint{0, 1, 4, 10, 14} {
 		n := 1 << lg
 		x := make([]fr.Element, n)
 		for i := range x {

@@ -264,9 +264,9 @@ typedef struct {
 typedef struct {
 	double prep;      /* host: density checks, 0/1 classification, compaction */
 	double wait_lock; /* waiting for the device mutex */
-	double upload;    /* a/b/c and scalar uploads, SRS residency */
-	double h_ntt;     /* iNTT, coset NTT, a·b−c, ·Z⁻¹, inverse coset NTT */
-	double h_msm, l_msm, a_msm, b_g1_msm, b_g2_msm; /* incl. batch additions */
+	double upload;    /* host time issuing a/b/c uploads (they overlap the NTTs), SRS residency or streaming */
+	double h_ntt;     /* iNTT, coset NTT, a·b−c, ·Z⁻¹, inverse coset NTT (what the uploads did not hide) */
+	double h_msm, l_msm, a_msm, b_g1_msm, b_g2_msm; /* incl. tail gather, scalar uploads, batch additions */
 	double total;
 	uint32_t split[3];
 	uint32_t resident; /* 1 when the SRS was device-resident for this call */

@@ -47,10 +47,11 @@ type ProveOptions struct {
 // ProveTimings reports where a QuerySums call spent its time, summed over
 // the batch. Device stages include waiting for the device.
 type ProveTimings struct {
-	Prep                             time.Duration // host: checks, 0/1 classification, compaction
-	WaitLock                         time.Duration // waiting for the device mutex (another call ran)
-	Upload                           time.Duration // a/b/c uploads, SRS residency or streaming
-	HNTT                             time.Duration // the five NTTs and the pointwise step of H
+	Prep     time.Duration // host: checks, 0/1 classification, compaction
+	WaitLock time.Duration // waiting for the device mutex (another call ran)
+	Upload   time.Duration // issuing a/b/c uploads (they overlap the NTTs), SRS residency or streaming
+	HNTT     time.Duration // the seven NTTs and the pointwise step of H (what the uploads did not hide)
+	// HMSM .. BG2MSM include the tail gather, scalar uploads and batch additions.
 	HMSM, LMSM, AMSM, BG1MSM, BG2MSM time.Duration
 	Total                            time.Duration
 	Split                            [3]bool   // l, a, b: query was split

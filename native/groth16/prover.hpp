@@ -36,6 +36,11 @@ void run_host(srs::srs& s, const batch_plan& p, const cuseal_assignment* cs, con
 void run_cuda(int dev, srs::srs& s, const batch_plan& p, const cuseal_assignment* cs, const prove_options& o,
               sums* out, cuseal_prove_timings& t);
 
+// srs_host_path_forced: CUSEAL_SRS_RESIDENT=host keeps every query's bases
+// in host memory (the fallback when a query does not fit on the device),
+// for tests of that path.
+bool srs_host_path_forced();
+
 // CUDA helpers for the SRS (no-ops / failures without CUDA).
 // cuda_pin page-locks [p, p+bytes); returns false with a reason on failure.
 bool cuda_pin(void* p, size_t bytes, char* why, size_t why_len);

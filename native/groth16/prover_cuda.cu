@@ -5,7 +5,9 @@
 // copy when it fits next to the working set (3·m Fr for the H chain plus
 // 1 GiB of MSM scratch); it then stays until cuseal_srs_evict or the last
 // release. Otherwise each query is uploaded for the stage that uses it and
-// freed after ("streamed"). CUSEAL_SRS_RESIDENT=0 forces streaming (tests).
+// freed after ("streamed"); a query too large for that stays in host memory
+// and goes through the core's chunked msm::run. CUSEAL_SRS_RESIDENT=0 forces
+// streaming, CUSEAL_SRS_RESIDENT=host the host path (tests).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -41,7 +43,7 @@ const fr_t* tables_on(int dev) {
 
 bool residency_allowed() {
 	const char* v = std::getenv("CUSEAL_SRS_RESIDENT");
-	return !(v && std::strcmp(v, "0") == 0);
+	return !(v && (std::strcmp(v, "0") == 0 || std::strcmp(v, "host") == 0));
 }
 
 struct cuda_bases {
@@ -50,12 +52,23 @@ struct cuda_bases {
 	int dev;
 	void* temp = nullptr;
 
+	// get returns query q on the device: resident, else uploaded for this
+	// stage when it fits next to a working margin, else nullptr (the driver
+	// then keeps the bases on the host and streams them through msm::run).
 	template <class Aff>
 	const Aff* get(int q) {
 		const srs::device_image& im = s.dev[dev];
 		if (im.base) return static_cast<const Aff*>(im.q[q]);
+		if (srs_host_path_forced()) return nullptr;
 		const size_t bytes = s.query_bytes(q);
-		temp = ex.alloc(bytes);
+		const size_t margin = size_t(2) << 30; // MSM scratch, gathered tail bases
+		if (bytes + margin > ex.mem_budget()) return nullptr;
+		try {
+			temp = ex.alloc(bytes);
+		} catch (const cuseal::error& e) {
+			if (e.code() != CUSEAL_ERR_OUT_OF_MEMORY) throw;
+			return nullptr;
+		}
 		ex.h2d(temp, s.query_ptr(q), bytes, STREAM_COMPUTE);
 		ex.sync();
 		return static_cast<const Aff*>(temp);

@@ -11,7 +11,9 @@
 //            MSM and its 1-slots through the batch addition; otherwise one MSM
 //            over the density-compacted scalars.
 // Bases must provide get<Aff>(q) (an executor pointer to SRS query q, valid
-// until done(q)) and done(q).
+// until done(q), or nullptr when q cannot be placed in executor memory: then
+// that query runs on the host path, msm::run over host bases in chunks) and
+// done(q).
 #pragma once
 
 #include <chrono>
@@ -45,6 +47,32 @@ struct g2_tag {
 	using jac = ec::g2_jacobian;
 };
 
+// query_host computes one query's sums with the SRS bases in host memory
+// (when the query cannot be placed on the device): per circuit the core's
+// chunked, double-buffered msm::run over the tail bases (gathered on the
+// host) followed by the circuit's 1-slot bases with scalar 1.
+template <class Exec, class Aff, class Xyzz, class Jac, class Store>
+void query_host(Exec& ex, const Aff* q, const query_plan& qp, size_t n, const msm::options& mo, Store&& store) {
+	if (!qp.split) {
+		for (size_t i = 0; i < n; i++) store(i, msm::run<Exec, Aff, Xyzz, Jac>(ex, q, qp.sc[i].p, qp.slots, mo));
+		return;
+	}
+	const uint64_t tail = qp.tail_slots.size();
+	std::vector<Aff> b(tail);
+	parallel_for(tail, 0, [&](uint64_t lo, uint64_t hi) {
+		for (uint64_t k = lo; k < hi; k++) b[k] = q[qp.tail_slots[k]];
+	});
+	std::vector<fr_t> sc;
+	for (size_t i = 0; i < n; i++) {
+		const std::vector<uint32_t>& ones = qp.ones[i];
+		b.resize(tail + ones.size());
+		for (size_t k = 0; k < ones.size(); k++) b[tail + k] = q[ones[k]];
+		sc.assign(qp.sc[i].p, qp.sc[i].p + tail);
+		sc.resize(tail + ones.size(), fr_t::one());
+		store(i, msm::run<Exec, Aff, Xyzz, Jac>(ex, b.data(), sc.data(), b.size(), mo));
+	}
+}
+
 template <class Exec, class Bases>
 void run_batch(Exec& ex, Bases& bases, ntt::tables tw, srs::srs& s, const batch_plan& p,
                const cuseal_assignment* cs, const prove_options& o, sums* out, cuseal_prove_timings& t) {
@@ -55,6 +83,8 @@ void run_batch(Exec& ex, Bases& bases, ntt::tables tw, srs::srs& s, const batch_
 	using ec::g2_jacobian;
 	using ec::g2_xyzz;
 	stopwatch sw;
+	msm::options host_opts;
+	host_opts.window_bits = o.msm_window;
 
 	// ---- H --------------------------------------------------------------
 	for (size_t i = 0; i < p.n; i++) out[i].h = g1_jacobian::infinity();
@@ -72,6 +102,7 @@ void run_batch(Exec& ex, Bases& bases, ntt::tables tw, srs::srs& s, const batch_
 		fr_t* d[3] = {da.get(), db.get(), dc.get()};
 		sw.lap();
 		const g1_affine* hb = nullptr;
+		bool h_host = false;
 		for (size_t i = 0; i < p.n; i++) {
 			const cuseal_assignment& c = cs[i];
 			const void* src[3] = {c.a, c.b, c.c};
@@ -91,11 +122,19 @@ void run_batch(Exec& ex, Bases& bases, ntt::tables tw, srs::srs& s, const batch_
 			ntt::run(ex, d[0], from_coset, tw);
 			ex.sync();
 			t.h_ntt += sw.lap();
-			if (!hb) {
+			if (!hb && !h_host) {
 				hb = bases.template get<g1_affine>(srs::Q_H);
+				h_host = hb == nullptr;
 				t.upload += sw.lap();
 			}
-			out[i].h = msm_resident<Exec, g1_affine, g1_xyzz, g1_jacobian>(ex, hb, d[0], m - 1, o.msm_window);
+			if (hb) {
+				out[i].h = msm_resident<Exec, g1_affine, g1_xyzz, g1_jacobian>(ex, hb, d[0], m - 1, o.msm_window);
+			} else { // host path: coefficients down, the core's chunked MSM over host bases
+				std::vector<fr_t> coef(m - 1);
+				ex.d2h(coef.data(), d[0], (m - 1) * sizeof(fr_t), STREAM_COMPUTE);
+				ex.sync();
+				out[i].h = msm::run<Exec, g1_affine, g1_xyzz, g1_jacobian>(ex, s.h, coef.data(), m - 1, host_opts);
+			}
 			t.h_msm += sw.lap();
 		}
 		bases.done(srs::Q_H);
@@ -109,6 +148,12 @@ void run_batch(Exec& ex, Bases& bases, ntt::tables tw, srs::srs& s, const batch_
 		sw.lap();
 		const Aff* base = bases.template get<Aff>(sq);
 		t.upload += sw.lap();
+		if (!base) { // host path: bases stay in host memory, the core's chunked MSM
+			query_host<Exec, Aff, Xyzz, Jac>(ex, static_cast<const Aff*>(s.query_ptr(sq)), qp, p.n, host_opts,
+			                                  [&](size_t i, const Jac& r) { store(out[i], r); });
+			acc += sw.lap();
+			return;
+		}
 		const Aff* msm_base = base;
 		const uint64_t tail = qp.split ? qp.tail_slots.size() : qp.slots;
 		dbuf<Exec, Aff> gathered(ex, qp.split ? tail : 0);

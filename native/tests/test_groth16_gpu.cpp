@@ -27,6 +27,9 @@ int main(int argc, char** argv) {
 	// Streamed SRS: residency disabled, so every query is uploaded per stage.
 	setenv("CUSEAL_SRS_RESIDENT", "0", 1);
 	run_case("streamed", 4, 900, 10, 1000, 2, 30, 40);
+	// Bases in host memory (fallback for queries larger than the device).
+	setenv("CUSEAL_SRS_RESIDENT", "host", 1);
+	run_case("host-path", 4, 900, 10, 1000, 2, 30, 40);
 	unsetenv("CUSEAL_SRS_RESIDENT");
 	std::printf("test_groth16_gpu: %.2f s\n",
 	            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

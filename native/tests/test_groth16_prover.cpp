@@ -10,6 +10,7 @@
 // device, SRS validation and refcounting, and batch errors.
 // SRS points come from testdata/native/msm_g{1,2}_points.bin (gnark-crypto,
 // tools/vectors) — including repeats and infinity, so no validation there.
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <thread>
@@ -266,6 +267,11 @@ int main(int argc, char** argv) {
 	run_case("sparse", 4, 150, 8, 200, 3, 30, 50);  // 1-heavy: every query split
 	run_case("dense", 3, 120, 7, 128, 2, 5, 5);     // few 0/1: no split in auto mode
 	run_case("no-h-tail", 2, 40, 6, 64, 1, 20, 20); // constraints fill the domain
+	// Bases kept in host memory (the path for queries too large for the
+	// device): msm::run over host-gathered tail and 1-slot bases.
+	setenv("CUSEAL_SRS_RESIDENT", "host", 1);
+	run_case("host-path", 4, 150, 8, 200, 2, 30, 50);
+	unsetenv("CUSEAL_SRS_RESIDENT");
 
 	// SRS handle: validation names the query and index; refcounting.
 	{

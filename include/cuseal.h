@@ -166,7 +166,10 @@ cuseal_error cuseal_ntt_buffer(cuseal_buffer* buf, uint64_t offset, const cuseal
  * queries, density-filtered as in the .params file) owned by the library.
  * It is kept in host memory and made resident on a device the first time a
  * prove call uses that device, when it fits next to the prover's working
- * set; otherwise each query is uploaded (streamed) per call. */
+ * set; otherwise each query is uploaded (streamed) per call, and a query too
+ * large even for that stays in host memory and is streamed through the
+ * chunked MSM. Environment (tests): CUSEAL_SRS_RESIDENT=0 forces per-call
+ * uploads, CUSEAL_SRS_RESIDENT=host the host-memory path. */
 typedef struct cuseal_srs cuseal_srs;
 
 typedef struct {

@@ -5,7 +5,8 @@
 //            each: inverse NTT (natural → bit-reversed) then coset NTT
 //            (bit-reversed → natural) on 7·⟨ω⟩; a = (a·b − c)·(7^m − 1)⁻¹;
 //            inverse coset NTT (natural → natural): the coefficients of H;
-//            H MSM over the first m − 1 of them, scalars never leave the device;
+//            H MSM over the first m − 1 of them (device-resident scalars; they
+//            come down only on the host path);
 //   L, A, B_G1, B_G2  per query: if split, the union tail bases are gathered
 //            once for the batch, each circuit's tail scalars go through the
 //            MSM and its 1-slots through the batch addition; otherwise one MSM

@@ -217,15 +217,15 @@ func commit2Action(c *cli.Context) error {
 	if n := c.Int("partitions-in-flight"); n < 1 {
 		return usageErrorf("--partitions-in-flight %d: must be at least 1", n)
 	}
-	dir := c.String("params-dir")
-	if err := checkParamsPresent(dir, &in.cfg, true); err != nil {
-		return err
-	}
 	outPath := c.String("out")
 	if outPath != "" {
 		if err := checkOutFile(outPath); err != nil {
 			return err
 		}
+	}
+	dir := c.String("params-dir")
+	if err := checkParamsPresent(dir, &in.cfg, true); err != nil {
+		return err
 	}
 	parse := time.Since(start)
 

@@ -246,6 +246,8 @@ func TestCommit2VerifyBadInput(t *testing.T) {
 		{"verify missing proof", []string{"verify", "--c1", c1, "--proof", filepath.Join(dir, "nope"), "--params-dir", badVK, "--sector", "7"}, "no such file"},
 		{"verify corrupt vk", []string{"verify", "--c1", c1, "--proof", proof, "--params-dir", badVK, "--sector", "7"}, ".vk"},
 		{"missing --c1", []string{"commit2"}, "Required flag"},
+		{"unwritable --out", []string{"commit2", "--c1", c1, "--params-dir", dir, "--sector", "7", "--out", filepath.Join(dir, "no", "such", "proof")}, "--out"},
+		{"--out is a directory", []string{"commit2", "--c1", c1, "--params-dir", dir, "--sector", "7", "--out", dir}, "is a directory"},
 		{"bench prove without params", []string{"bench", "prove", "--c1", c1, "--params-dir", dir, "--sector", "7"}, "cuseal params generate"},
 		{"zero partitions in flight", []string{"commit2", "--c1", c1, "--params-dir", other, "--sector", "7", "--partitions-in-flight", "0"}, "--partitions-in-flight"},
 		{"bench prove zero runs", []string{"bench", "prove", "--c1", c1, "--params-dir", dir, "--runs", "0"}, "--runs"},

@@ -182,13 +182,18 @@ cmd_demo() {
 	local ticket=0101010101010101010101010101010101010101010101010101010101010101
 	local seed=0202020202020202020202020202020202020202020202020202020202020202
 	build_pure
+	# A CUDA binary from ./build.sh build proves on the GPU when it finds a device.
+	local bin=bin/cuseal
+	if [ -x bin/cuseal-cuda ] && bin/cuseal-cuda info --json 2>/dev/null | grep -q '"backend": *"cuda"'; then
+		bin=bin/cuseal-cuda
+	fi
 	local work
 	work=$(mktemp -d "${TMPDIR:-/tmp}/cuseal-demo.XXXXXX")
 	log "demo: working directory $work; test parameters cached in $PARAMS_CACHE"
 	run bin/cuseal --log-level warn seal --sector-size 2KiB --data "$sample" --out "$work/sector" \
 		--miner t01000 --sector 1 --ticket "$ticket" --seed "$seed" --json >"$work/seal.json"
 	run bin/cuseal --log-level warn params generate --sector-size 2KiB --out "$PARAMS_CACHE" --reuse --json >"$work/params.json"
-	run bin/cuseal --log-level warn commit2 --c1 "$work/sector/c1.json" --params-dir "$PARAMS_CACHE" \
+	run "$bin" --log-level warn commit2 --c1 "$work/sector/c1.json" --params-dir "$PARAMS_CACHE" \
 		--miner t01000 --sector 1 --out "$work/proof" --json >"$work/commit2.json"
 	run bin/cuseal --log-level warn verify --c1 "$work/sector/c1.json" --proof "$work/proof" \
 		--params-dir "$PARAMS_CACHE" --miner t01000 --sector 1 --json >"$work/verify.json"

@@ -8,93 +8,22 @@ package gadget
 // synthesized with cuseal's gadgets and every digest and count must match.
 
 import (
-	"bufio"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuseal/cuseal/internal/goldentest"
 	"github.com/cuseal/cuseal/porep/cs"
 )
 
-// rustGolden is the refcircuit output file.
-type rustGolden struct {
-	Source string     `json:"source"`
-	Cases  []rustCase `json:"cases"`
-}
-
-// rustCase is one circuit's digests as the Rust tool computed them.
-type rustCase struct {
-	Name           string          `json:"name"`
-	NumInputs      int             `json:"num_inputs"`
-	NumAux         int             `json:"num_aux"`
-	NumConstraints int             `json:"num_constraints"`
-	AAuxPop        int             `json:"a_aux_popcount"`
-	BInputPop      int             `json:"b_input_popcount"`
-	BAuxPop        int             `json:"b_aux_popcount"`
-	R1CS           string          `json:"r1cs_digest"`
-	Witness        string          `json:"witness_digest"`
-	ABC            string          `json:"abc_digest"`
-	Density        string          `json:"density_digest"`
-	Params         json.RawMessage `json:"params"`
-	Outputs        json.RawMessage `json:"outputs"`
-}
-
-func loadRustGolden(t *testing.T) map[string]rustCase {
+func loadRustGolden(t *testing.T) map[string]goldentest.Case {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", "rust_golden.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var g rustGolden
-	if err := json.Unmarshal(raw, &g); err != nil {
-		t.Fatalf("testdata/rust_golden.json: %v", err)
-	}
-	m := make(map[string]rustCase, len(g.Cases))
-	for _, c := range g.Cases {
-		m[c.Name] = c
-	}
-	return m
-}
-
-// detBytes mirrors refcircuit's det_bytes: the first n bytes of
-// sha256("cuseal-refcircuit-v1" ‖ label ‖ u32le(j)) for j = 0, 1, ….
-func detBytes(label string, n int) []byte {
-	out := make([]byte, 0, n+32)
-	for j := uint32(0); len(out) < n; j++ {
-		h := sha256.New()
-		h.Write([]byte("cuseal-refcircuit-v1"))
-		h.Write([]byte(label))
-		var jb [4]byte
-		binary.LittleEndian.PutUint32(jb[:], j)
-		h.Write(jb[:])
-		out = h.Sum(out)
-	}
-	return out[:n]
-}
-
-// detFr mirrors det_fr: det_bytes(label, 32) with byte 31 &= 0x3f, LE.
-func detFr(label string) fr.Element {
-	var b [32]byte
-	copy(b[:], detBytes(label, 32))
-	b[31] &= 0x3f
-	return porFromLE(b)
-}
-
-// detBits mirrors det_bits: bit i is bit i%8 (LSB first) of byte i/8.
-func detBits(label string, n int) []bool {
-	bytes := detBytes(label, (n+7)/8)
-	bits := make([]bool, n)
-	for i := range bits {
-		bits[i] = bytes[i/8]>>(i%8)&1 == 1
-	}
-	return bits
+	return goldentest.ByName(goldentest.Load(t, filepath.Join("testdata", "rust_golden.json")))
 }
 
 func hexFr(t *testing.T, s string) fr.Element {
@@ -123,84 +52,16 @@ func frHex(e *fr.Element) string {
 // mismatching case's constraints are written to dir/<name>.go.txt in the
 // format of `cuseal-refcircuit <root> --dump <name> FILE` (compare the
 // columns 1 and 3: `cut -f1,3`).
-func checkRustDigests(t *testing.T, want rustCase, synth func(sys cs.ConstraintSystem) error) {
+func checkRustDigests(t *testing.T, want goldentest.Case, synth func(sys cs.ConstraintSystem) error) {
 	t.Helper()
-	rec := cs.NewRecorder()
-	if err := synth(rec); err != nil {
-		t.Fatalf("%s: synthesis (recorder): %v", want.Name, err)
+	r1cs, rd, asg := goldentest.Synthesize(t, want.Name, synth)
+	checks := goldentest.ShapeChecks(r1cs, rd, &want)
+	checks = append(checks, goldentest.Check{What: "prover num_constraints", Got: len(asg.A), Want: want.NumConstraints})
+	checks = append(checks, goldentest.DensityChecks(asg, &want)...)
+	checks = append(checks, goldentest.WitnessChecks(asg, &want)...)
+	if goldentest.Compare(t, want.Name, checks) {
+		goldentest.Dump(t, want.Name, r1cs)
 	}
-	r1cs := rec.R1CS()
-	pa := cs.NewProvingAssignment(cs.SizeHint{})
-	if err := synth(pa); err != nil {
-		t.Fatalf("%s: synthesis (prover): %v", want.Name, err)
-	}
-	asg := pa.Assignment()
-	rd, wd, ad, dd := rec.Digest(), asg.WitnessDigest(), asg.ABCDigest(), asg.DensityDigest()
-	got := []struct {
-		what      string
-		got, want any
-	}{
-		{"num_inputs", r1cs.NumInputs, want.NumInputs},
-		{"num_aux", r1cs.NumAux, want.NumAux},
-		{"num_constraints", r1cs.NumConstraints(), want.NumConstraints},
-		{"prover num_constraints", len(asg.A), want.NumConstraints},
-		{"a_aux popcount", asg.ADensityAux.PopCount(), want.AAuxPop},
-		{"b_input popcount", asg.BDensityInput.PopCount(), want.BInputPop},
-		{"b_aux popcount", asg.BDensityAux.PopCount(), want.BAuxPop},
-		{"r1cs_digest", hex.EncodeToString(rd[:]), want.R1CS},
-		{"witness_digest", hex.EncodeToString(wd[:]), want.Witness},
-		{"abc_digest", hex.EncodeToString(ad[:]), want.ABC},
-		{"density_digest", hex.EncodeToString(dd[:]), want.Density},
-	}
-	bad := false
-	for _, g := range got {
-		if g.got != g.want {
-			t.Errorf("%s: %s = %v, Rust %v", want.Name, g.what, g.got, g.want)
-			bad = true
-		}
-	}
-	if bad {
-		if dir := os.Getenv("CUSEAL_GOLDEN_DUMP"); dir != "" {
-			p := filepath.Join(dir, want.Name+".go.txt")
-			if err := dumpR1CS(p, r1cs); err != nil {
-				t.Log(err)
-			} else {
-				t.Logf("%s: constraints written to %s", want.Name, p)
-			}
-		}
-	}
-}
-
-// dumpR1CS writes one line per constraint: "n\t\tA: i0*hex a3*hex B: … C: …".
-func dumpR1CS(path string, r *cs.R1CS) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	for row := 0; row < r.NumConstraints(); row++ {
-		fmt.Fprintf(w, "%d\t\t", row)
-		for mi, m := range []*cs.Matrix{&r.A, &r.B, &r.C} {
-			if mi > 0 {
-				w.WriteByte(' ')
-			}
-			w.WriteString([]string{"A:", "B:", "C:"}[mi])
-			vars, coeffs := m.Row(row)
-			for k, v := range vars {
-				kind := "i"
-				if v.IsAux() {
-					kind = "a"
-				}
-				fmt.Fprintf(w, " %s%d*%s", kind, v.Index(), frHex(&coeffs[k]))
-			}
-		}
-		w.WriteByte('\n')
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 func TestRustGoldenSHA256(t *testing.T) {
@@ -211,7 +72,7 @@ func TestRustGoldenSHA256(t *testing.T) {
 		if !ok {
 			t.Fatalf("golden case %s missing", name)
 		}
-		vals := detBits(fmt.Sprintf("sha256/%d", n), n)
+		vals := goldentest.DetBits(fmt.Sprintf("sha256/%d", n), n)
 		var digest []Boolean
 		checkRustDigests(t, want, func(sys cs.ConstraintSystem) error {
 			msg := make([]Boolean, n)
@@ -321,12 +182,12 @@ func TestRustGoldenCreateLabel(t *testing.T) {
 	}
 	var label AllocatedNum
 	checkRustDigests(t, want, func(sys cs.ConstraintSystem) error {
-		id := detFr("create_label/replica_id")
+		id := goldentest.DetFr("create_label/replica_id")
 		idNum := AllocNum(sys, &id)
 		idBits := ReverseBitNumbering(idNum.ToBitsLE(sys))
 		parents := make([][]Boolean, p.Parents)
 		for j := range parents {
-			v := detFr(fmt.Sprintf("create_label/parent/%d", j))
+			v := goldentest.DetFr(fmt.Sprintf("create_label/parent/%d", j))
 			num := AllocNum(sys, &v)
 			parents[j] = ReverseBitNumbering(num.ToBitsLE(sys))
 		}

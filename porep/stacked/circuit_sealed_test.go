@@ -16,12 +16,12 @@ import (
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-// sealedC1 seals random data for cfg with the test sealer (porep/seal) and
-// returns its parsed C1 output.
-func sealedC1(t *testing.T, cfg stacked.SectorConfig, seed uint64) *stacked.C1Output {
+// sealedC1 seals random data (PCG seeds seed1, seed2) for cfg with the test
+// sealer (porep/seal) and returns its parsed C1 output.
+func sealedC1(t testing.TB, cfg stacked.SectorConfig, seed1, seed2 uint64) *stacked.C1Output {
 	t.Helper()
 	dir := t.TempDir()
-	r := rand.New(rand.NewPCG(seed, 11))
+	r := rand.New(rand.NewPCG(seed1, seed2))
 	data := make([]byte, seal.UnpaddedSize(cfg.SectorSize))
 	for i := range data {
 		data[i] = byte(r.Uint32())
@@ -80,7 +80,7 @@ func TestStackedCircuitSatisfiedSealed(t *testing.T) {
 			if testing.Short() && cfg.Name != cfg2k.Name {
 				t.Skip("-short: 2 KiB V1_1 only")
 			}
-			c1 := sealedC1(t, cfg, cfg.SectorSize)
+			c1 := sealedC1(t, cfg, cfg.SectorSize, 11)
 			g, err := stacked.GraphFor(&cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -157,7 +157,7 @@ func BenchmarkSynthesize2KiB(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c1 := sealedC1Bench(b, cfg)
+	c1 := sealedC1(b, cfg, 1, 2)
 	hint, err := stacked.SizeHintFor(&cfg)
 	if err != nil {
 		b.Fatal(err)
@@ -178,33 +178,6 @@ func BenchmarkSynthesize2KiB(b *testing.B) {
 		}
 		b.ReportMetric(float64(len(a.A)), "constraints")
 	}
-}
-
-// sealedC1Bench is sealedC1 for benchmarks.
-func sealedC1Bench(b *testing.B, cfg stacked.SectorConfig) *stacked.C1Output {
-	b.Helper()
-	dir := b.TempDir()
-	data := make([]byte, seal.UnpaddedSize(cfg.SectorSize))
-	r := rand.New(rand.NewPCG(1, 2))
-	for i := range data {
-		data[i] = byte(r.Uint32())
-	}
-	dataPath := filepath.Join(dir, "data")
-	if err := os.WriteFile(dataPath, data, 0o644); err != nil {
-		b.Fatal(err)
-	}
-	ctx := context.Background()
-	out := filepath.Join(dir, "sector")
-	ticket, seedR := bytes.Repeat([]byte{5}, 32), bytes.Repeat([]byte{6}, 32)
-	res, err := seal.Seal(ctx, cfg, dataPath, out, 1000, 3, ticket)
-	if err != nil {
-		b.Fatal(err)
-	}
-	c1, err := seal.CommitPhase1Output(ctx, cfg, res.CommR, res.CommD, out, 3, 1000, ticket, seedR)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return c1
 }
 
 // BenchmarkSynthesize32GiBOneChallenge synthesizes one challenge of the

@@ -2,7 +2,6 @@ package seal
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -34,18 +33,7 @@ var c1Fixtures = []struct {
 func TestC1Fixtures(t *testing.T) {
 	for _, f := range c1Fixtures {
 		cfg := f.cfg()
-		dir := t.TempDir()
-		data := randomData(t, dir, UnpaddedSize(cfg.SectorSize), f.seed)
-		out := filepath.Join(dir, "sector")
-		ctx := context.Background()
-		res, err := Seal(ctx, cfg, data, out, 1000, 7, fixed32(3))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c1, err := CommitPhase1(ctx, cfg, res.CommR, res.CommD, out, 7, 1000, fixed32(3), fixed32(9))
-		if err != nil {
-			t.Fatal(err)
-		}
+		c1, _ := sealAndCommit(t, cfg, f.seed)
 		path := filepath.Join("..", "stacked", "testdata", f.file)
 		if os.Getenv("CUSEAL_REGEN_FIXTURES") == "1" {
 			if err := os.WriteFile(path, c1, 0o644); err != nil {

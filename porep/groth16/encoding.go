@@ -38,25 +38,46 @@ func readFp(z *fp.Element, b []byte, clearFlags bool) error {
 	return nil
 }
 
-// uncompressedFlags validates the flag bits of an uncompressed encoding and
-// reports whether it is the (well-formed) infinity encoding.
-func uncompressedFlags(b []byte) (infinity bool, err error) {
+// checkUncompressed checks the length and flag bits of a size-byte
+// uncompressed encoding at the start of b: short input, bad flags (including
+// a malformed infinity encoding) and the point at infinity are errors.
+func checkUncompressed(b []byte, size int) error {
+	if len(b) < size {
+		return ErrTruncated
+	}
 	switch b[0] & flagMask {
 	case 0:
-		return false, nil
+		return nil
 	case flagInfinity:
 		if b[0]&^flagMask != 0 {
-			return false, ErrBadFlags
+			return ErrBadFlags
 		}
-		for _, x := range b[1:] {
+		for _, x := range b[1:size] {
 			if x != 0 {
-				return false, ErrBadFlags
+				return ErrBadFlags
 			}
 		}
-		return true, nil
+		return ErrPointAtInfinity
 	default:
 		// compressed or sort bit set in an uncompressed slot
-		return false, ErrBadFlags
+		return ErrBadFlags
+	}
+}
+
+// checkCompressed checks the length and flag bits of a size-byte compressed
+// encoding at the start of b: the compressed bit must be set (the sort bit
+// may be), and infinity is rejected.
+func checkCompressed(b []byte, size int) error {
+	if len(b) < size {
+		return ErrTruncated
+	}
+	switch b[0] & flagMask {
+	case flagCompressed, flagCompressed | flagSort:
+		return nil
+	case flagCompressed | flagInfinity:
+		return ErrPointAtInfinity
+	default:
+		return ErrBadFlags
 	}
 }
 
@@ -65,15 +86,8 @@ func uncompressedFlags(b []byte) (infinity bool, err error) {
 // off-curve points; with checked it also rejects points outside the
 // prime-order subgroup (blstrs from_uncompressed vs _unchecked).
 func decodeG1Uncompressed(p *bls.G1Affine, b []byte, checked bool) error {
-	if len(b) < G1UncompressedSize {
-		return ErrTruncated
-	}
-	inf, err := uncompressedFlags(b[:G1UncompressedSize])
-	if err != nil {
+	if err := checkUncompressed(b, G1UncompressedSize); err != nil {
 		return err
-	}
-	if inf {
-		return ErrPointAtInfinity
 	}
 	if err := readFp(&p.X, b[0:48], true); err != nil {
 		return err
@@ -95,15 +109,8 @@ func decodeG1Uncompressed(p *bls.G1Affine, b []byte, checked bool) error {
 // decodeG2Uncompressed is decodeG1Uncompressed for G2 (192 bytes,
 // coordinates ordered c1 ‖ c0 as in the zcash format).
 func decodeG2Uncompressed(p *bls.G2Affine, b []byte, checked bool) error {
-	if len(b) < G2UncompressedSize {
-		return ErrTruncated
-	}
-	inf, err := uncompressedFlags(b[:G2UncompressedSize])
-	if err != nil {
+	if err := checkUncompressed(b, G2UncompressedSize); err != nil {
 		return err
-	}
-	if inf {
-		return ErrPointAtInfinity
 	}
 	if err := readFp(&p.X.A1, b[0:48], true); err != nil {
 		return err
@@ -130,15 +137,8 @@ func decodeG2Uncompressed(p *bls.G2Affine, b []byte, checked bool) error {
 // rejecting infinity, bad flags, non-canonical x, x with no curve point, and
 // points outside the subgroup (blstrs from_compressed, as Proof::read).
 func decodeG1Compressed(p *bls.G1Affine, b []byte) error {
-	if len(b) < G1CompressedSize {
-		return ErrTruncated
-	}
-	switch b[0] & flagMask {
-	case flagCompressed, flagCompressed | flagSort:
-	case flagCompressed | flagInfinity:
-		return ErrPointAtInfinity
-	default:
-		return ErrBadFlags
+	if err := checkCompressed(b, G1CompressedSize); err != nil {
+		return err
 	}
 	var x fp.Element
 	if err := readFp(&x, b[:48], true); err != nil {
@@ -154,15 +154,8 @@ func decodeG1Compressed(p *bls.G1Affine, b []byte) error {
 
 // decodeG2Compressed is decodeG1Compressed for G2 (96 bytes).
 func decodeG2Compressed(p *bls.G2Affine, b []byte) error {
-	if len(b) < G2CompressedSize {
-		return ErrTruncated
-	}
-	switch b[0] & flagMask {
-	case flagCompressed, flagCompressed | flagSort:
-	case flagCompressed | flagInfinity:
-		return ErrPointAtInfinity
-	default:
-		return ErrBadFlags
+	if err := checkCompressed(b, G2CompressedSize); err != nil {
+		return err
 	}
 	var x fp.Element
 	if err := readFp(&x, b[0:48], true); err != nil {

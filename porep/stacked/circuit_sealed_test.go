@@ -158,26 +158,7 @@ func BenchmarkSynthesize2KiB(b *testing.B) {
 		b.Fatal(err)
 	}
 	c1 := sealedC1(b, cfg, 1, 2)
-	hint, err := stacked.SizeHintFor(&cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		circ, err := stacked.NewCircuit(c1, &cfg, 0)
-		if err != nil {
-			b.Fatal(err)
-		}
-		pa := cs.NewProvingAssignment(hint)
-		if err := circ.Synthesize(pa); err != nil {
-			b.Fatal(err)
-		}
-		a := pa.Assignment()
-		if !pa.ABCInPlace() {
-			b.Fatal("a/b/c outgrew the size hint")
-		}
-		b.ReportMetric(float64(len(a.A)), "constraints")
-	}
+	benchSynthesize(b, c1, &cfg)
 }
 
 // BenchmarkSynthesize32GiBOneChallenge synthesizes one challenge of the
@@ -194,13 +175,20 @@ func BenchmarkSynthesize32GiBOneChallenge(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	hint, err := stacked.SizeHintFor(&cfg)
+	benchSynthesize(b, c1, &cfg)
+}
+
+// benchSynthesize times NewCircuit + Synthesize of c1's partition 0 into a
+// cs.ProvingAssignment pre-sized with SizeHintFor (a/b/c outgrowing the hint
+// fails) and reports the constraint count.
+func benchSynthesize(b *testing.B, c1 *stacked.C1Output, cfg *stacked.SectorConfig) {
+	hint, err := stacked.SizeHintFor(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		circ, err := stacked.NewCircuit(c1, &cfg, 0)
+		circ, err := stacked.NewCircuit(c1, cfg, 0)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -71,32 +71,54 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 }
 
 // prepareCommands gives every command in the tree the same usage-error handling, wraps
-// every action so that errors it does not classify count as internal (exit 3), and gives
-// command groups an action that rejects unknown sub-commands as bad usage (exit 2).
+// every action so that errors it does not classify count as internal (exit 3), gives
+// command groups an action that rejects unknown sub-commands as bad usage (exit 2), and
+// makes commands without ArgsUsage reject positional arguments (exit 2): urfave/cli stops
+// parsing flags at the first positional argument, so a stray word would otherwise silently
+// swallow every flag after it.
 func prepareCommands(cmds []*cli.Command) {
 	for _, c := range cmds {
 		c.OnUsageError = onUsageError
-		if len(c.Subcommands) > 0 {
+		group := len(c.Subcommands) > 0
+		if group {
 			if c.Action == nil {
 				c.Action = groupAction
 			}
 			prepareCommands(c.Subcommands)
 		}
 		if act := c.Action; act != nil {
+			noArgs := !group && c.ArgsUsage == ""
 			c.Action = func(ctx *cli.Context) error {
+				if noArgs && ctx.Args().Len() > 0 {
+					return unexpectedArgs(ctx)
+				}
 				return classify(act(ctx))
 			}
 		}
 	}
 }
 
+// unexpectedArgs reports the first positional argument of a command that takes none.
+func unexpectedArgs(c *cli.Context) error {
+	return usageErrorf("%s: unexpected argument %q (this command takes flags only; see '%s --help')",
+		c.Command.HelpName, c.Args().First(), c.Command.HelpName)
+}
+
 // groupAction runs for the root and for command groups (params, bench): without arguments it
-// prints help; with an unknown sub-command it is a usage error.
+// prints help and is a usage error (a sub-command is required); with an unknown sub-command
+// it is a usage error.
 func groupAction(c *cli.Context) error {
-	if c.Args().Present() {
-		return usageErrorf("unknown command %q (see '%s --help')", c.Args().First(), c.Command.HelpName)
+	name := c.Command.HelpName
+	if name == "" {
+		name = c.App.HelpName
 	}
-	return cli.ShowSubcommandHelp(c)
+	if c.Args().Present() {
+		return usageErrorf("unknown command %q (see '%s --help')", c.Args().First(), name)
+	}
+	if err := cli.ShowSubcommandHelp(c); err != nil {
+		return internalError(err)
+	}
+	return usageErrorf("%s: missing command", name)
 }
 
 func onUsageError(_ *cli.Context, err error, _ bool) error {

@@ -156,10 +156,41 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// TestNoArgsPrintsHelp: a command group without a sub-command prints its usage and is a
+// usage error (exit 2), not a success.
 func TestNoArgsPrintsHelp(t *testing.T) {
-	code, out, _ := runCLI(t)
-	if code != exitOK || !strings.Contains(out, "COMMANDS:") {
-		t.Fatalf("exit %d, output:\n%s", code, out)
+	for _, args := range [][]string{nil, {"params"}, {"bench"}} {
+		code, out, stderr := runCLI(t, args...)
+		if code != exitUsage || !strings.Contains(out, "COMMANDS:") {
+			t.Fatalf("%q: exit %d, output:\n%s", args, code, out)
+		}
+		wantOneLineError(t, stderr, "missing command")
+	}
+}
+
+// TestUnexpectedArguments: commands that take no positional arguments reject them (urfave/cli
+// stops parsing flags at the first one, so flags after it would otherwise be ignored).
+func TestUnexpectedArguments(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"version", "junk"},
+		{"info", "junk"},
+		{"bench", "synth", "--sector-size", "2KiB", "--synthetic", "junk", "--json"},
+		{"verify", "--c1", dir + "/c1.json", "--proof", dir + "/p", "junk", "--params-dir", dir},
+		{"commit2", "--c1", dir + "/c1.json", "junk"},
+		{"seal", "--out", dir + "/o", "--ticket", "00", "--seed", "00", "junk"},
+		{"params", "generate", "--sector-size", "2KiB", "--out", dir, "junk"},
+		{"bench", "msm", "junk"},
+		{"bench", "ntt", "junk"},
+		{"bench", "prove", "--c1", dir + "/c1.json", "junk"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, out, stderr := runCLI(t, args...)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, exitUsage, out, stderr)
+			}
+			wantOneLineError(t, stderr, `unexpected argument "junk"`)
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -28,6 +29,9 @@ func parseSize(s string) (uint64, error) {
 	num := strings.TrimRightFunc(t, func(r rune) bool { return r < '0' || r > '9' })
 	unit := strings.ToLower(strings.TrimSpace(t[len(num):]))
 	n, err := strconv.ParseUint(num, 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("size %q: out of range (at most %d bytes)", s, ^uint64(0))
+	}
 	if err != nil {
 		return 0, fmt.Errorf("size %q: not a number with an optional unit (2KiB, 32GiB)", s)
 	}
@@ -46,7 +50,7 @@ func parseSize(s string) (uint64, error) {
 		return 0, fmt.Errorf("size %q: unknown unit %q (use KiB, MiB, GiB or TiB)", s, unit)
 	}
 	if n > (^uint64(0))>>shift {
-		return 0, fmt.Errorf("size %q: too large", s)
+		return 0, fmt.Errorf("size %q: out of range (at most %d bytes)", s, ^uint64(0))
 	}
 	return n << shift, nil
 }
@@ -64,10 +68,25 @@ func formatSize(n uint64) string {
 
 // parseSectorSize parses a --sector-size value and checks that it names a Filecoin sector
 // size.
+//
+// Only binary units spelled out (KiB, MiB, GiB, case-insensitive) or a plain byte count
+// are accepted: "32GB" and "32G" are refused with a hint, because Filecoin sizes are
+// binary and a decimal reading would silently name another size.
 func parseSectorSize(s string) (uint64, error) {
 	n, err := parseSize(s)
 	if err != nil {
 		return 0, fmt.Errorf("--sector-size: %w", err)
+	}
+	t := strings.TrimSpace(s)
+	unit := strings.TrimLeftFunc(t, func(r rune) bool { return r >= '0' && r <= '9' })
+	switch strings.ToLower(strings.TrimSpace(unit)) {
+	case "", "b", "kib", "mib", "gib", "tib":
+	default:
+		hint := ""
+		if u := strings.ToUpper(strings.TrimSpace(unit)[:1]); u != "B" {
+			hint = fmt.Sprintf(" (did you mean %s%siB?)", t[:len(t)-len(unit)], u)
+		}
+		return 0, fmt.Errorf("--sector-size %s: ambiguous unit %q: sector sizes are binary, write KiB, MiB or GiB%s", s, strings.TrimSpace(unit), hint)
 	}
 	for _, v := range sectorSizes {
 		if v == n {

@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestParseSize(t *testing.T) {
 	for _, tc := range []struct {
@@ -45,6 +48,32 @@ func TestParseSectorSize(t *testing.T) {
 	for _, bad := range []string{"4KiB", "1GiB", "abc"} {
 		if _, err := parseSectorSize(bad); err == nil {
 			t.Errorf("parseSectorSize(%q): no error", bad)
+		}
+	}
+}
+
+// TestParseSectorSizeErrors: decimal or abbreviated units are refused with a hint naming the
+// binary size, and an overflowing number is "out of range", not "not a number".
+func TestParseSectorSizeErrors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"32GB", "did you mean 32GiB?"},
+		{"32gb", "did you mean 32GiB?"},
+		{"32G", "did you mean 32GiB?"},
+		{"2KB", "did you mean 2KiB?"},
+		{"512MB", "did you mean 512MiB?"},
+		{"99999999999999999999GiB", "out of range"},
+		{"17179869184GiB", "out of range"},
+		{"4KiB", "not a Filecoin sector size"},
+		{"abc", "not a number"},
+	} {
+		_, err := parseSectorSize(tc.in)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("parseSectorSize(%q) = %v, want an error containing %q", tc.in, err, tc.want)
+		}
+	}
+	for _, ok := range []string{"2kib", "32gib", "2048", "2048B", " 64GiB "} {
+		if _, err := parseSectorSize(ok); err != nil {
+			t.Errorf("parseSectorSize(%q): %v", ok, err)
 		}
 	}
 }

@@ -92,6 +92,15 @@ func paramsGenerateAction(c *cli.Context) error {
 	start := time.Now()
 	tp, err := porep.GenerateTestParams(dir, &cfg, seed, slog.Default())
 	bar.Done()
+	var ce *porep.ParamsConflictError
+	if errors.As(err, &ce) {
+		what := "no stamp recording their seed"
+		if ce.StampSeed != "" {
+			what = fmt.Sprintf("seed %s, R1CS digest %s", describeSeedHex(ce.StampSeed), ce.StampDigest)
+		}
+		return usageErrorf("--out: %s: existing parameters (%s) do not match --seed %s; refusing to overwrite them (choose another --out)",
+			ce.Path, what, describeSeedHex(hex.EncodeToString(seed[:])))
+	}
 	if err != nil {
 		return internalError(err)
 	}
@@ -144,6 +153,32 @@ func parseParamsSeed(s string) ([32]byte, error) {
 	}
 	copy(seed[:], s)
 	return seed, nil
+}
+
+// describeSeedHex renders a 32-byte seed (hex) the way --seed would take it: a short
+// string, a number, or the 64 hex digits.
+func describeSeedHex(h string) string {
+	b, err := hex.DecodeString(h)
+	if err != nil || len(b) != 32 {
+		return strconv.Quote(h)
+	}
+	n := len(b)
+	for n > 0 && b[n-1] == 0 {
+		n--
+	}
+	if n <= 8 {
+		var v [8]byte
+		copy(v[:], b[:n])
+		return strconv.FormatUint(binary.LittleEndian.Uint64(v[:]), 10)
+	}
+	printable := true
+	for _, c := range b[:n] {
+		printable = printable && c >= 0x21 && c < 0x7f
+	}
+	if printable {
+		return strconv.Quote(string(b[:n]))
+	}
+	return h
 }
 
 // checkWritableDir checks that files can be created in dir.

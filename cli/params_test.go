@@ -1,15 +1,18 @@
 package main
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 // tinyParamsFiles writes test parameters for x·y = z (z public) to dir and returns the
@@ -115,5 +118,55 @@ func TestParamsInfoBadInput(t *testing.T) {
 			}
 			wantOneLineError(t, stderr, tc.want)
 		})
+	}
+}
+
+// TestParamsGenerateReuseRefusesOtherSeed: --reuse must reuse only parameters made from the
+// same seed and circuit; a trial run of `--reuse --seed 7` over the default-seed parameters
+// overwrote them. Placeholder files stand in for the parameters (the refusal comes before
+// any setup).
+func TestParamsGenerateReuseRefusesOtherSeed(t *testing.T) {
+	dir := t.TempDir()
+	cfg, err := stacked.ConfigByName("StackedDrg2KiBV1_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pp, vp, mp := cfg.ParameterPaths(dir)
+	for _, p := range []string{pp, vp, mp} {
+		if err := os.WriteFile(p, []byte("precious"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seed, _ := parseParamsSeed(defaultParamsSeed)
+	stamp := filepath.Join(dir, cfg.ParameterFileStem()+".cuseal-test.json")
+	b, _ := json.Marshal(map[string]string{"circuit": cfg.ParameterIdentifier(), "seed": hex.EncodeToString(seed[:]), "r1cs_digest": "ab"})
+	if err := os.WriteFile(stamp, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "params", "generate", "--sector-size", "2KiB", "--out", dir, "--reuse", "--seed", "7")
+	if code != exitUsage {
+		t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr)
+	}
+	wantOneLineError(t, stderr, stamp)
+	for _, want := range []string{`seed "cuseal-porep-test"`, "--seed 7", "another --out"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q: %s", want, stderr)
+		}
+	}
+	for _, p := range []string{pp, vp, mp} {
+		if b, _ := os.ReadFile(p); string(b) != "precious" {
+			t.Fatalf("%s changed", p)
+		}
+	}
+	if err := os.Remove(stamp); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, "params", "generate", "--sector-size", "2KiB", "--out", dir, "--reuse")
+	if code != exitUsage {
+		t.Fatalf("no stamp: exit %d, want %d: %s", code, exitUsage, stderr)
+	}
+	wantOneLineError(t, stderr, "no stamp")
+	if b, _ := os.ReadFile(pp); string(b) != "precious" {
+		t.Fatal("params file changed")
 	}
 }

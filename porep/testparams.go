@@ -1,9 +1,9 @@
 package porep
 
 import (
-	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -37,6 +37,46 @@ type testStamp struct {
 	R1CSDigest string `json:"r1cs_digest"`
 }
 
+// ErrParamsConflict is wrapped by the error GenerateTestParams returns when
+// the target directory already holds parameter files for the circuit that
+// were not made from the same seed and R1CS (another seed, another circuit,
+// or no stamp at all: production parameters, say).
+var ErrParamsConflict = errors.New("porep: test params: existing parameters do not match")
+
+// ParamsConflictError says which existing file GenerateTestParams refused to
+// overwrite and what its stamp records. It unwraps to ErrParamsConflict.
+type ParamsConflictError struct {
+	// Path is the stamp file, or the parameter file when there is no stamp.
+	Path string
+	// StampSeed and StampDigest are the stamp's seed and R1CS digest (hex);
+	// empty when there is no readable stamp.
+	StampSeed, StampDigest string
+	// Reason says what does not match, e.g. "records seed 07… for …".
+	Reason string
+}
+
+func (e *ParamsConflictError) Error() string {
+	return fmt.Sprintf("porep: test params: %s %s; refusing to overwrite those parameters", e.Path, e.Reason)
+}
+
+func (e *ParamsConflictError) Unwrap() error { return ErrParamsConflict }
+
+// readTestStamp reads and parses a "<stem>.cuseal-test.json" stamp.
+func readTestStamp(path string) (*testStamp, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var st testStamp
+	if err := json.Unmarshal(b, &st); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if st.Seed == "" || st.R1CSDigest == "" {
+		return nil, fmt.Errorf("%s: no seed or r1cs_digest", path)
+	}
+	return &st, nil
+}
+
 // RecordR1CS synthesizes cfg's blank circuit (one partition) into a
 // cs.Recorder and returns the R1CS as the prover sees it (per-input rows
 // included). This is what parameters for cfg are generated from.
@@ -54,12 +94,15 @@ func RecordR1CS(cfg *stacked.SectorConfig) (*cs.R1CS, error) {
 // blank circuit is recorded (RecordR1CS) and groth16.Setup runs with toxic
 // waste derived from seed (groth16.ToxicWasteFromSeed). A stamp file
 // "<stem>.cuseal-test.json" names the seed and R1CS digest; when it and the
-// parameter files already match, nothing is regenerated (Reused). Files are
-// written atomically, the stamp last.
+// parameter files already match, nothing is regenerated (Reused). When
+// parameter files for cfg exist in dir and the stamp records another seed or
+// R1CS digest, or there is no stamp, it overwrites nothing and returns a
+// *ParamsConflictError (errors.Is ErrParamsConflict). Files are written
+// atomically (temporary file + rename), the stamp last.
 //
 // FOR TESTS ONLY: anyone who knows seed can forge proofs. Setup for a
-// 2 KiB sector (2.7M constraints, domain 2^22) takes minutes on a few
-// cores and writes about 1.7 GB.
+// 2 KiB sector (2.7M constraints, domain 2^22) takes 40-90 s on two cores
+// and writes about 1.1 GB (.params).
 func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, log *slog.Logger) (*TestParams, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -70,6 +113,25 @@ func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, lo
 	pp, vp, mp := cfg.ParameterPaths(dir)
 	out := &TestParams{ParamsPath: pp, VKPath: vp, MetaPath: mp,
 		StampPath: filepath.Join(dir, cfg.ParameterFileStem()+".cuseal-test.json")}
+	// Never overwrite parameters made from another seed or circuit (or of
+	// unknown origin): every proof made with them would stop verifying.
+	// The seed is checked before the (slow) recording, the digest after.
+	var existing []string
+	for _, p := range []string{pp, vp, mp} {
+		if _, err := os.Lstat(p); err == nil {
+			existing = append(existing, p)
+		}
+	}
+	old, err := readTestStamp(out.StampPath)
+	if len(existing) > 0 {
+		switch {
+		case err != nil:
+			return nil, &ParamsConflictError{Path: existing[0], Reason: fmt.Sprintf("has no readable stamp (%v)", err)}
+		case old.Seed != hex.EncodeToString(seed[:]) || old.Circuit != cfg.ParameterIdentifier():
+			return nil, &ParamsConflictError{Path: out.StampPath, StampSeed: old.Seed, StampDigest: old.R1CSDigest,
+				Reason: fmt.Sprintf("records seed %s for %s", old.Seed, old.Circuit)}
+		}
+	}
 	t0 := time.Now()
 	r1cs, err := RecordR1CS(cfg)
 	if err != nil {
@@ -88,13 +150,17 @@ func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, lo
 	if err != nil {
 		return nil, err
 	}
-	if old, err := os.ReadFile(out.StampPath); err == nil && bytes.Equal(old, stampJSON) {
+	if old != nil && old.Seed == stamp.Seed && old.Circuit == stamp.Circuit && old.R1CSDigest == stamp.R1CSDigest {
 		_, e1 := os.Stat(pp)
 		_, e2 := os.Stat(vp)
 		if e1 == nil && e2 == nil {
 			out.Reused = true
 			return out, nil
 		}
+		// Same seed and circuit: regenerating writes the same bytes.
+	} else if len(existing) > 0 {
+		return nil, &ParamsConflictError{Path: out.StampPath, StampSeed: old.Seed, StampDigest: old.R1CSDigest,
+			Reason: fmt.Sprintf("was made for R1CS digest %s, this circuit's is %s", old.R1CSDigest, stamp.R1CSDigest)}
 	}
 	// Remove a stale stamp first: a crash below must not leave a stamp
 	// vouching for other files.

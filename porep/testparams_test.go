@@ -1,0 +1,79 @@
+package porep
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// writeStampedFakeParams puts placeholder parameter files for cfg into dir
+// with a stamp recording seed and digest (no stamp when seed is "").
+func writeStampedFakeParams(t *testing.T, dir, seed, digest string) (pp string) {
+	t.Helper()
+	cfg := config2K(t)
+	pp, vp, mp := cfg.ParameterPaths(dir)
+	for _, p := range []string{pp, vp, mp} {
+		if err := os.WriteFile(p, []byte("precious "+filepath.Base(p)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if seed != "" {
+		b, _ := json.Marshal(testStamp{Circuit: cfg.ParameterIdentifier(), Seed: seed, R1CSDigest: digest})
+		if err := os.WriteFile(filepath.Join(dir, cfg.ParameterFileStem()+".cuseal-test.json"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return pp
+}
+
+// TestGenerateTestParamsRefusesOtherSeed: parameters stamped with another
+// seed, or with no stamp, are never overwritten (a trial run with --reuse
+// --seed 7 over the default-seed parameters replaced them).
+func TestGenerateTestParamsRefusesOtherSeed(t *testing.T) {
+	cfg := config2K(t)
+	var seed7 [32]byte
+	seed7[0] = 7
+	for _, tc := range []struct{ name, stampSeed string }{
+		{"other seed", hex.EncodeToString(testParamsSeed[:])},
+		{"no stamp", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			pp := writeStampedFakeParams(t, dir, tc.stampSeed, "ab")
+			_, err := GenerateTestParams(dir, &cfg, seed7, nil)
+			var ce *ParamsConflictError
+			if !errors.Is(err, ErrParamsConflict) || !errors.As(err, &ce) {
+				t.Fatalf("err = %v, want a ParamsConflictError", err)
+			}
+			if ce.StampSeed != tc.stampSeed {
+				t.Errorf("StampSeed %q, want %q", ce.StampSeed, tc.stampSeed)
+			}
+			if b, _ := os.ReadFile(pp); string(b) != "precious "+filepath.Base(pp) {
+				t.Fatalf("params file changed: %q", b)
+			}
+			entries, _ := os.ReadDir(dir)
+			if n := len(entries); n != 3 && n != 4 {
+				t.Fatalf("%d entries in dir, want only the original files", n)
+			}
+		})
+	}
+}
+
+// TestGenerateTestParamsRefusesOtherDigest: same seed, but the stamp
+// records another circuit digest (parameters of an older circuit).
+func TestGenerateTestParamsRefusesOtherDigest(t *testing.T) {
+	cfg := config2K(t)
+	dir := t.TempDir()
+	pp := writeStampedFakeParams(t, dir, hex.EncodeToString(testParamsSeed[:]), "00")
+	_, err := GenerateTestParams(dir, &cfg, testParamsSeed, nil)
+	var ce *ParamsConflictError
+	if !errors.As(err, &ce) || ce.StampDigest != "00" {
+		t.Fatalf("err = %v, want a ParamsConflictError for digest 00", err)
+	}
+	if b, _ := os.ReadFile(pp); string(b) != "precious "+filepath.Base(pp) {
+		t.Fatalf("params file changed: %q", b)
+	}
+}

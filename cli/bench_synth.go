@@ -217,8 +217,9 @@ func synthInput(c *cli.Context) (*stacked.C1Output, stacked.SectorConfig, string
 		opt := seal.SyntheticOptions{Partitions: parts, Seed: 1}
 		if c.IsSet("challenges") {
 			n := c.Int("challenges")
-			if n < 1 {
-				return nil, cfg, "", usageErrorf("--challenges %d: must be at least 1", n)
+			if n < 1 || n > stacked.MaxChallengesPerPartition {
+				return nil, cfg, "", usageErrorf("--challenges %d: out of range, want 1..%d (%s has %d per partition)",
+					n, stacked.MaxChallengesPerPartition, cfg.Name, cfg.ChallengesPerPartition)
 			}
 			opt.ChallengesPerPartition = n
 			cfg.ChallengesPerPartition = n

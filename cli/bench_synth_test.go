@@ -114,6 +114,9 @@ func TestBenchSynthBadInput(t *testing.T) {
 		{"missing c1", []string{"--c1", filepath.Join(dir, "nope.json")}, "no such file"},
 		{"corrupt c1", []string{"--c1", garbage}, "c1.json"},
 		{"challenges with c1", []string{"--c1", garbage, "--challenges", "1"}, "--challenges"},
+		{"zero challenges", []string{"--synthetic", "--sector-size", "2KiB", "--challenges", "0"}, "want 1..18"},
+		{"19 challenges", []string{"--synthetic", "--sector-size", "2KiB", "--challenges", "19"}, "want 1..18"},
+		{"huge challenges", []string{"--synthetic", "--sector-size", "2KiB", "--challenges", "1000000"}, "want 1..18"},
 		{"unwritable profile", []string{"--synthetic", "--sector-size", "2KiB", "--cpuprofile", filepath.Join(dir, "no", "cpu.prof")}, "--cpuprofile"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

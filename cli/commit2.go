@@ -138,13 +138,22 @@ func readC1Input(c *cli.Context) (*c1Input, error) {
 	default:
 		in.sector = 1
 	}
+	if wrapper != nil && wrapper.SectorSize != 0 && wrapper.SectorSize != in.cfg.SectorSize {
+		return nil, usageErrorf("%s: Commit2In.SectorSize = %d, but its registered_proof %s has %d (%s)",
+			in.path, wrapper.SectorSize, in.cfg.Name, in.cfg.SectorSize, formatSize(in.cfg.SectorSize))
+	}
 	if in.c1.SyntheticInvalid {
 		return nil, usageErrorf("%s: synthetic C1 data (made for bench synth) cannot be proven", in.path)
 	}
 	want := stacked.ReplicaID(stacked.ProverID(in.miner), in.sector, in.c1.Ticket, in.c1.CommD, in.cfg.PoRepID)
 	if stacked.Domain(want) != in.c1.ReplicaID {
-		return nil, usageErrorf("%s: replica_id is not the one of miner %s, sector %d: wrong --miner or --sector",
-			in.path, c.String("miner"), in.sector)
+		return nil, usageErrorf("%s: replica_id is not the one of miner %s, sector %d with this C1's ticket, comm_d and porep_id (%s): wrong --miner or --sector, or an altered ticket, comm_d or registered_proof",
+			in.path, c.String("miner"), in.sector, in.cfg.Name)
+	}
+	// The challenges derive from replica_id and seed: an altered seed would otherwise
+	// only show up after synthesis.
+	if err := in.c1.CheckChallenges(&in.cfg); err != nil {
+		return nil, inputError(fmt.Errorf("%s: %w", in.path, err))
 	}
 	return in, nil
 }
@@ -238,6 +247,9 @@ func commit2Action(c *cli.Context) error {
 	}
 	proof, err := porep.SealCommitPhase2(in.data, in.sector, in.miner, opts...)
 	rec.bar.Done()
+	if errors.Is(err, porep.ErrBadInput) {
+		err = fmt.Errorf("%s: %w", in.path, err)
+	}
 	if err != nil {
 		return classifyPorepError(err)
 	}
@@ -288,7 +300,7 @@ func classifyPorepError(err error) error {
 		return internalError(err)
 	case errors.Is(err, groth16.ErrInvalidProof):
 		return &exitError{code: exitInvalidProof, err: err}
-	case errors.Is(err, porep.ErrParamsNotFound), errors.Is(err, porep.ErrUnknownBackend),
+	case errors.Is(err, porep.ErrBadInput), errors.Is(err, porep.ErrParamsNotFound), errors.Is(err, porep.ErrUnknownBackend),
 		errors.Is(err, porep.ErrUnsupportedProof), errors.Is(err, porep.ErrSyntheticC1),
 		errors.Is(err, groth16.ErrShape), errors.As(err, &fe), errors.As(err, &pe):
 		return inputError(err)

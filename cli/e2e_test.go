@@ -222,6 +222,22 @@ func TestCommit2VerifyBadInput(t *testing.T) {
 	if err := os.WriteFile(corrupt, []byte(strings.Replace(string(data), `"comm_r"`, `"comm_x"`, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A C1 with one seed byte flipped: its challenges no longer derive from it.
+	parsed, _, err := stacked.ParseC1(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := *parsed
+	flipped.Seed[0] ^= 1
+	badSeed := filepath.Join(dir, "bad-seed.json")
+	if err := os.WriteFile(badSeed, flipped.Marshal(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A Commit2In wrapper that names the wrong sector size.
+	badSize := filepath.Join(dir, "bad-size.json")
+	if err := os.WriteFile(badSize, stacked.MarshalCommit2In(7, 4096, data), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	proof := filepath.Join(dir, "proof")
 	// A well-formed proof (generator points) that belongs to nothing.
 	_, _, g1, g2 := bls.Generators()
@@ -252,6 +268,9 @@ func TestCommit2VerifyBadInput(t *testing.T) {
 		{"zero partitions in flight", []string{"commit2", "--c1", c1, "--params-dir", other, "--sector", "7", "--partitions-in-flight", "0"}, "--partitions-in-flight"},
 		{"bench prove zero runs", []string{"bench", "prove", "--c1", c1, "--params-dir", dir, "--runs", "0"}, "--runs"},
 		{"bench prove wrong sector", []string{"bench", "prove", "--c1", c1, "--params-dir", dir, "--sector", "9"}, "wrong --miner or --sector"},
+		{"flipped seed", []string{"commit2", "--c1", badSeed, "--params-dir", dir, "--sector", "7"}, "bad-seed.json: c1: vanilla_proofs.StackedDrg2KiBV1[0][0].labeling_proofs[0].node"},
+		{"verify flipped seed", []string{"verify", "--c1", badSeed, "--proof", proof, "--params-dir", dir, "--sector", "7"}, "replica_id and seed"},
+		{"Commit2In size mismatch", []string{"commit2", "--c1", badSize, "--params-dir", dir}, "Commit2In.SectorSize = 4096"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, tc.args...)

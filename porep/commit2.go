@@ -26,6 +26,34 @@ var ErrInvalidProof = groth16.ErrInvalidProof
 // right shape but random values, so no valid proof exists for it.
 var ErrSyntheticC1 = errors.New("porep: C1 output is synthetic (cuseal_synthetic_invalid), it cannot be proven")
 
+// ErrBadInput is wrapped by every error caused by the caller's input rather
+// than by cuseal or its environment: a malformed or inconsistent C1 output
+// or Commit2In wrapper, a sector number or miner that does not match it,
+// undecodable proof bytes or malformed commitments given to VerifySeal, and
+// parameters whose shape does not fit the sector's circuit. Test with
+// errors.Is; errors.As still reaches the underlying error (e.g. a
+// *stacked.ParseError naming the JSON path).
+var ErrBadInput = errors.New("porep: bad input")
+
+// badInputError makes err match ErrBadInput without changing its message.
+type badInputError struct{ err error }
+
+func (e *badInputError) Error() string   { return e.err.Error() }
+func (e *badInputError) Unwrap() []error { return []error{ErrBadInput, e.err} }
+
+// badInput marks err as caused by the caller's input (see ErrBadInput).
+func badInput(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &badInputError{err}
+}
+
+// badInputf is badInput(fmt.Errorf(format, a...)).
+func badInputf(format string, a ...any) error {
+	return badInput(fmt.Errorf(format, a...))
+}
+
 // parsedC1 is one parsed, checked C1 output ready for proving.
 type parsedC1 struct {
 	c1  *stacked.C1Output
@@ -33,35 +61,41 @@ type parsedC1 struct {
 }
 
 // parseC1 accepts raw C1 JSON or a lotus-bench Commit2In wrapper, validates
-// it against its registered proof and checks that its replica_id is the one
-// of (minerID, sectorNum, ticket, comm_d, porep_id).
+// it against its registered proof, checks that its replica_id is the one
+// of (minerID, sectorNum, ticket, comm_d, porep_id), and re-derives every
+// partition's challenges and parents and compares them with the vanilla
+// proofs, so that input mistakes are reported (wrapping ErrBadInput, naming
+// the JSON path) before any synthesis.
 func parseC1(phase1Output []byte, sectorNum abi.SectorNumber, minerID abi.ActorID) (*parsedC1, error) {
 	raw, wrapper, err := stacked.UnwrapC1Input(phase1Output)
 	if err != nil {
-		return nil, fmt.Errorf("porep: %w", err)
+		return nil, badInputf("porep: %w", err)
 	}
 	c1, cfg, err := stacked.ParseC1(raw)
 	if err != nil {
-		return nil, fmt.Errorf("porep: C1: %w", err)
+		return nil, badInputf("porep: C1: %w", err)
 	}
 	if wrapper != nil {
 		if wrapper.SectorNum != int64(sectorNum) {
-			return nil, fmt.Errorf("porep: Commit2In.SectorNum = %d, but sector number %d was given", wrapper.SectorNum, sectorNum)
+			return nil, badInputf("porep: Commit2In.SectorNum = %d, but sector number %d was given", wrapper.SectorNum, sectorNum)
 		}
 		if wrapper.SectorSize != 0 && wrapper.SectorSize != cfg.SectorSize {
-			return nil, fmt.Errorf("porep: Commit2In.SectorSize = %d, but registered_proof %s has %d", wrapper.SectorSize, cfg.Name, cfg.SectorSize)
+			return nil, badInputf("porep: Commit2In.SectorSize = %d, but registered_proof %s has %d", wrapper.SectorSize, cfg.Name, cfg.SectorSize)
 		}
 	}
 	if cfg.Challenges == stacked.ChallengesNonInteractive {
 		return nil, fmt.Errorf("%w: %s (NI-PoRep needs SnarkPack aggregation)", ErrUnsupportedProof, cfg.Name)
 	}
 	if c1.SyntheticInvalid {
-		return nil, ErrSyntheticC1
+		return nil, badInput(ErrSyntheticC1)
 	}
 	want := stacked.ReplicaID(stacked.ProverID(minerID), sectorNum, c1.Ticket, c1.CommD, cfg.PoRepID)
 	if stacked.Domain(want) != c1.ReplicaID {
-		return nil, fmt.Errorf("porep: C1 replica_id %x is not the replica id of miner %d, sector %d (want %x): wrong miner or sector number",
-			c1.ReplicaID[:], minerID, sectorNum, want[:])
+		return nil, badInputf("porep: C1 replica_id %x is not the replica id of miner %d, sector %d with the C1's ticket, comm_d and porep_id of %s (want %x): wrong miner or sector number, or an altered ticket, comm_d or registered_proof",
+			c1.ReplicaID[:], minerID, sectorNum, cfg.Name, want[:])
+	}
+	if err := c1.CheckChallenges(&cfg); err != nil {
+		return nil, badInputf("porep: C1: %w", err)
 	}
 	return &parsedC1{c1: c1, cfg: cfg}, nil
 }

@@ -316,6 +316,48 @@ func TestSealCommitPhase2BadInput(t *testing.T) {
 	})
 }
 
+// TestSealCommitPhase2ErrBadInput: every C1/argument mistake is reported before
+// parameters are opened or anything is synthesized, wrapping ErrBadInput and
+// naming what is wrong (the params directory is empty: reaching it would
+// give ErrParamsNotFound instead).
+func TestSealCommitPhase2ErrBadInput(t *testing.T) {
+	s := seal2K(t)
+	c1, _, err := stacked.ParseC1(s.c1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipSeed := *c1
+	flipSeed.Seed[0] ^= 1
+	syn, err := seal.SyntheticC1(config2K(t), seal.SyntheticOptions{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		input  []byte
+		sector abi.SectorNumber
+		miner  abi.ActorID
+		want   string
+	}{
+		{"truncated JSON", s.c1[:len(s.c1)/2], testSector, testMiner, "C1"},
+		{"flipped seed", flipSeed.Marshal(), testSector, testMiner, "vanilla_proofs.StackedDrg2KiBV1[0][0].labeling_proofs[0].node"},
+		{"Commit2In size mismatch", stacked.MarshalCommit2In(int64(testSector), 4096, s.c1), testSector, testMiner, "Commit2In.SectorSize = 4096"},
+		{"Commit2In sector mismatch", stacked.MarshalCommit2In(int64(testSector)+1, 2048, s.c1), testSector, testMiner, "SectorNum"},
+		{"wrong miner", s.c1, testSector, testMiner + 1, "ticket, comm_d"},
+		{"synthetic", syn.Marshal(), testSector, testMiner, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := SealCommitPhase2(c.input, c.sector, c.miner, WithParamsDir(t.TempDir()))
+			if !errors.Is(err, ErrBadInput) {
+				t.Fatalf("error %v does not wrap ErrBadInput", err)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %q does not mention %q", err, c.want)
+			}
+		})
+	}
+}
+
 // TestVerifySealBadInput checks VerifySeal's errors for inputs that cannot
 // be checked at all.
 func TestVerifySealBadInput(t *testing.T) {

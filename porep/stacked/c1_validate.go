@@ -302,7 +302,7 @@ func (c *C1Output) CheckChallenges(cfg *SectorConfig) error {
 			p := fmt.Sprintf("%s[%d][%d]", vp, k, i)
 			v := &part[i]
 			if v.Challenge() != want[i] {
-				return semErr(p+".labeling_proofs[0].node", "challenge %d, derivation gives %d (%s challenges)", v.Challenge(), want[i], cfg.Challenges)
+				return semErr(p+".labeling_proofs[0].node", "challenge %d, derivation gives %d (%s challenges from %s): seed, replica_id or comm_r altered?", v.Challenge(), want[i], cfg.Challenges, challengeInputs(cfg.Challenges))
 			}
 			var par [Degree]uint32
 			g.Parents(uint32(want[i]), &par)
@@ -323,6 +323,17 @@ func (c *C1Output) CheckChallenges(cfg *SectorConfig) error {
 		}
 	}
 	return nil
+}
+
+// challengeInputs names the C1 fields the challenges of kind k derive from.
+func challengeInputs(k ChallengeKind) string {
+	switch k {
+	case ChallengesSynthetic:
+		return "replica_id, comm_r and seed"
+	case ChallengesNonInteractive:
+		return "replica_id and comm_r"
+	}
+	return "replica_id and seed"
 }
 
 // CircuitValues returns (replica_id, comm_d, comm_r, comm_r_last, comm_c) as

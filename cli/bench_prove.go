@@ -50,7 +50,7 @@ func benchProveAction(c *cli.Context) error {
 	if runs < 1 {
 		return usageErrorf("--runs %d: must be at least 1", runs)
 	}
-	in, err := readC1Input(c)
+	in, err := readC1Input(c, true)
 	if err != nil {
 		return err
 	}

@@ -108,9 +108,11 @@ type c1Input struct {
 }
 
 // readC1Input reads --c1 (raw C1 JSON or Commit2In), validates it, and checks that its
-// replica_id belongs to --miner and the sector number, so that every input mistake is a
-// usage error naming the file before any proving starts.
-func readC1Input(c *cli.Context) (*c1Input, error) {
+// replica_id belongs to --miner and the sector number and that its challenges derive from
+// its seed, so that every input mistake is a usage error naming the file before any proving
+// starts. With forProving it also recomputes every Merkle path and column hash (what the
+// circuit will enforce; verify does not need them).
+func readC1Input(c *cli.Context, forProving bool) (*c1Input, error) {
 	in := &c1Input{path: c.String("c1")}
 	miner, err := parseMiner(c.String("miner"))
 	if err != nil {
@@ -154,6 +156,11 @@ func readC1Input(c *cli.Context) (*c1Input, error) {
 	// only show up after synthesis.
 	if err := in.c1.CheckChallenges(&in.cfg); err != nil {
 		return nil, inputError(fmt.Errorf("%s: %w", in.path, err))
+	}
+	if forProving {
+		if err := in.c1.CheckInclusionProofs(&in.cfg); err != nil {
+			return nil, inputError(fmt.Errorf("%s: %w", in.path, err))
+		}
 	}
 	return in, nil
 }
@@ -215,7 +222,7 @@ func backendName(c *cli.Context) (string, error) {
 
 func commit2Action(c *cli.Context) error {
 	start := time.Now()
-	in, err := readC1Input(c)
+	in, err := readC1Input(c, true)
 	if err != nil {
 		return err
 	}

@@ -233,6 +233,16 @@ func TestCommit2VerifyBadInput(t *testing.T) {
 	if err := os.WriteFile(badSeed, flipped.Marshal(), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A C1 with one Merkle leaf bit flipped: Validate accepts it, the circuit would not.
+	leafC1, _, err := stacked.ParseC1(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leafC1.VanillaProofs[0][1].CommRLastProof.Leaf[0] ^= 1
+	badLeaf := filepath.Join(dir, "bad-leaf.json")
+	if err := os.WriteFile(badLeaf, leafC1.Marshal(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// A Commit2In wrapper that names the wrong sector size.
 	badSize := filepath.Join(dir, "bad-size.json")
 	if err := os.WriteFile(badSize, stacked.MarshalCommit2In(7, 4096, data), 0o644); err != nil {
@@ -270,6 +280,8 @@ func TestCommit2VerifyBadInput(t *testing.T) {
 		{"bench prove wrong sector", []string{"bench", "prove", "--c1", c1, "--params-dir", dir, "--sector", "9"}, "wrong --miner or --sector"},
 		{"flipped seed", []string{"commit2", "--c1", badSeed, "--params-dir", dir, "--sector", "7"}, "bad-seed.json: c1: vanilla_proofs.StackedDrg2KiBV1[0][0].labeling_proofs[0].node"},
 		{"verify flipped seed", []string{"verify", "--c1", badSeed, "--proof", proof, "--params-dir", dir, "--sector", "7"}, "replica_id and seed"},
+		{"corrupted Merkle leaf", []string{"commit2", "--c1", badLeaf, "--params-dir", dir, "--sector", "7"}, "bad-leaf.json: c1: vanilla_proofs.StackedDrg2KiBV1[0][1].comm_r_last_proof.data.Single.leaf"},
+		{"bench prove corrupted Merkle leaf", []string{"bench", "prove", "--c1", badLeaf, "--params-dir", dir, "--sector", "7"}, "comm_r_last_proof.data.Single.leaf"},
 		{"Commit2In size mismatch", []string{"commit2", "--c1", badSize, "--params-dir", dir}, "Commit2In.SectorSize = 4096"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -43,7 +43,7 @@ type verifyOutput struct {
 
 func verifyAction(c *cli.Context) error {
 	start := time.Now()
-	in, err := readC1Input(c)
+	in, err := readC1Input(c, false)
 	if err != nil {
 		return err
 	}

@@ -63,8 +63,9 @@ type parsedC1 struct {
 // parseC1 accepts raw C1 JSON or a lotus-bench Commit2In wrapper, validates
 // it against its registered proof, checks that its replica_id is the one
 // of (minerID, sectorNum, ticket, comm_d, porep_id), and re-derives every
-// partition's challenges and parents and compares them with the vanilla
-// proofs, so that input mistakes are reported (wrapping ErrBadInput, naming
+// partition's challenges and parents and every Merkle inclusion proof and
+// column hash and compares them with the vanilla proofs, so that input
+// mistakes are reported (wrapping ErrBadInput, naming
 // the JSON path) before any synthesis.
 func parseC1(phase1Output []byte, sectorNum abi.SectorNumber, minerID abi.ActorID) (*parsedC1, error) {
 	raw, wrapper, err := stacked.UnwrapC1Input(phase1Output)
@@ -95,6 +96,11 @@ func parseC1(phase1Output []byte, sectorNum abi.SectorNumber, minerID abi.ActorI
 			c1.ReplicaID[:], minerID, sectorNum, cfg.Name, want[:])
 	}
 	if err := c1.CheckChallenges(&cfg); err != nil {
+		return nil, badInputf("porep: C1: %w", err)
+	}
+	// A corrupted Merkle path would otherwise only show up as a proof that
+	// does not verify, after synthesis and proving.
+	if err := c1.CheckInclusionProofs(&cfg); err != nil {
 		return nil, badInputf("porep: C1: %w", err)
 	}
 	return &parsedC1{c1: c1, cfg: cfg}, nil
@@ -175,8 +181,11 @@ func pipeline(ctx context.Context, n, inFlight int, synth func(k int) (*cs.Assig
 // the proofs, 192 bytes per partition, concatenated in partition order
 // (rust-fil-proofs seal_commit_phase2).
 //
-// The C1 output is validated strictly (errors name the JSON path); its
-// replica_id must be the one of minerID and sectorNum. Parameters are read
+// The C1 output is validated strictly before anything is synthesized
+// (errors wrap ErrBadInput and name the JSON path): its shape, its
+// replica_id (that of minerID and sectorNum), its challenges and every
+// Merkle path and column hash; then the parameters' shape is checked
+// against the circuit. Parameters are read
 // from the parameter directory under their Filecoin names. Every proof is
 // verified against the verifying key with the public inputs VerifySeal
 // would use before anything is returned; a failure is an error wrapping

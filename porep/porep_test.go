@@ -328,6 +328,11 @@ func TestSealCommitPhase2ErrBadInput(t *testing.T) {
 	}
 	flipSeed := *c1
 	flipSeed.Seed[0] ^= 1
+	flipLeaf, _, err := stacked.ParseC1(s.c1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipLeaf.VanillaProofs[0][1].CommRLastProof.Leaf[0] ^= 1
 	syn, err := seal.SyntheticC1(config2K(t), seal.SyntheticOptions{Seed: 5})
 	if err != nil {
 		t.Fatal(err)
@@ -341,6 +346,7 @@ func TestSealCommitPhase2ErrBadInput(t *testing.T) {
 	}{
 		{"truncated JSON", s.c1[:len(s.c1)/2], testSector, testMiner, "C1"},
 		{"flipped seed", flipSeed.Marshal(), testSector, testMiner, "vanilla_proofs.StackedDrg2KiBV1[0][0].labeling_proofs[0].node"},
+		{"corrupted Merkle leaf", flipLeaf.Marshal(), testSector, testMiner, "vanilla_proofs.StackedDrg2KiBV1[0][1].comm_r_last_proof.data.Single.leaf"},
 		{"Commit2In size mismatch", stacked.MarshalCommit2In(int64(testSector), 4096, s.c1), testSector, testMiner, "Commit2In.SectorSize = 4096"},
 		{"Commit2In sector mismatch", stacked.MarshalCommit2In(int64(testSector)+1, 2048, s.c1), testSector, testMiner, "SectorNum"},
 		{"wrong miner", s.c1, testSector, testMiner + 1, "ticket, comm_d"},

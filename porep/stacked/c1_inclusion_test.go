@@ -42,7 +42,9 @@ func TestCheckInclusionProofs(t *testing.T) {
 			func(o *C1Output) { o.VanillaProofs[0][1].ReplicaColumnProofs.CX.InclusionProof.Leaf[0] ^= 1 },
 			"c_x.inclusion_proof.data.Single.leaf: is not the Poseidon hash of column.rows"},
 		{"tree C sibling", "c1-2KiB-V1_1.json", &cfg2K,
-			func(o *C1Output) { o.VanillaProofs[0][0].ReplicaColumnProofs.DRGParents[4].InclusionProof.Base[0].Hashes[2][1] ^= 1 },
+			func(o *C1Output) {
+				o.VanillaProofs[0][0].ReplicaColumnProofs.DRGParents[4].InclusionProof.Base[0].Hashes[2][1] ^= 1
+			},
 			vp2 + "[0][0].replica_column_proofs.drg_parents[4].inclusion_proof.data.Single.leaf"},
 		{"top path", "c1-32KiB-test-8-8-2.json", &cfg882,
 			func(o *C1Output) { o.VanillaProofs[0][0].CommRLastProof.Top[0].Hashes[0][0] ^= 1 },

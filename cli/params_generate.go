@@ -5,8 +5,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 // defaultParamsSeed is the toxic-waste seed `params generate` uses without --seed: the one
@@ -39,6 +42,7 @@ func paramsGenerateCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (created if missing)", Required: true},
 			&cli.StringFlag{Name: "seed", Usage: "toxic-waste seed: a number N, 64 hex digits, or a short string", Value: defaultParamsSeed},
 			&cli.BoolFlag{Name: "reuse", Usage: "reuse matching test parameters already in --out instead of refusing"},
+			&cli.BoolFlag{Name: "force", Usage: "run even when the estimated memory need exceeds the available memory"},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object"},
 		},
 		Action: paramsGenerateAction,
@@ -71,10 +75,29 @@ func paramsGenerateAction(c *cli.Context) error {
 	if err != nil {
 		return inputError(err)
 	}
+	if !c.Bool("force") {
+		if err := checkSetupMemory(&cfg); err != nil {
+			return err
+		}
+	}
 	dir := c.String("out")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	removeCreated, err := mkdirAllTracked(dir)
+	if err != nil {
 		return inputError(fmt.Errorf("--out: %w", fileError(err)))
 	}
+	// A failed run leaves no directory it created behind (removeCreated
+	// removes only empty directories).
+	defer func() {
+		if err != nil {
+			removeCreated()
+		}
+	}()
+	err = paramsGenerate(c, &cfg, seed, dir)
+	return err
+}
+
+// paramsGenerate runs `params generate` once the flags are checked and dir exists.
+func paramsGenerate(c *cli.Context, cfg *stacked.SectorConfig, seed [32]byte, dir string) error {
 	pp, vp, mp := cfg.ParameterPaths(dir)
 	if !c.Bool("reuse") {
 		for _, p := range []string{pp, vp, mp} {
@@ -90,7 +113,7 @@ func paramsGenerateAction(c *cli.Context) error {
 	jsonOut := c.Bool("json")
 	bar := newProgress(c.App.ErrWriter, jsonOut, -1, fmt.Sprintf("generating %s test parameters", formatSize(cfg.SectorSize)))
 	start := time.Now()
-	tp, err := porep.GenerateTestParams(dir, &cfg, seed, slog.Default())
+	tp, err := porep.GenerateTestParams(dir, cfg, seed, slog.Default())
 	bar.Done()
 	var ce *porep.ParamsConflictError
 	if errors.As(err, &ce) {
@@ -153,6 +176,70 @@ func parseParamsSeed(s string) ([32]byte, error) {
 	}
 	copy(seed[:], s)
 	return seed, nil
+}
+
+// memInfoPath is where the available memory is read from (a variable for tests).
+var memInfoPath = "/proc/meminfo"
+
+// memAvailable returns MemAvailable from memInfoPath in bytes, or false where it cannot be
+// read (not Linux).
+func memAvailable() (uint64, bool) {
+	b, err := os.ReadFile(memInfoPath)
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && f[0] == "MemAvailable:" {
+			kb, err := strconv.ParseUint(f[1], 10, 64)
+			if err != nil {
+				return 0, false
+			}
+			return kb << 10, true
+		}
+	}
+	return 0, false
+}
+
+// checkSetupMemory refuses (exit 2) a setup whose estimated peak memory
+// (porep.EstimateTestParamsMemory) exceeds the available memory: a 32 GiB setup needs
+// ~115 GB and otherwise ends in the kernel's OOM killer after minutes of work.
+func checkSetupMemory(cfg *stacked.SectorConfig) error {
+	avail, ok := memAvailable()
+	if !ok {
+		return nil
+	}
+	constraints, need := porep.EstimateTestParamsMemory(cfg)
+	if need <= avail {
+		return nil
+	}
+	return usageErrorf("--sector-size %s: generating its test parameters needs about %s of memory (%.1fM constraints), but only %s is available (MemAvailable in %s); pass --force to try anyway",
+		formatSize(cfg.SectorSize), humanBytes(need), float64(constraints)/1e6, humanBytes(avail), memInfoPath)
+}
+
+// mkdirAllTracked creates dir and its missing parents and returns a function that removes
+// the directories it created, deepest first, as long as they are empty.
+func mkdirAllTracked(dir string) (func(), error) {
+	var created []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		created = append(created, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return func() {}, err
+	}
+	return func() {
+		for _, d := range created {
+			if os.Remove(d) != nil {
+				return
+			}
+		}
+	}, nil
 }
 
 // describeSeedHex renders a 32-byte seed (hex) the way --seed would take it: a short

@@ -170,3 +170,66 @@ func TestParamsGenerateReuseRefusesOtherSeed(t *testing.T) {
 		t.Fatal("params file changed")
 	}
 }
+
+// TestParamsGenerateChecksMemory: a setup that cannot fit (a trial run of 32GiB on a 24 GB
+// machine ran into the OOM killer and left an empty --out) is refused up front, naming the
+// estimate, and creates nothing.
+func TestParamsGenerateChecksMemory(t *testing.T) {
+	fake := filepath.Join(t.TempDir(), "meminfo")
+	if err := os.WriteFile(fake, []byte("MemTotal:       24684084 kB\nMemAvailable:   17204396 kB\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := memInfoPath
+	memInfoPath = fake
+	defer func() { memInfoPath = old }()
+
+	out := filepath.Join(t.TempDir(), "new", "params")
+	code, _, stderr := runCLI(t, "params", "generate", "--sector-size", "32GiB", "--out", out)
+	if code != exitUsage {
+		t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr)
+	}
+	wantOneLineError(t, stderr, "needs about")
+	for _, want := range []string{"130.3M constraints", "16.4GiB is available", "--force"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q: %s", want, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Dir(out)); !os.IsNotExist(err) {
+		t.Fatalf("--out parent exists after the refusal: %v", err)
+	}
+	if avail, ok := memAvailable(); !ok || avail != 17204396<<10 {
+		t.Fatalf("memAvailable = %d, %v", avail, ok)
+	}
+}
+
+// TestMkdirAllTracked: the cleanup removes exactly the (empty) directories that were created.
+func TestMkdirAllTracked(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "a", "b", "c")
+	cleanup, err := mkdirAllTracked(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		t.Fatalf("%s not created: %v", dir, err)
+	}
+	cleanup()
+	if _, err := os.Stat(filepath.Join(base, "a")); !os.IsNotExist(err) {
+		t.Fatalf("created directories left behind: %v", err)
+	}
+	if _, err := os.Stat(base); err != nil {
+		t.Fatalf("pre-existing directory removed: %v", err)
+	}
+	// A directory with content stays.
+	cleanup, err = mkdirAllTracked(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "keep"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cleanup()
+	if _, err := os.Stat(filepath.Join(dir, "keep")); err != nil {
+		t.Fatalf("non-empty directory removed: %v", err)
+	}
+}

@@ -222,3 +222,44 @@ func writeAtomic(path string, data []byte) error {
 	}
 	return nil
 }
+
+// Constraint costs of the Stacked-DRG circuit, per challenge (porep-circuit.md
+// §4.6, the 32 GiB breakdown): one SHA-256 label with its parents, one
+// comm_d path level, and the column/tree work (14 parent columns, c_x and two
+// Poseidon paths) at its 32 GiB size, an upper bound for smaller trees.
+const (
+	labelConstraints     = 522_269
+	labelParentCost      = 256 // per parent label fed into the label's SHA-256
+	commDLevelCost       = 45_382
+	columnWorkBound      = 14*(598+5_302) + 598 + 2*5_302 + 65 + 1 + 2
+	topLevelConstraints  = 571
+	setupBytesPerRow     = 720 // see EstimateTestParamsMemory
+	setupBytesPerDomainI = 160
+)
+
+// EstimateTestParamsMemory estimates, from cfg's circuit shape and without
+// synthesizing it, the number of constraints of one partition and the peak
+// memory in bytes GenerateTestParams needs for it. The constraint count
+// follows porep-circuit.md §4.6 (exact at 32 GiB: 130.3M; ~4% high at
+// 2 KiB). The bytes count the recorded R1CS (~5.6 non-zeros per row at 36
+// bytes each) and what groth16.Setup holds at once: the u, v, w and l/ic
+// scalars and the nonZero copies (~5 field elements per row), the l, a,
+// b_g1 and b_g2 query points (~290 bytes per row), and over the FFT domain
+// (next power of two) the powers of τ, the h scalars and the h points
+// (160 bytes per element), with the Go heap's slack. Calibrated on a
+// measured 2 KiB run: peak RSS 2.72 GB (2,657,848 KiB), estimate 2.71 GB;
+// 32 GiB comes out at ~115 GB.
+func EstimateTestParamsMemory(cfg *stacked.SectorConfig) (constraints int, bytes uint64) {
+	depthD := 0
+	for n := cfg.Nodes; n > 1; n >>= 1 {
+		depthD++
+	}
+	perChallenge := depthD*commDLevelCost + columnWorkBound +
+		cfg.Layers*labelConstraints + (6+14*(cfg.Layers-1))*labelParentCost
+	constraints = cfg.ChallengesPerPartition*perChallenge + topLevelConstraints
+	m := uint64(1)
+	for m < uint64(constraints) {
+		m <<= 1
+	}
+	return constraints, uint64(constraints)*setupBytesPerRow + m*setupBytesPerDomainI
+}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 // writeStampedFakeParams puts placeholder parameter files for cfg into dir
@@ -75,5 +77,31 @@ func TestGenerateTestParamsRefusesOtherDigest(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(pp); string(b) != "precious "+filepath.Base(pp) {
 		t.Fatalf("params file changed: %q", b)
+	}
+}
+
+// TestEstimateTestParamsMemory pins the estimate to the published 32 GiB
+// circuit (porep-circuit.md §4.6: 130,278,541 constraints before the 328
+// input rows) and to the recorded 2 KiB circuit (2,687,961 rows, measured
+// peak RSS 2.72 GB), within the stated margins.
+func TestEstimateTestParamsMemory(t *testing.T) {
+	cfg := config2K(t)
+	n, b := EstimateTestParamsMemory(&cfg)
+	if n < 2_687_961 || n > 2_687_961*110/100 {
+		t.Errorf("2 KiB: %d constraints, recorded 2,687,961", n)
+	}
+	if b < 2_500_000_000 || b > 3_000_000_000 {
+		t.Errorf("2 KiB: %d bytes, measured peak 2.72 GB", b)
+	}
+	big, err := stacked.ConfigByName("StackedDrg32GiBV1_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, b = EstimateTestParamsMemory(&big)
+	if n != 130_278_541 {
+		t.Errorf("32 GiB: %d constraints, want 130,278,541", n)
+	}
+	if b < 100_000_000_000 {
+		t.Errorf("32 GiB: %d bytes; a 24 GB machine ran out of memory", b)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	commcid "github.com/filecoin-project/go-fil-commcid"
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
@@ -172,8 +173,11 @@ func TestSealCommitPhase2EndToEnd(t *testing.T) {
 			bad := bytes.Clone(pf)
 			bad[i] ^= 0x01 << (i % 8)
 			ok, err := VerifySeal(verifyInfo(t, s, bad), WithParamsDir(dir))
-			if err != nil {
-				t.Fatalf("byte %d: %v", i, err)
+			// Bytes that no longer decode are an input error (as in
+			// rust-fil-proofs verify_seal); the rest must fail the pairing.
+			_, derr := groth16.DecodeProofs(bad)
+			if (err != nil) != (derr != nil) || (err != nil && !errors.Is(err, ErrBadInput)) {
+				t.Fatalf("byte %d: VerifySeal error %v, decode error %v", i, err, derr)
 			}
 			if ok {
 				t.Fatalf("proof with byte %d flipped verified", i)
@@ -390,6 +394,45 @@ func TestVerifySealBadInput(t *testing.T) {
 			}
 			t.Log(err)
 		})
+	}
+	// With a verifying key of the right shape (generator points: nothing
+	// verifies against it), each input mistake wraps ErrBadInput.
+	cfg := config2K(t)
+	vkDir := t.TempDir()
+	_, vkPath, _ := cfg.ParameterPaths(vkDir)
+	_, _, g1, g2 := bls.Generators()
+	vk := groth16.VerifyingKey{Alpha1: g1, Beta1: g1, Beta2: g2, Gamma2: g2, Delta1: g1, Delta2: g2,
+		IC: make([]bls.G1Affine, cfg.NumPublicInputs())}
+	for i := range vk.IC {
+		vk.IC[i] = g1
+	}
+	if err := os.WriteFile(vkPath, vk.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := (&groth16.Proof{A: g1, B: g2, C: g1}).Bytes()
+	for _, c := range []struct {
+		name   string
+		mutate func(*proof.SealVerifyInfo)
+		want   string
+	}{
+		{"undecodable proof (all zero)", func(i *proof.SealVerifyInfo) { i.Proof = make([]byte, 192) }, "porep: proof: "},
+		{"undecodable proof (bad flag)", func(i *proof.SealVerifyInfo) { i.Proof[0] &^= 0x80 }, "porep: proof: "},
+		{"proof length", func(i *proof.SealVerifyInfo) { i.Proof = i.Proof[:191] }, "191 bytes"},
+		{"ticket length", func(i *proof.SealVerifyInfo) { i.Randomness = i.Randomness[:31] }, "ticket"},
+		{"sealed CID", func(i *proof.SealVerifyInfo) { i.SealedCID = s.commD }, "sealed CID"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			info := verifyInfo(t, s, bytes.Clone(good[:]))
+			c.mutate(&info)
+			ok, err := VerifySeal(info, WithParamsDir(vkDir))
+			if ok || !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("VerifySeal = %v, %v; want an ErrBadInput error naming %q", ok, err, c.want)
+			}
+		})
+	}
+	// The well-formed proof itself is simply invalid.
+	if ok, err := VerifySeal(verifyInfo(t, s, good[:]), WithParamsDir(vkDir)); ok || err != nil {
+		t.Fatalf("generator proof: VerifySeal = %v, %v; want false, nil", ok, err)
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 func to32(b []byte, name string) ([32]byte, error) {
 	var out [32]byte
 	if len(b) != 32 {
-		return out, fmt.Errorf("porep: %s is %d bytes, want 32", name, len(b))
+		return out, badInputf("porep: %s is %d bytes, want 32", name, len(b))
 	}
 	copy(out[:], b)
 	return out, nil
@@ -29,12 +29,16 @@ func to32(b []byte, name string) ([32]byte, error) {
 // randomness, and checks every partition proof against the .vk file in the
 // parameter directory.
 //
-// It returns (false, nil) for a proof that does not verify, including proof
-// bytes that do not decode to curve points; (false, err) for inputs that
-// cannot be checked at all: an unknown or unsupported registered proof,
+// It returns (false, nil) for a well-formed proof that does not verify, and
+// (false, err) for inputs that cannot be checked at all. Like rust-fil-proofs
+// verify_seal (whose MultiProof::new_from_reader fails, so filecoin-ffi's
+// VerifySeal returns an error), proof bytes that do not decode to curve
+// points are an error, not a false result. Errors wrap ErrBadInput for
 // CIDs that are not v1 commitments, commitments that are not canonical field
 // elements, randomness that is not 32 bytes, a proof whose length is not
-// 192 × partitions, or a missing/corrupt verifying key.
+// 192 × partitions, and proof bytes that do not decode; ErrUnsupportedProof
+// for NI-PoRep; ErrParamsNotFound for a missing verifying key. An unknown
+// registered proof or a corrupt verifying key is an error too.
 func VerifySeal(info proof.SealVerifyInfo, opts ...Option) (bool, error) {
 	s := newSettings(opts)
 	cfg, err := stacked.ConfigFor(info.SealProof)
@@ -46,11 +50,11 @@ func VerifySeal(info proof.SealVerifyInfo, opts ...Option) (bool, error) {
 	}
 	commRb, err := commcid.CIDToReplicaCommitmentV1(info.SealedCID)
 	if err != nil {
-		return false, fmt.Errorf("porep: sealed CID %s: %w", info.SealedCID, err)
+		return false, badInputf("porep: sealed CID %s: %w", info.SealedCID, err)
 	}
 	commDb, err := commcid.CIDToDataCommitmentV1(info.UnsealedCID)
 	if err != nil {
-		return false, fmt.Errorf("porep: unsealed CID %s: %w", info.UnsealedCID, err)
+		return false, badInputf("porep: unsealed CID %s: %w", info.UnsealedCID, err)
 	}
 	commR, err := to32(commRb, "comm_r")
 	if err != nil {
@@ -62,10 +66,10 @@ func VerifySeal(info proof.SealVerifyInfo, opts ...Option) (bool, error) {
 	}
 	// as_safe_commitment: both must be canonical field elements.
 	if !stacked.IsCanonical(&commR) {
-		return false, fmt.Errorf("porep: comm_r %x is not a canonical field element", commR[:])
+		return false, badInputf("porep: comm_r %x is not a canonical field element", commR[:])
 	}
 	if !stacked.IsCanonical(&commD) {
-		return false, fmt.Errorf("porep: comm_d %x is not a canonical field element", commD[:])
+		return false, badInputf("porep: comm_d %x is not a canonical field element", commD[:])
 	}
 	ticket, err := to32(info.Randomness, "ticket (Randomness)")
 	if err != nil {
@@ -76,7 +80,7 @@ func VerifySeal(info proof.SealVerifyInfo, opts ...Option) (bool, error) {
 		return false, err
 	}
 	if want := cfg.Partitions * groth16.ProofSize; len(info.Proof) != want {
-		return false, fmt.Errorf("porep: proof is %d bytes, want %d (%d partitions × %d) for %s",
+		return false, badInputf("porep: proof is %d bytes, want %d (%d partitions × %d) for %s",
 			len(info.Proof), want, cfg.Partitions, groth16.ProofSize, cfg.Name)
 	}
 	pvk, err := loadVK(s.paramsDir, &cfg)
@@ -85,9 +89,7 @@ func VerifySeal(info proof.SealVerifyInfo, opts ...Option) (bool, error) {
 	}
 	proofs, err := groth16.DecodeProofs(info.Proof)
 	if err != nil {
-		// Bytes that are not valid points are simply not a valid proof.
-		s.log.Info("verify seal: proof does not decode", "err", err)
-		return false, nil
+		return false, badInputf("porep: proof: %w", err)
 	}
 	replicaID := stacked.ReplicaID(stacked.ProverID(info.Miner), info.Number, ticket, commD, cfg.PoRepID)
 	g, err := stacked.GraphFor(&cfg)

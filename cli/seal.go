@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
@@ -8,7 +9,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/filecoin-project/go-state-types/abi"
@@ -26,7 +29,10 @@ func sealCommand() *cli.Command {
 		Name:  "seal",
 		Usage: "seal a sector with the test sealer (PC1, PC2, C1) and write DIR/c1.json",
 		Description: "A test sealer: labels on one core, trees in memory. It exists to make C1 inputs for\n" +
-			"commit2; seal 2KiB or 8MiB sectors with it, not production ones.",
+			"commit2; seal 2KiB or 8MiB sectors with it, not production ones. Sectors above 1GiB are\n" +
+			"refused (it holds ~8x the sector in memory). --random first writes the random data to a\n" +
+			"temporary file in $TMPDIR (removed afterwards). On an error or Ctrl-C nothing is left in\n" +
+			"--out.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB, 8MiB, ...)", Value: "2KiB"},
 			&cli.StringFlag{Name: "data", Usage: "unpadded (or Fr32-padded) sector data `FILE`"},
@@ -54,10 +60,15 @@ type sealOutput struct {
 	C1Seconds       float64 `json:"c1_seconds"`
 }
 
-func sealAction(c *cli.Context) error {
+func sealAction(c *cli.Context) (err error) {
 	cfg, err := sectorConfigForSize(c.String("sector-size"))
 	if err != nil {
 		return err
+	}
+	// Before any I/O: --random would otherwise write the whole sector to $TMPDIR first.
+	if cfg.SectorSize > seal.MaxSealSize {
+		return usageErrorf("--sector-size %s: the test sealer seals sectors up to %s (it holds ~8x the sector in memory); use 2KiB or 8MiB",
+			formatSize(cfg.SectorSize), formatSize(seal.MaxSealSize))
 	}
 	miner, err := parseMiner(c.String("miner"))
 	if err != nil {
@@ -75,23 +86,50 @@ func sealAction(c *cli.Context) error {
 	if (data == "") == !random {
 		return usageErrorf("seal: give exactly one of --data FILE and --random")
 	}
+	if !random {
+		if err := checkDataFile(data, &cfg); err != nil {
+			return err
+		}
+	}
 	outDir := c.String("out")
-	if err := checkEmptyOutDir(outDir); err != nil {
+	removeCreated, err := checkEmptyOutDir(outDir)
+	if err != nil {
 		return err
 	}
+	// On an error or a signal, leave nothing behind: the sealed files (once Seal has moved
+	// them in), c1.json and the directories this run created (the staging directory and the
+	// random data file are removed by Seal and the defer below).
+	sealed := false
+	defer func() {
+		if err != nil && sealed {
+			for _, n := range append(seal.OutputFiles(&cfg), FileC1) {
+				os.Remove(filepath.Join(outDir, n))
+			}
+		}
+		if err != nil {
+			removeCreated()
+		}
+	}()
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	defer func() {
+		if err != nil && ctx.Err() != nil && c.Context.Err() == nil {
+			err = internalError(fmt.Errorf("seal: interrupted by a signal; removed the partial output in %s", outDir))
+		}
+	}()
 	if random {
-		if data, err = writeRandomData(seal.UnpaddedSize(cfg.SectorSize)); err != nil {
+		path, err := writeRandomData(ctx, seal.UnpaddedSize(cfg.SectorSize))
+		if err != nil {
 			return internalError(err)
 		}
-		defer os.Remove(data)
-	} else if err := checkDataFile(data, &cfg); err != nil {
-		return err
+		defer os.Remove(path)
+		data = path
 	}
 
 	jsonOut := c.Bool("json")
 	bar := newProgress(c.App.ErrWriter, jsonOut, -1, fmt.Sprintf("sealing %s (PC1, PC2)", formatSize(cfg.SectorSize)))
 	slog.Info("seal: PC1+PC2", "sector_size", formatSize(cfg.SectorSize), "proof", cfg.Name, "out", outDir)
-	res, err := seal.Seal(c.Context, cfg, data, outDir, miner, abi.SectorNumber(c.Uint64("sector")), ticket[:])
+	res, err := seal.Seal(ctx, cfg, data, outDir, miner, abi.SectorNumber(c.Uint64("sector")), ticket[:])
 	bar.Done()
 	if err != nil {
 		if errors.Is(err, seal.ErrOutDirNotEmpty) {
@@ -99,9 +137,10 @@ func sealAction(c *cli.Context) error {
 		}
 		return internalError(err)
 	}
+	sealed = true
 	bar = newProgress(c.App.ErrWriter, jsonOut, -1, "commit phase 1")
 	start := time.Now()
-	c1, err := seal.CommitPhase1(c.Context, cfg, res.CommR, res.CommD, outDir, abi.SectorNumber(c.Uint64("sector")), miner, ticket[:], seed[:])
+	c1, err := seal.CommitPhase1(ctx, cfg, res.CommR, res.CommD, outDir, abi.SectorNumber(c.Uint64("sector")), miner, ticket[:], seed[:])
 	bar.Done()
 	if err != nil {
 		return internalError(err)
@@ -131,20 +170,32 @@ func sealAction(c *cli.Context) error {
 	return nil
 }
 
-// checkEmptyOutDir creates dir if missing and checks that it is empty and writable, so a bad
-// --out fails before any work.
-func checkEmptyOutDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return inputError(fmt.Errorf("--out: %w", fileError(err)))
+// checkEmptyOutDir creates dir if missing and checks that it is empty (after removing the
+// staging directories a killed seal left, seal.RemoveStaleStaging) and writable, so a bad
+// --out fails before any work. It returns a function that removes the directories it
+// created (when empty again); on an error it has already done so.
+func checkEmptyOutDir(dir string) (func(), error) {
+	removeCreated, err := mkdirAllTracked(dir)
+	if err != nil {
+		return nil, inputError(fmt.Errorf("--out: %w", fileError(err)))
+	}
+	if err := seal.RemoveStaleStaging(dir); err != nil {
+		removeCreated()
+		return nil, inputError(fmt.Errorf("--out: %w", fileError(err)))
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return inputError(fmt.Errorf("--out: %w", fileError(err)))
+		removeCreated()
+		return nil, inputError(fmt.Errorf("--out: %w", fileError(err)))
 	}
 	if len(entries) > 0 {
-		return usageErrorf("--out %s: directory is not empty (contains %q); refusing to overwrite", dir, entries[0].Name())
+		return nil, usageErrorf("--out %s: directory is not empty (contains %q); refusing to overwrite", dir, entries[0].Name())
 	}
-	return checkWritableDir(dir)
+	if err := checkWritableDir(dir); err != nil {
+		removeCreated()
+		return nil, err
+	}
+	return removeCreated, nil
 }
 
 // checkDataFile checks that path is a readable regular file of the unpadded or padded sector
@@ -169,13 +220,19 @@ func checkDataFile(path string, cfg *stacked.SectorConfig) error {
 	return f.Close()
 }
 
-// writeRandomData writes n random bytes to a temporary file and returns its path.
-func writeRandomData(n uint64) (string, error) {
+// writeRandomData writes n random bytes to a temporary file in $TMPDIR and returns its path.
+// It stops at ctx's cancellation; on any error the file is removed.
+func writeRandomData(ctx context.Context, n uint64) (string, error) {
 	f, err := os.CreateTemp("", "cuseal-random-*.dat")
 	if err != nil {
 		return "", err
 	}
-	_, err = io.CopyN(f, rand.Reader, int64(n))
+	const chunk = 4 << 20
+	for left := int64(n); left > 0 && err == nil; left -= chunk {
+		if err = ctx.Err(); err == nil {
+			_, err = io.CopyN(f, rand.Reader, min(left, chunk))
+		}
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/cuseal/cuseal/porep/seal"
 	"github.com/cuseal/cuseal/porep/stacked"
@@ -129,5 +133,119 @@ func TestParseMiner(t *testing.T) {
 		if _, err := parseMiner(bad); err == nil {
 			t.Errorf("parseMiner(%q): no error", bad)
 		}
+	}
+}
+
+// TestSealSizeLimitFirst: a trial `seal --sector-size 32GiB --random` wrote 32 GiB of random
+// data to $TMPDIR before the test sealer's 1 GiB limit stopped it (exit 3). The limit is a
+// usage error found before any I/O.
+func TestSealSizeLimitFirst(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	out := filepath.Join(t.TempDir(), "sector")
+	code, _, stderr := runCLI(t, "seal", "--sector-size", "32GiB", "--random", "--out", out, "--ticket", testTicket, "--seed", testSeed)
+	if code != exitUsage {
+		t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr)
+	}
+	wantOneLineError(t, stderr, "--sector-size 32GiB")
+	if !strings.Contains(stderr, "1GiB") {
+		t.Errorf("error does not state the limit: %s", stderr)
+	}
+	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+		t.Fatalf("$TMPDIR has %d entries, e.g. %s", len(entries), entries[0].Name())
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("--out created: %v", err)
+	}
+}
+
+// TestSealStaleStaging: a killed seal leaves --out/.staging-NNN; a rerun must not fail with
+// "directory is not empty" (it did in a trial). Only the sealer's own staging names are
+// removed; any other entry still makes --out non-empty.
+func TestSealStaleStaging(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "sector")
+	stale := filepath.Join(out, ".staging-1234567")
+	if err := os.MkdirAll(stale, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(stale, "layer-1.dat"), []byte("partial"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "--log-level", "warn", "seal", "--data", sampleData, "--out", out, "--ticket", testTicket, "--seed", testSeed)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Fatalf("stale staging dir still there: %v", err)
+	}
+
+	other := filepath.Join(t.TempDir(), "sector")
+	if err := os.MkdirAll(filepath.Join(other, ".staging-notours"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, "seal", "--data", sampleData, "--out", other, "--ticket", testTicket, "--seed", testSeed)
+	if code != exitUsage {
+		t.Fatalf("foreign entry: exit %d: %s", code, stderr)
+	}
+	wantOneLineError(t, stderr, "not empty")
+}
+
+// TestSealSignalCleansUp: SIGINT during `seal --random` left $TMPDIR/cuseal-random-*.dat and
+// --out/.staging-* behind in a trial. Now the signal cancels the run, which removes both and
+// the --out it created, and exits non-zero with one line.
+func TestSealSignalCleansUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: seals part of an 8 MiB sector")
+	}
+	// Keep a late signal from killing the test binary.
+	guard := make(chan os.Signal, 1)
+	signal.Notify(guard, os.Interrupt)
+	defer signal.Stop(guard)
+
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	parent := t.TempDir()
+	out := filepath.Join(parent, "sector")
+	type result struct {
+		code   int
+		stderr string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var o, e bytes.Buffer
+		code := run([]string{"cuseal", "--log-level", "warn", "seal", "--sector-size", "8MiB", "--random", "--out", out,
+			"--ticket", testTicket, "--seed", testSeed}, &o, &e)
+		done <- result{code, e.String()}
+	}()
+	// Wait until sealing has started (the staging directory exists), then interrupt.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		entries, _ := os.ReadDir(out)
+		if len(entries) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no staging directory within a minute")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("seal did not stop within 2 minutes of SIGINT")
+	}
+	if r.code == exitOK {
+		t.Fatalf("exit 0 after SIGINT: %s", r.stderr)
+	}
+	wantOneLineError(t, r.stderr, "interrupted")
+	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+		t.Errorf("$TMPDIR left with %s", entries[0].Name())
+	}
+	if entries, _ := os.ReadDir(parent); len(entries) != 0 {
+		t.Errorf("--out parent left with %s", entries[0].Name())
 	}
 }

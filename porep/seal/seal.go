@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -81,8 +82,57 @@ func to32(name string, b []byte) ([32]byte, error) {
 	return out, nil
 }
 
-// prepareOutDir creates outDir if needed and fails when it has any entry.
+// StagingPrefix starts the name of the hidden directory Seal stages its
+// files in, inside the output directory (os.MkdirTemp adds digits).
+const StagingPrefix = ".staging-"
+
+// IsStagingDir reports whether name is a staging directory name Seal makes:
+// StagingPrefix followed by digits only.
+func IsStagingDir(name string) bool {
+	rest, ok := strings.CutPrefix(name, StagingPrefix)
+	if !ok || rest == "" {
+		return false
+	}
+	for _, c := range rest {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// RemoveStaleStaging removes the staging directories (IsStagingDir) a killed
+// Seal left in dir, so they do not block a rerun. It removes nothing else.
+func RemoveStaleStaging(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.IsDir() && IsStagingDir(e.Name()) {
+			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+				return fmt.Errorf("seal: remove stale %s: %w", e.Name(), err)
+			}
+		}
+	}
+	return nil
+}
+
+// OutputFiles lists the files Seal moves into its output directory for cfg.
+func OutputFiles(cfg *stacked.SectorConfig) []string {
+	names := []string{FileDataPadded, FileSealed, FileTreeCLeaf, FileTreeCNodes, FileTreeRNodes, FileMeta}
+	for l := 1; l <= cfg.Layers; l++ {
+		names = append(names, FileLayer(l))
+	}
+	return names
+}
+
+// prepareOutDir creates outDir if needed and fails when it has any entry
+// other than stale staging directories, which it removes.
 func prepareOutDir(outDir string) error {
+	if err := RemoveStaleStaging(outDir); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("seal: output directory %s: %w", outDir, err)
+	}
 	entries, err := os.ReadDir(outDir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -148,7 +198,9 @@ func readData(cfg *stacked.SectorConfig, dataPath string) ([]byte, error) {
 // Poseidon2(comm_c, comm_r_last)). ticket must be 32 bytes. Files written:
 // FileMeta, FileDataPadded, FileSealed, FileTreeCLeaf, FileTreeCNodes,
 // FileTreeRNodes and FileLayer(1..L);
-// they are staged in a hidden subdirectory and moved in only on success.
+// they are staged in a hidden subdirectory (StagingPrefix) and moved in only
+// on success; on an error or ctx cancellation the staging directory is
+// removed, and one a killed run left behind is removed before sealing.
 // Labels are computed on one core (each node depends on its predecessor);
 // parent cache, tree D, column hashes and trees use every core.
 func Seal(ctx context.Context, cfg stacked.SectorConfig, dataPath, outDir string, minerID abi.ActorID, sectorNum abi.SectorNumber, ticket abi.SealRandomness) (SealResult, error) {
@@ -171,7 +223,7 @@ func Seal(ctx context.Context, cfg stacked.SectorConfig, dataPath, outDir string
 	if err := prepareOutDir(outDir); err != nil {
 		return res, err
 	}
-	staging, err := os.MkdirTemp(outDir, ".staging-")
+	staging, err := os.MkdirTemp(outDir, StagingPrefix)
 	if err != nil {
 		return res, fmt.Errorf("seal: %w", err)
 	}
@@ -211,10 +263,7 @@ func Seal(ctx context.Context, cfg stacked.SectorConfig, dataPath, outDir string
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	names := []string{FileDataPadded, FileSealed, FileTreeCLeaf, FileTreeCNodes, FileTreeRNodes, FileMeta}
-	for l := 1; l <= cfg.Layers; l++ {
-		names = append(names, FileLayer(l))
-	}
+	names := OutputFiles(&cfg)
 	for _, n := range names {
 		if err := os.Rename(filepath.Join(staging, n), filepath.Join(outDir, n)); err != nil {
 			for _, m := range names { // leave no partial output behind

@@ -65,7 +65,7 @@ func NewSRS(h, l, a, bg1 []bls12381.G1Affine, bg2 []bls12381.G2Affine, opts SRSO
 }
 
 // NewSRSFromEncoded decodes the five query sections of a .params file
-// (formats.md §1.1: uncompressed zcash encoding, big-endian, G1 96 bytes,
+// (docs/formats.md §1.1: uncompressed zcash encoding, big-endian, G1 96 bytes,
 // G2 192 bytes, without their u32 count prefixes — e.g. the mmap'd bytes of
 // groth16.Params.RawSection) natively, in parallel, into a new SRS. It
 // checks the flags, canonical coordinates and rejects infinity; with

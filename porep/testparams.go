@@ -21,7 +21,7 @@ type TestParams struct {
 	// names (stacked.SectorConfig.ParameterPaths); StampPath records the
 	// seed and R1CS digest they were generated from.
 	ParamsPath, VKPath, MetaPath, StampPath string
-	// R1CSDigest is the cuseal-r1cs-v1 digest of the circuit (digests.md §1).
+	// R1CSDigest is the cuseal-r1cs-v1 digest of the circuit (docs/digests.md §1).
 	R1CSDigest [32]byte
 	// Reused is true when matching files were already present.
 	Reused bool
@@ -223,7 +223,7 @@ func writeAtomic(path string, data []byte) error {
 	return nil
 }
 
-// Constraint costs of the Stacked-DRG circuit, per challenge (porep-circuit.md
+// Constraint costs of the Stacked-DRG circuit, per challenge (docs/porep-circuit.md
 // §4.6, the 32 GiB breakdown): one SHA-256 label with its parents, one
 // comm_d path level, and the column/tree work (14 parent columns, c_x and two
 // Poseidon paths) at its 32 GiB size, an upper bound for smaller trees.
@@ -240,7 +240,7 @@ const (
 // EstimateTestParamsMemory estimates, from cfg's circuit shape and without
 // synthesizing it, the number of constraints of one partition and the peak
 // memory in bytes GenerateTestParams needs for it. The constraint count
-// follows porep-circuit.md §4.6 (exact at 32 GiB: 130.3M; ~4% high at
+// follows docs/porep-circuit.md §4.6 (exact at 32 GiB: 130.3M; ~4% high at
 // 2 KiB). The bytes count the recorded R1CS (~5.6 non-zeros per row at 36
 // bytes each) and what groth16.Setup holds at once: the u, v, w and l/ic
 // scalars and the nonZero copies (~5 field elements per row), the l, a,

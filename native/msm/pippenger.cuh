@@ -49,7 +49,7 @@ struct layout {
 	uint32_t nseg; // reduction segments per window
 };
 
-// default_window picks c from n (sppark's rule, gpu-prover-notes.md §2.7):
+// default_window picks c from n (sppark's rule, docs/gpu-prover-notes.md §2.7):
 // min(lg2(1.5n) − 8, 18), at least 10.
 inline unsigned default_window(uint64_t n) {
 	unsigned lg = 0;

@@ -75,7 +75,7 @@ void validate(const Aff* pts, uint64_t n, int q) {
 	     what[why.load()]);
 }
 
-// --- zcash uncompressed decoding (formats.md §1.1, §1.3) ---------------------
+// --- zcash uncompressed decoding (docs/formats.md §1.1, §1.3) ---------------------
 
 enum : int { Z_OK = 0, Z_FLAGS, Z_INFINITY, Z_NONCANONICAL };
 

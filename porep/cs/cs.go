@@ -76,7 +76,7 @@ type Density struct {
 }
 
 // Assignment is what synthesis hands to a Groth16 backend (see
-// shared docs/architecture.md): evaluations per constraint — including the
+// docs/architecture.md): evaluations per constraint — including the
 // per-input rows input_i·0 = 0 appended after the circuit — the input
 // assignment (ONE first), the aux assignment and the three density bitmaps.
 // Field elements are Montgomery form, gnark-crypto layout.
@@ -117,7 +117,7 @@ type SizeHint struct {
 	Inputs      int
 
 	// ABCAlloc, when non-nil, provides the storage of a, b and c (for
-	// example pinned C memory, see architecture.md): ProvingAssignment calls
+	// example pinned C memory, see docs/architecture.md): ProvingAssignment calls
 	// it three times with capacity Constraints+Inputs and uses the returned
 	// slices' backing arrays (their length is ignored, their capacity must
 	// be at least that). A circuit that outgrows the hint makes append move

@@ -242,7 +242,7 @@ func TestDensityCancellation(t *testing.T) {
 }
 
 func TestDigestEncoding(t *testing.T) {
-	// Independent byte-level construction of digests.md §1-§4 for a tiny
+	// Independent byte-level construction of docs/digests.md §1-§4 for a tiny
 	// circuit: x·x = y with ONE, one input u = 5.
 	var one, x, y, u fr.Element
 	one.SetOne()

@@ -9,7 +9,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 )
 
-// digester streams the canonical encodings of shared docs/digests.md into
+// digester streams the canonical encodings of docs/digests.md into
 // SHA-256 through a buffer (the a/b/c vectors of a real partition are GBs).
 type digester struct {
 	h hash.Hash
@@ -55,7 +55,7 @@ func (d *digester) sum() (out [32]byte) {
 }
 
 // WitnessDigest returns H("cuseal-witness-v1" ‖ u64(n_in) ‖ fr(input)… ‖
-// u64(n_aux) ‖ fr(aux)…), shared docs/digests.md §2.
+// u64(n_aux) ‖ fr(aux)…), docs/digests.md §2.
 func (a *Assignment) WitnessDigest() [32]byte {
 	d := newDigester("cuseal-witness-v1")
 	d.u64(uint64(len(a.Input)))
@@ -66,7 +66,7 @@ func (a *Assignment) WitnessDigest() [32]byte {
 }
 
 // ABCDigest returns H("cuseal-abc-v1" ‖ u64(n) ‖ fr(a)… ‖ fr(b)… ‖ fr(c)…),
-// digests.md §3; n includes the per-input rows.
+// docs/digests.md §3; n includes the per-input rows.
 func (a *Assignment) ABCDigest() [32]byte {
 	d := newDigester("cuseal-abc-v1")
 	d.u64(uint64(len(a.A)))
@@ -77,7 +77,7 @@ func (a *Assignment) ABCDigest() [32]byte {
 }
 
 // DensityDigest returns H("cuseal-density-v1" ‖ for D in (A-aux, B-input,
-// B-aux): u64(bit_len) ‖ u64(popcount) ‖ words as u64), digests.md §4.
+// B-aux): u64(bit_len) ‖ u64(popcount) ‖ words as u64), docs/digests.md §4.
 func (a *Assignment) DensityDigest() [32]byte {
 	d := newDigester("cuseal-density-v1")
 	for _, den := range []Density{a.ADensityAux, a.BDensityInput, a.BDensityAux} {
@@ -90,7 +90,7 @@ func (a *Assignment) DensityDigest() [32]byte {
 	return d.sum()
 }
 
-// Digest returns the cuseal-r1cs-v1 digest of r (shared docs/digests.md
+// Digest returns the cuseal-r1cs-v1 digest of r (docs/digests.md
 // §1). r must include the per-input rows (as Recorder.R1CS returns it);
 // its matrices are merged, non-zero and sorted, as Matrix requires.
 func (r *R1CS) Digest() [32]byte {

@@ -274,9 +274,9 @@ func (p *ProvingAssignment) Assignment() *Assignment {
 // docs/digests.md §2) of the input and aux assignment.
 func (p *ProvingAssignment) WitnessDigest() [32]byte { return p.Assignment().WitnessDigest() }
 
-// ABCDigest returns the cuseal-abc-v1 digest (digests.md §3) of a, b, c,
+// ABCDigest returns the cuseal-abc-v1 digest (docs/digests.md §3) of a, b, c,
 // input rows included (it finishes the assignment).
 func (p *ProvingAssignment) ABCDigest() [32]byte { return p.Assignment().ABCDigest() }
 
-// DensityDigest returns the cuseal-density-v1 digest (digests.md §4).
+// DensityDigest returns the cuseal-density-v1 digest (docs/digests.md §4).
 func (p *ProvingAssignment) DensityDigest() [32]byte { return p.Assignment().DensityDigest() }

@@ -75,7 +75,7 @@ func (r *Recorder) R1CS() *R1CS {
 	return out
 }
 
-// Digest returns the cuseal-r1cs-v1 digest of R1CS() (digests.md §1).
+// Digest returns the cuseal-r1cs-v1 digest of R1CS() (docs/digests.md §1).
 func (r *Recorder) Digest() [32]byte { return r.R1CS().Digest() }
 
 // appendRow appends a merged, sorted, non-zero row.

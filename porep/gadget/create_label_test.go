@@ -54,7 +54,7 @@ func expandParents[T any](p []T) []T {
 }
 
 // TestCreateLabelGolden reproduces create_label.rs test_create_label
-// (porep-circuit.md §4.2): replica id and 37 parents allocated bit by bit
+// (docs/porep-circuit.md §4.2): replica id and 37 parents allocated bit by bit
 // from bytes, constant layer 3 and node 22 → 532,025 constraints in total,
 // and the label equals the vanilla one.
 func TestCreateLabelGolden(t *testing.T) {

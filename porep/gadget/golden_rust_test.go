@@ -4,7 +4,7 @@ package gadget
 // written by porep/stacked/testdata/refcircuit (storage-proofs-core 19.1.0,
 // bellperson 0.27.0, neptune 11.0.0, blstrs 0.7.1 from crates.io), which
 // synthesizes each case below into a recording constraint system and prints
-// the digests of shared docs/digests.md §1–§4. Here the same circuits are
+// the digests of docs/digests.md §1–§4. Here the same circuits are
 // synthesized with cuseal's gadgets and every digest and count must match.
 
 import (

@@ -95,7 +95,7 @@ func poseidonTreePath(t *testing.T, leaves []fr.Element, base, sub, top, i int) 
 }
 
 // TestPoRCircuitGolden reproduces storage-proofs-core tests/por_circuit.rs
-// (porep-circuit.md §4.2): leaves = 64 · base_tree_count, public root, so
+// (docs/porep-circuit.md §4.2): leaves = 64 · base_tree_count, public root, so
 // 3 inputs (ONE, path, root); the constraint counts exclude the prover's
 // per-input rows. The circuit must be satisfied and compute the tree root.
 func TestPoRCircuitGolden(t *testing.T) {

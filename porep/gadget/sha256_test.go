@@ -196,7 +196,7 @@ func TestHashLeafBits(t *testing.T) {
 }
 
 // The comm_d tree node: 2× to_bits_le + sha256 + pack = 45,379 constraints,
-// 45,331 aux (porep-circuit.md §3.7, Appendix A); value = trimmed sha256 of
+// 45,331 aux (docs/porep-circuit.md §3.7, Appendix A); value = trimmed sha256 of
 // the two little-endian 32-byte leaves.
 func TestSHA256Node(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))

@@ -5,7 +5,7 @@
 // the official Filecoin parameters: Boolean and AllocatedBit, Num and
 // AllocatedNum, UInt32 with MultiEq, UInt64, SHA-256, multipack,
 // reverse_bit_numbering, constraint::equal, insert/pick and the SHA-256
-// Merkle node. See shared docs/porep-circuit.md §3.
+// Merkle node. See docs/porep-circuit.md §3.
 //
 // Values are always carried (a circuit synthesized only for its shape can
 // pass zero values). Gadgets build their linear combinations in reusable

@@ -16,7 +16,7 @@ import (
 // ABCAllocator provides a/b/c storage for synthesis (cs.SizeHint.ABCAlloc)
 // in native host memory, page-locked when Pinned is set and a CUDA device
 // exists, so the CUDA backend uploads a/b/c at full DMA speed without a
-// staging copy (gpu-prover-notes.md §8.4; about 12 GiB per 32 GiB partition).
+// staging copy (docs/gpu-prover-notes.md §8.4; about 12 GiB per 32 GiB partition).
 // Off by default: pinning costs time per allocation (measured and logged
 // once), so reuse buffers rather than pin per proof when it matters. The
 // memory is not garbage collected: Release each assignment after proving

@@ -37,7 +37,7 @@ func CachedSetup(dir string, r1cs *cs.R1CS, seed [32]byte) (*Params, error) {
 	if err := validateR1CS(r1cs); err != nil {
 		return nil, err
 	}
-	d := r1cs.Digest() // cuseal-r1cs-v1, digests.md §1
+	d := r1cs.Digest() // cuseal-r1cs-v1, docs/digests.md §1
 	base := fmt.Sprintf("cuseal-test-v1-%s-%s", hex.EncodeToString(d[:]), hex.EncodeToString(seed[:]))
 	path := filepath.Join(dir, base+".params")
 	mu, _ := cacheLocks.LoadOrStore(path, new(sync.Mutex))

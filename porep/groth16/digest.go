@@ -11,7 +11,7 @@ import (
 	"golang.org/x/crypto/blake2b"
 )
 
-// ParamInfo is one entry of Filecoin's parameters.json (formats.md §4.2).
+// ParamInfo is one entry of Filecoin's parameters.json (docs/formats.md §4.2).
 type ParamInfo struct {
 	CID        string `json:"cid"`
 	Digest     string `json:"digest"`

@@ -18,7 +18,7 @@
 // five sums, and Assemble is the only place where r and s enter, so proofs
 // from either backend are byte-identical for fixed r, s.
 //
-// Formats (shared docs formats.md §1–§3): every point in `.params` and
+// Formats (docs/formats.md §1–§3): every point in `.params` and
 // `.vk` is uncompressed zcash/IETF encoding (G1 96 bytes, G2 192 bytes),
 // every count a big-endian u32; proofs are compressed A‖B‖C (192 bytes).
 package groth16

@@ -469,7 +469,7 @@ func TestFileDigest(t *testing.T) {
 	if err != nil || d != "ba80a53f981c4d0d6a2797b69f12f6e9" {
 		t.Fatalf("digest %q, %v", d, err)
 	}
-	// parameters.json shape from rust-fil-proofs (2 KiB vk entry, formats.md §4.2)
+	// parameters.json shape from rust-fil-proofs (2 KiB vk entry, docs/formats.md §4.2)
 	js := `{"v28-test.params":{"cid":"Qm","digest":"ba80a53f981c4d0d6a2797b69f12f6e9","sector_size":2048},
 	"v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.vk":
 	{"cid":"QmamahpFCstMUqHi2qGtVoDnRrsXhid86qsfvoyCTKJqHr","digest":"dc1ade9929ade1708238f155343044ac","sector_size":2048}}`

@@ -37,7 +37,7 @@ const (
 
 var queryNames = [numQueries]string{SectionH, SectionL, SectionA, SectionBG1, SectionBG2}
 
-// Params is a Groth16 proving key in bellperson's layout (formats.md §1):
+// Params is a Groth16 proving key in bellperson's layout (docs/formats.md §1):
 // the verifying key, then the h, l, a, b_g1, b_g2 queries.
 //
 // A Params is either file-backed (OpenParams / ParseParams: the vk is

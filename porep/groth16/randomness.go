@@ -15,7 +15,7 @@ type ToxicWaste struct {
 	Tau, Alpha, Beta, Gamma, Delta fr.Element
 }
 
-// maskedScalar turns a SHA-256 digest into a scalar as digests.md §5:
+// maskedScalar turns a SHA-256 digest into a scalar as docs/digests.md §5:
 // clear the top two bits of the last byte and read the 32 bytes as a
 // canonical little-endian integer (< 2^254 < r, so no reduction).
 func maskedScalar(d [32]byte) fr.Element {
@@ -28,7 +28,7 @@ func maskedScalar(d [32]byte) fr.Element {
 }
 
 // ToxicWasteFromSeed derives the toxic waste from a 32-byte seed exactly as
-// shared docs digests.md §5 (`cuseal-toxic-v1`): for each label L in tau,
+// docs/digests.md §5 (`cuseal-toxic-v1`): for each label L in tau,
 // alpha, beta, gamma, delta, value = mask(SHA-256("cuseal-toxic-v1" ‖ seed
 // ‖ L)). The same seed and R1CS give point-for-point identical parameters
 // in any correct implementation.
@@ -57,7 +57,7 @@ type Randomness struct {
 }
 
 // RandomnessFromSeed derives (r_k, s_k) for partition k from a 32-byte seed
-// exactly as digests.md §6 (`cuseal-rs-v1`):
+// exactly as docs/digests.md §6 (`cuseal-rs-v1`):
 // r_k = mask(SHA-256("cuseal-rs-v1" ‖ seed ‖ "r" ‖ u64le(k))), s_k likewise
 // with "s". For deterministic tests only: fixed r, s make proofs
 // reproducible and byte-identical across backends.

@@ -321,7 +321,7 @@ func TestFixedBase(t *testing.T) {
 }
 
 // Golden toxic waste and proof randomness for seed 0x00,0x01,…,0x1f,
-// computed independently with Python's hashlib from digests.md §5/§6:
+// computed independently with Python's hashlib from docs/digests.md §5/§6:
 //
 //	d = sha256(b"cuseal-toxic-v1" + seed + b"tau").digest(); d[31] &= 0x3f
 //	tau = int.from_bytes(d, "little")

@@ -11,8 +11,8 @@ import (
 
 // Constraint counts of the legacy circuit at Strength::Standard: neptune
 // v11.0.0 src/circuit.rs test_poseidon_hash (arities 2, 4, 8, 16, 24, 36;
-// porep-circuit.md §4.4) and the §3.8.5 formula 3A + 28(A+1) + 4R_P + 1 for
-// arity 11 (porep-circuit.md §3.8.5 quotes 598).
+// docs/porep-circuit.md §4.4) and the §3.8.5 formula 3A + 28(A+1) + 4R_P + 1 for
+// arity 11 (docs/porep-circuit.md §3.8.5 quotes 598).
 var circuitCounts = []struct{ arity, constraints int }{
 	{2, 311}, {4, 377}, {8, 505}, {11, 598}, {16, 761}, {24, 1009}, {36, 1385},
 }
@@ -156,7 +156,7 @@ func TestCircuitShapeWithoutValues(t *testing.T) {
 }
 
 // TestCircuitFirstRoundShape spot-checks constraint shapes against
-// porep-circuit.md §3.8.5: the first input's S-box is
+// docs/porep-circuit.md §3.8.5: the first input's S-box is
 // (x+pre)·(x+pre) = l2, l2·l2 = l4, (x+pre)·l4 = l5 − post, with pre/post
 // the compressed constants at 1 and t+1; the last constraint is
 // lc·ONE = out.

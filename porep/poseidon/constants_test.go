@@ -26,7 +26,7 @@ func TestRoundNumbersKnownValues(t *testing.T) {
 	}
 }
 
-// Grain check values from porep-circuit.md §3.8.2 (first constant and count
+// Grain check values from docs/porep-circuit.md §3.8.2 (first constant and count
 // per width), cross-checked for t = 9 against neptune's reference file.
 var grainChecks = []struct {
 	arity int
@@ -95,7 +95,7 @@ func hexOf(e *fr.Element) string {
 	return string(out)
 }
 
-// Partial rounds per arity (porep-circuit.md §3.8.1).
+// Partial rounds per arity (docs/porep-circuit.md §3.8.1).
 var partialRoundsByArity = map[int]int{2: 55, 4: 56, 8: 57, 11: 57, 16: 59, 24: 59, 36: 60}
 
 func TestConstantsShape(t *testing.T) {

@@ -4,7 +4,7 @@ package poseidon
 // was written by porep/stacked/testdata/refcircuit, which runs neptune's
 // legacy circuit::poseidon_hash (with filecoin-hashers' POSEIDON_CONSTANTS_A,
 // Standard strength, MerkleTree) over A allocated numbers in a recording
-// constraint system and prints the digests of shared docs/digests.md §1–§4.
+// constraint system and prints the digests of docs/digests.md §1–§4.
 // HashCircuit must give the same R1CS, witness, a/b/c and densities.
 
 import (

@@ -25,7 +25,7 @@ func fromLimbs(l [4]uint64) fr.Element {
 
 // Digests of Hash([0, 1, …, A−1]) with Standard strength and MerkleTree
 // constants: neptune v11.0.0 src/poseidon.rs hash_values (also quoted in
-// porep-circuit.md §4.5 for arities 2…16).
+// docs/porep-circuit.md §4.5 for arities 2…16).
 var hashValuesVectors = []struct {
 	arity int
 	limbs [4]uint64
@@ -40,7 +40,7 @@ var hashValuesVectors = []struct {
 }
 
 // filecoin-hashers src/poseidon.rs test_poseidon_hasher: binary tree over
-// leaves [1, 0, 0, 1] (porep-circuit.md §4.5).
+// leaves [1, 0, 0, 1] (docs/porep-circuit.md §4.5).
 var (
 	fcH2OneZero    = [4]uint64{0xb339ff6079800b5e, 0xec5907b3dc3094af, 0x93c003cc74a24f26, 0x042f94ffbe786bc3}
 	fcFourLeafRoot = [4]uint64{0xefbb8be3e291e671, 0x77cc72b8cb2b5ad2, 0x30eb6385ae6b74ae, 0x1effebb7b26ad9eb}

@@ -7,7 +7,7 @@ package stacked_test
 // StackedCompound::circuit (partition 0, as C2 does), synthesizes it into a
 // recording constraint system that behaves like bellperson 0.27.0's prover,
 // checks the inputs against StackedCompound::generate_public_inputs and prints
-// the digests of shared docs/digests.md §1–§4. cuseal's NewCircuit +
+// the digests of docs/digests.md §1–§4. cuseal's NewCircuit +
 // Synthesize must give the same R1CS (constraint for constraint, merged
 // coefficients), witness, a/b/c evaluations and densities.
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	commcid "github.com/filecoin-project/go-fil-commcid"
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
@@ -91,9 +92,10 @@ func verifyAction(c *cli.Context) error {
 }
 
 // readProofFile reads a proof file of partitions × 192 bytes, raw or hex (whitespace
-// around the hex ignored), and checks that every point decodes, so that a corrupt file is a
-// usage error naming the file and offset while a well-formed proof that fails the pairing
-// check is an invalid proof.
+// around the hex and a 0x prefix ignored), and checks that every point decodes, so that a
+// corrupt file is a usage error naming the file and the offset of the first bad character
+// or point (in file order) while a well-formed proof that fails the pairing check is an
+// invalid proof.
 func readProofFile(path string, partitions int) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -101,24 +103,74 @@ func readProofFile(path string, partitions int) ([]byte, error) {
 	}
 	want := partitions * groth16.ProofSize
 	pf := data
+	hexStart := -1 // file offset of the first hex digit when the file is hex
 	if len(data) != want {
 		t := bytes.TrimSpace(data)
-		b, herr := hex.DecodeString(string(bytes.TrimPrefix(t, []byte("0x"))))
+		lead := bytes.Index(data, t)
+		if bytes.HasPrefix(t, []byte("0x")) || bytes.HasPrefix(t, []byte("0X")) {
+			t, lead = t[2:], lead+2
+		}
+		b, herr := hex.DecodeString(string(t))
 		switch {
 		case herr == nil && len(b) == want:
-			pf = b
+			pf, hexStart = b, lead
 		case herr == nil:
 			return nil, usageErrorf("--proof %s: %d bytes (hex), want %d (%d partition(s) × %d)", path, len(b), want, partitions, groth16.ProofSize)
+		case len(t) == 2*want:
+			off := lead + firstNonHex(t)
+			return nil, usageErrorf("--proof %s: offset %d: %q is not a hex digit (a hex proof is %d digits)", path, off, data[off], 2*want)
 		default:
 			return nil, usageErrorf("--proof %s: %d bytes, want %d (%d partition(s) × %d) raw, or twice that in hex", path, len(data), want, partitions, groth16.ProofSize)
 		}
 	}
 	if _, err := groth16.DecodeProofs(pf); err != nil {
-		var fe *groth16.FormatError
-		if errors.As(err, &fe) {
-			return nil, usageErrorf("--proof %s: corrupt: %v", path, err)
+		off, name, cause := firstBadPoint(pf)
+		if cause == nil {
+			return nil, inputError(fmt.Errorf("--proof %s: %w", path, err))
 		}
-		return nil, inputError(fmt.Errorf("--proof %s: %w", path, err))
+		where := fmt.Sprintf("offset %d", off)
+		if hexStart >= 0 {
+			where = fmt.Sprintf("offset %d (byte %d of the hex-decoded proof)", hexStart+2*off, off)
+		}
+		return nil, usageErrorf("--proof %s: corrupt: %s, proof[%d].%s: %v", path, where, off/groth16.ProofSize, name, cause)
 	}
 	return pf, nil
+}
+
+// firstNonHex returns the index of the first byte of t that is not a hex digit (len(t) if
+// none).
+func firstNonHex(t []byte) int {
+	for i, c := range t {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return i
+		}
+	}
+	return len(t)
+}
+
+// firstBadPoint finds the first point of pf, in byte order (A, B, C of each proof), that
+// does not decode: it decodes each point in a proof whose other two points are known good
+// (generators), so the order in which groth16 checks points does not matter. It returns the
+// point's byte offset, its name and the decoding error (nil if every point decodes).
+func firstBadPoint(pf []byte) (int, string, error) {
+	_, _, g1, g2 := bls.Generators()
+	good := (&groth16.Proof{A: g1, B: g2, C: g1}).Bytes()
+	slots := []struct {
+		name     string
+		from, to int
+	}{{"a", 0, 48}, {"b", 48, 144}, {"c", 144, 192}}
+	for base := 0; base+groth16.ProofSize <= len(pf); base += groth16.ProofSize {
+		for _, sl := range slots {
+			probe := good
+			copy(probe[sl.from:sl.to], pf[base+sl.from:base+sl.to])
+			if _, err := groth16.DecodeProofs(probe[:]); err != nil {
+				var fe *groth16.FormatError
+				if errors.As(err, &fe) {
+					err = fe.Err
+				}
+				return base + sl.from, sl.name, err
+			}
+		}
+	}
+	return 0, "", nil
 }

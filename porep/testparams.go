@@ -101,7 +101,7 @@ func RecordR1CS(cfg *stacked.SectorConfig) (*cs.R1CS, error) {
 // atomically (temporary file + rename), the stamp last.
 //
 // FOR TESTS ONLY: anyone who knows seed can forge proofs. Setup for a
-// 2 KiB sector (2.7M constraints, domain 2^22) takes 40-90 s on two cores
+// 2 KiB sector (2.7M constraints, domain 2^22) takes 37-90 s on two cores
 // and writes about 1.1 GB (.params).
 func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, log *slog.Logger) (*TestParams, error) {
 	if log == nil {

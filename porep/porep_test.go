@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -477,5 +478,95 @@ func BenchmarkSealCommitPhase2_2KiB(b *testing.B) {
 		if len(pf) != 192 {
 			b.Fatalf("proof is %d bytes", len(pf))
 		}
+	}
+}
+
+// writeFakeParams writes a .params file in bellperson's layout under cfg's
+// name in dir: vk (with ic IC points), then h, l, a, b_g1, b_g2 with the given
+// counts, every point a generator. It is shaped like real parameters for
+// another circuit; nothing can be proven with it.
+func writeFakeParams(t *testing.T, dir string, cfg *stacked.SectorConfig, ic, h, l int) {
+	t.Helper()
+	_, _, g1, g2 := bls.Generators()
+	vk := groth16.VerifyingKey{Alpha1: g1, Beta1: g1, Beta2: g2, Gamma2: g2, Delta1: g1, Delta2: g2, IC: make([]bls.G1Affine, ic)}
+	for i := range vk.IC {
+		vk.IC[i] = g1
+	}
+	out := vk.Bytes()
+	g1b, g2b := g1.RawBytes(), g2.RawBytes()
+	for q, n := range []int{h, l, 1, 1, 1} {
+		out = append(out, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
+		for i := 0; i < n; i++ {
+			if q == 4 {
+				out = append(out, g2b[:]...)
+			} else {
+				out = append(out, g1b[:]...)
+			}
+		}
+	}
+	pp, vkPath, _ := cfg.ParameterPaths(dir)
+	if err := os.WriteFile(pp, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(vkPath, vk.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestParamsShapeChecked: parameters that do not fit the sector's circuit
+// (a .meta for another sector size, too few L points, a wrong domain, a
+// wrong IC count) are rejected before synthesis by SealCommitPhase2 and by
+// VerifySeal, wrapping ErrBadInput and naming the file.
+func TestParamsShapeChecked(t *testing.T) {
+	s := seal2K(t)
+	cfg := config2K(t)
+	hint, err := stacked.SizeHintFor(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	domain := 1
+	for domain < hint.Constraints+hint.Inputs {
+		domain <<= 1
+	}
+	ic := cfg.NumPublicInputs()
+	_, _, g1, g2 := bls.Generators()
+	pf := (&groth16.Proof{A: g1, B: g2, C: g1}).Bytes()
+	for _, c := range []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+		want  string
+	}{
+		{"meta for 8MiB", func(t *testing.T, dir string) {
+			writeFakeParams(t, dir, &cfg, ic, 3, 1)
+			_, _, meta := cfg.ParameterPaths(dir)
+			if err := os.WriteFile(meta, []byte(`{"sector_size":8388608}`), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, ".meta: sector_size 8388608"},
+		{"malformed meta", func(t *testing.T, dir string) {
+			writeFakeParams(t, dir, &cfg, ic, 3, 1)
+			_, _, meta := cfg.ParameterPaths(dir)
+			if err := os.WriteFile(meta, []byte(`sector_size=2048`), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, ".meta: not a parameter metadata file"},
+		// A smaller circuit's counts (a real file of the right shape would be
+		// hundreds of MB: the end-to-end tests cover that it passes).
+		{"L and domain", func(t *testing.T, dir string) { writeFakeParams(t, dir, &cfg, ic, 3, 5) },
+			fmt.Sprintf(".params: parameters for 5 auxiliary variables and a domain of 4, the StackedDrg2KiBV1_1 circuit has %d and %d", hint.Aux, domain)},
+		{"IC count", func(t *testing.T, dir string) { writeFakeParams(t, dir, &cfg, ic+18, 3, 1) }, "IC points"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			c.setup(t, dir)
+			_, err := SealCommitPhase2(s.c1, testSector, testMiner, WithParamsDir(dir))
+			if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), dir) {
+				t.Fatalf("SealCommitPhase2: %v; want ErrBadInput naming %q in %s", err, c.want, dir)
+			}
+			ok, err := VerifySeal(verifyInfo(t, s, pf[:]), WithParamsDir(dir))
+			if ok || !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("VerifySeal = %v, %v; want ErrBadInput naming %q", ok, err, c.want)
+			}
+		})
 	}
 }

@@ -87,6 +87,9 @@ func VerifySeal(info proof.SealVerifyInfo, opts ...Option) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if err := checkParamsHeader(s.paramsDir, &cfg); err != nil {
+		return false, err
+	}
 	proofs, err := groth16.DecodeProofs(info.Proof)
 	if err != nil {
 		return false, badInputf("porep: proof: %w", err)

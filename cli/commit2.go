@@ -217,6 +217,9 @@ func backendName(c *cli.Context) (string, error) {
 		}
 		return porep.BackendCPU, nil
 	}
+	if b == porep.BackendCUDA && !cudaBuild {
+		return "", usageErrorf("--backend cuda: this binary was built without CUDA (pure Go); use bin/cuseal-cuda (built by ./build.sh build where nvcc is installed), or --backend cpu")
+	}
 	return b, nil
 }
 
@@ -254,9 +257,6 @@ func commit2Action(c *cli.Context) error {
 	}
 	proof, err := porep.SealCommitPhase2(in.data, in.sector, in.miner, opts...)
 	rec.bar.Done()
-	if errors.Is(err, porep.ErrBadInput) {
-		err = fmt.Errorf("%s: %w", in.path, err)
-	}
 	if err != nil {
 		return classifyPorepError(err)
 	}

@@ -214,6 +214,17 @@ func TestCommit2VerifyBadInput(t *testing.T) {
 	if err := os.WriteFile(vk2, []byte("not a verifying key"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A parameter directory whose 2 KiB files say (.meta) they are for 8 MiB.
+	metaDir := filepath.Join(dir, "meta-8MiB")
+	if err := os.MkdirAll(metaDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pp2, vkm, meta2 := cfg2.ParameterPaths(metaDir)
+	for p, b := range map[string]string{pp2: "x", vkm: "x", meta2: `{"sector_size":8388608}`} {
+		if err := os.WriteFile(p, []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	corrupt := filepath.Join(dir, "corrupt.json")
 	data, err := os.ReadFile(c1)
 	if err != nil {
@@ -282,6 +293,8 @@ func TestCommit2VerifyBadInput(t *testing.T) {
 		{"verify flipped seed", []string{"verify", "--c1", badSeed, "--proof", proof, "--params-dir", dir, "--sector", "7"}, "replica_id and seed"},
 		{"corrupted Merkle leaf", []string{"commit2", "--c1", badLeaf, "--params-dir", dir, "--sector", "7"}, "bad-leaf.json: c1: vanilla_proofs.StackedDrg2KiBV1[0][1].comm_r_last_proof.data.Single.leaf"},
 		{"bench prove corrupted Merkle leaf", []string{"bench", "prove", "--c1", badLeaf, "--params-dir", dir, "--sector", "7"}, "comm_r_last_proof.data.Single.leaf"},
+		{"commit2 params for 8MiB", []string{"commit2", "--c1", c1, "--params-dir", metaDir, "--sector", "7"}, ".meta: sector_size 8388608"},
+		{"verify params for 8MiB", []string{"verify", "--c1", c1, "--proof", proof, "--params-dir", metaDir, "--sector", "7"}, ".meta: sector_size 8388608"},
 		{"Commit2In size mismatch", []string{"commit2", "--c1", badSize, "--params-dir", dir}, "Commit2In.SectorSize = 4096"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -291,6 +304,13 @@ func TestCommit2VerifyBadInput(t *testing.T) {
 			}
 			wantOneLineError(t, stderr, tc.want)
 		})
+	}
+	if !cudaBuild {
+		code, _, stderr := runCLI(t, "commit2", "--c1", c1, "--params-dir", dir, "--sector", "7", "--backend", "cuda")
+		if code != exitUsage {
+			t.Fatalf("--backend cuda on a pure-Go build: exit %d: %s", code, stderr)
+		}
+		wantOneLineError(t, stderr, "built without CUDA (pure Go); use bin/cuseal-cuda")
 	}
 }
 

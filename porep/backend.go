@@ -78,6 +78,9 @@ func NewBackend(name string) (groth16.Backend, string, error) {
 		b, err := cpu()
 		return b, BackendCPU, err
 	}
+	if !ok && name == BackendCUDA {
+		return nil, "", fmt.Errorf("%w %q: this build has no CUDA backend (build with -tags cuda, as build.sh does for bin/cuseal-cuda)", ErrUnknownBackend, name)
+	}
 	if !ok {
 		return nil, "", fmt.Errorf("%w %q (registered: %v)", ErrUnknownBackend, name, Backends())
 	}

@@ -1,6 +1,7 @@
 package stacked
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -340,10 +341,17 @@ func MarshalCommit2In(sectorNum int64, sectorSize uint64, c1 []byte) []byte {
 	return b
 }
 
+// utf8BOM is the UTF-8 encoding of U+FEFF.
+var utf8BOM = []byte{0xef, 0xbb, 0xbf}
+
 // UnwrapC1Input returns the C1 JSON bytes of data, which is either the C1
 // JSON itself or a lotus-bench Commit2In wrapper (recognised by its
 // "Phase1Out" field). For a wrapper it also returns the wrapper.
+//
+// A leading UTF-8 byte order mark (which some Windows editors write) is
+// skipped. A wrapper's SectorNum must not be negative.
 func UnwrapC1Input(data []byte) ([]byte, *Commit2In, error) {
+	data = bytes.TrimPrefix(data, utf8BOM)
 	// Cheap probe: a C1 output starts with "registered_proof" (serde order).
 	r := &jreader{data: data}
 	if r.peek() == '{' {
@@ -367,9 +375,13 @@ func UnwrapC1Input(data []byte) ([]byte, *Commit2In, error) {
 	if err := json.Unmarshal(data, &in); err != nil {
 		return nil, nil, fmt.Errorf("commit2 input: %w", err)
 	}
+	if in.SectorNum < 0 {
+		return nil, nil, fmt.Errorf("commit2 input: SectorNum %d: a sector number is not negative", in.SectorNum)
+	}
 	raw, err := base64.StdEncoding.DecodeString(in.Phase1Out)
 	if err != nil {
 		return nil, nil, fmt.Errorf("commit2 input: Phase1Out is not base64: %w", err)
 	}
+	raw = bytes.TrimPrefix(raw, utf8BOM)
 	return raw, &Commit2In{SectorNum: in.SectorNum, Phase1Out: raw, SectorSize: in.SectorSize}, nil
 }

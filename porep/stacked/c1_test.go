@@ -275,3 +275,30 @@ func BenchmarkParseC1(b *testing.B) {
 		}
 	}
 }
+
+// TestUnwrapC1InputEdgeCases: a UTF-8 byte order mark before the JSON (raw or inside a
+// Commit2In's Phase1Out) is skipped; a negative Commit2In SectorNum is rejected at parse.
+func TestUnwrapC1InputEdgeCases(t *testing.T) {
+	raw := loadFixture(t, "c1-2KiB-V1_1.json")
+	bom := append([]byte{0xef, 0xbb, 0xbf}, raw...)
+	for _, tc := range []struct {
+		name string
+		in   []byte
+		want string // "" = accepted
+	}{
+		{"BOM raw", bom, ""},
+		{"BOM Commit2In", append([]byte{0xef, 0xbb, 0xbf}, MarshalCommit2In(7, 2048, raw)...), ""},
+		{"BOM inside Phase1Out", MarshalCommit2In(7, 2048, bom), ""},
+		{"SectorNum -1", MarshalCommit2In(-1, 2048, raw), "SectorNum -1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := ParseC1(tc.in)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatal(err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("error %v; want one naming %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -92,6 +92,11 @@ func VerifySeal(info proof.SealVerifyInfo, opts ...Option) (bool, error) {
 	}
 	proofs, err := groth16.DecodeProofs(info.Proof)
 	if err != nil {
+		var fe *groth16.FormatError
+		if errors.As(err, &fe) && fe.Offset >= 0 {
+			// Name the byte offset in info.Proof, not groth16's "<memory>".
+			return false, badInputf("porep: proof: byte offset %d (partition %d): %w", fe.Offset, fe.Offset/groth16.ProofSize, fe.Err)
+		}
 		return false, badInputf("porep: proof: %w", err)
 	}
 	replicaID := stacked.ReplicaID(stacked.ProverID(info.Miner), info.Number, ticket, commD, cfg.PoRepID)

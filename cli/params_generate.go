@@ -8,9 +8,11 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -93,6 +95,32 @@ func paramsGenerateAction(c *cli.Context) error {
 	defer func() {
 		if err != nil {
 			removeCreated()
+		}
+	}()
+	// Ctrl-C or SIGTERM during the setup (which cannot be cancelled) removes the temporary
+	// files (up to 1.1 GB at 2KiB) and the directory this run created, then exits.
+	pp, vp, mp := cfg.ParameterPaths(dir)
+	preexisting := false
+	for _, p := range []string{pp, vp, mp} {
+		if _, err := os.Lstat(p); err == nil {
+			preexisting = true
+		}
+	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case s := <-sigs:
+			if !preexisting {
+				porep.CleanPartialTestParams(dir, &cfg)
+			}
+			removeCreated()
+			fmt.Fprintf(c.App.ErrWriter, "cuseal: params generate: interrupted (%v); removed its partial files\n", s)
+			os.Exit(exitInternal)
+		case <-done:
 		}
 	}()
 	err = paramsGenerate(c, &cfg, seed, dir)

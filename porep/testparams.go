@@ -174,29 +174,72 @@ func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, lo
 	}
 	r1cs = nil
 	log.Info("test params: setup done", "circuit", cfg.Name, "took", time.Since(t1))
+	if err := writeTestParamsFiles(out, cfg, params, stampJSON); err != nil {
+		return nil, err
+	}
+	log.Info("test params: written", "params", pp, "took", time.Since(t0))
+	return out, nil
+}
+
+// writeTestParamsFiles writes the .params, .vk, .meta and stamp files of out,
+// each atomically, the stamp last. On an error it removes the ones it wrote:
+// parameter files without their stamp would block every later run.
+func writeTestParamsFiles(out *TestParams, cfg *stacked.SectorConfig, params *groth16.Params, stampJSON []byte) (err error) {
+	pp, vp, mp := out.ParamsPath, out.VKPath, out.MetaPath
+	defer func() {
+		if err != nil {
+			for _, p := range []string{pp, vp, mp, out.StampPath} {
+				os.Remove(p)
+			}
+		}
+	}()
 	if err := groth16.WriteParamsFile(pp, params); err != nil {
-		return nil, fmt.Errorf("porep: test params: %w", err)
+		return fmt.Errorf("porep: test params: %w", err)
 	}
 	if err := groth16.WriteVerifyingKeyFile(vp, &params.VK); err != nil {
-		return nil, fmt.Errorf("porep: test params: %w", err)
+		return fmt.Errorf("porep: test params: %w", err)
 	}
 	// Parameter files are shared read-only data (the temporary files they
 	// were staged in are private).
 	for _, p := range []string{pp, vp} {
 		if err := os.Chmod(p, 0o644); err != nil {
-			return nil, fmt.Errorf("porep: test params: %w", err)
+			return fmt.Errorf("porep: test params: %w", err)
 		}
 	}
 	// rust-fil-proofs CacheEntryMetadata.
 	meta, _ := json.Marshal(map[string]uint64{"sector_size": cfg.SectorSize})
 	if err := writeAtomic(mp, meta); err != nil {
-		return nil, err
+		return err
 	}
 	if err := writeAtomic(out.StampPath, stampJSON); err != nil {
-		return nil, err
+		return err
 	}
-	log.Info("test params: written", "params", pp, "took", time.Since(t0))
-	return out, nil
+	return nil
+}
+
+// CleanPartialTestParams removes what an interrupted GenerateTestParams for
+// cfg left in dir: its temporary files (groth16's ".<name>.tmp*" and
+// writeAtomic's ".tmp-<name>-*") and, when no stamp was written, the
+// parameter files of this run. Call it only for a dir that held none of
+// cfg's parameter files before the run; it is for a signal handler (a
+// killed process cannot clean up after itself).
+func CleanPartialTestParams(dir string, cfg *stacked.SectorConfig) {
+	pp, vp, mp := cfg.ParameterPaths(dir)
+	stamp := filepath.Join(dir, cfg.ParameterFileStem()+".cuseal-test.json")
+	for _, p := range []string{pp, vp, mp, stamp} {
+		b := filepath.Base(p)
+		for _, pat := range []string{"." + b + ".tmp*", ".tmp-" + b + "-*"} {
+			tmps, _ := filepath.Glob(filepath.Join(dir, pat))
+			for _, t := range tmps {
+				os.Remove(t)
+			}
+		}
+	}
+	if _, err := os.Stat(stamp); err != nil {
+		for _, p := range []string{pp, vp, mp} {
+			os.Remove(p)
+		}
+	}
 }
 
 // writeAtomic writes data to path through a temporary file and a rename.

@@ -105,3 +105,36 @@ func TestEstimateTestParamsMemory(t *testing.T) {
 		t.Errorf("32 GiB: %d bytes; a 24 GB machine ran out of memory", b)
 	}
 }
+
+// TestCleanPartialTestParams: after an interrupted generation, the
+// temporary files of both writers go, and parameter files go only when no
+// stamp vouches for them; unrelated files stay.
+func TestCleanPartialTestParams(t *testing.T) {
+	cfg := config2K(t)
+	dir := t.TempDir()
+	pp, vp, mp := cfg.ParameterPaths(dir)
+	tmpParams := filepath.Join(dir, "."+filepath.Base(pp)+".tmp123")
+	tmpMeta := filepath.Join(dir, ".tmp-"+filepath.Base(mp)+"-456")
+	other := filepath.Join(dir, "notes.txt")
+	for _, p := range []string{pp, vp, tmpParams, tmpMeta, other} {
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	CleanPartialTestParams(dir, &cfg)
+	for _, p := range []string{pp, vp, tmpParams, tmpMeta} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s left behind", filepath.Base(p))
+		}
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("unrelated file removed: %v", err)
+	}
+
+	// With a stamp, the (complete) parameter files stay.
+	writeStampedFakeParams(t, dir, hex.EncodeToString(testParamsSeed[:]), "ab")
+	CleanPartialTestParams(dir, &cfg)
+	if _, err := os.Stat(pp); err != nil {
+		t.Errorf("stamped params removed: %v", err)
+	}
+}

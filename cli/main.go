@@ -59,6 +59,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			sealCommand(),
 			commit2Command(),
 			verifyCommand(),
+			vanillaCommand(),
 			benchCommand(),
 		},
 		// urfave/cli otherwise calls os.Exit itself for errors that carry an exit code.

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"strings"
@@ -69,6 +70,7 @@ func commit2Command() *cli.Command {
 			&cli.StringFlag{Name: "c1", Usage: "C1 JSON or lotus-bench Commit2In `FILE`", Required: true},
 			&cli.StringFlag{Name: "out", Usage: "write the proof to `FILE` (default: hex on stdout)"},
 			&cli.BoolFlag{Name: "hex", Usage: "write the proof file as hex instead of raw bytes"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
 			paramsDirFlag(),
 			minerFlag(),
 			sectorFlag(),
@@ -241,6 +243,9 @@ func commit2Action(c *cli.Context) error {
 		if err := checkOutFile(outPath); err != nil {
 			return err
 		}
+		if _, err := os.Lstat(outPath); err == nil && !c.Bool("force") {
+			return usageErrorf("--out %s: exists; refusing to overwrite it (pass --force to replace it)", outPath)
+		}
 	}
 	dir := c.String("params-dir")
 	if err := checkParamsPresent(dir, &in.cfg, true); err != nil {
@@ -323,6 +328,9 @@ func checkOutFile(path string) error {
 	}
 	dir := dirOf(path)
 	st, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return usageErrorf("--out %s: directory %s does not exist (create it first)", path, dir)
+	}
 	if err != nil {
 		return inputError(fmt.Errorf("--out: %w", fileError(err)))
 	}

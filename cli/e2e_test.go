@@ -106,6 +106,33 @@ func TestEndToEnd2KiB(t *testing.T) {
 		}
 	}
 
+	t.Run("out exists", func(t *testing.T) {
+		args := []string{"--log-level", "warn", "commit2", "--c1", c1, "--params-dir", params,
+			"--miner", "t01000", "--sector", "7", "--backend", "cpu", "--out", proofPath, "--hex"}
+		code, _, stderr := runCLI(t, args...)
+		if code != exitUsage {
+			t.Fatalf("existing --out without --force: exit %d: %s", code, stderr)
+		}
+		wantOneLineError(t, stderr, "pass --force")
+		if b, err := os.ReadFile(proofPath); err != nil || string(b) != string(pf) {
+			t.Fatalf("existing --out changed (%v)", err)
+		}
+		if code, _, stderr = runCLI(t, append(args, "--force")...); code != exitOK {
+			t.Fatalf("--force: exit %d: %s", code, stderr)
+		}
+		b, err := os.ReadFile(proofPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A fresh proof (new randomness), written as hex.
+		if d, err := hex.DecodeString(strings.TrimSpace(string(b))); err != nil || len(d) != groth16.ProofSize {
+			t.Fatalf("--force --hex wrote %q (%v)", b, err)
+		}
+		if err := os.WriteFile(proofPath, pf, 0o644); err != nil { // restore for the tests below
+			t.Fatal(err)
+		}
+	})
+
 	t.Run("bench prove", func(t *testing.T) {
 		code, out, stderr := runCLI(t, "--log-level", "warn", "bench", "prove", "--c1", c1, "--params-dir", params,
 			"--sector", "7", "--backend", "cpu", "--runs", "1", "--json")
@@ -284,6 +311,9 @@ func TestCommit2VerifyBadInput(t *testing.T) {
 		{"verify corrupt vk", []string{"verify", "--c1", c1, "--proof", proof, "--params-dir", badVK, "--sector", "7"}, ".vk"},
 		{"missing --c1", []string{"commit2"}, "Required flag"},
 		{"unwritable --out", []string{"commit2", "--c1", c1, "--params-dir", dir, "--sector", "7", "--out", filepath.Join(dir, "no", "such", "proof")}, "--out"},
+		{"--out in a missing directory", []string{"commit2", "--c1", c1, "--params-dir", dir, "--sector", "7", "--out", filepath.Join(dir, "no", "such", "proof")},
+			"directory " + filepath.Join(dir, "no", "such") + " does not exist"},
+		{"--out exists", []string{"commit2", "--c1", c1, "--params-dir", dir, "--sector", "7", "--out", proof}, "exists; refusing to overwrite it (pass --force"},
 		{"--out is a directory", []string{"commit2", "--c1", c1, "--params-dir", dir, "--sector", "7", "--out", dir}, "is a directory"},
 		{"bench prove without params", []string{"bench", "prove", "--c1", c1, "--params-dir", dir, "--sector", "7"}, "cuseal params generate"},
 		{"zero partitions in flight", []string{"commit2", "--c1", c1, "--params-dir", other, "--sector", "7", "--partitions-in-flight", "0"}, "--partitions-in-flight"},

@@ -101,8 +101,8 @@ func prepareCommands(cmds []*cli.Command) {
 
 // unexpectedArgs reports the first positional argument of a command that takes none.
 func unexpectedArgs(c *cli.Context) error {
-	return usageErrorf("%s: unexpected argument %q (this command takes flags only; see '%s --help')",
-		c.Command.HelpName, c.Args().First(), c.Command.HelpName)
+	return usageErrorf("unexpected argument %q ('%s' takes flags only; see '%s --help')",
+		c.Args().First(), c.Command.HelpName, c.Command.HelpName)
 }
 
 // groupAction runs for the root and for command groups (params, bench): without arguments it
@@ -119,7 +119,7 @@ func groupAction(c *cli.Context) error {
 	if err := cli.ShowSubcommandHelp(c); err != nil {
 		return internalError(err)
 	}
-	return usageErrorf("%s: missing command", name)
+	return usageErrorf("missing command (see '%s --help')", name)
 }
 
 func onUsageError(_ *cli.Context, err error, _ bool) error {

@@ -323,8 +323,6 @@ func (b *builder) allocEnforce(a, bb symLC, c func(v int32) symLC) int32 {
 	return v
 }
 
-func single(r int32, c fr.Element) symLC { return symLC{r: c} }
-
 func oneTimes(r int32) symLC {
 	var one fr.Element
 	one.SetOne()

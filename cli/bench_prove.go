@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"log/slog"
 
 	"github.com/urfave/cli/v2"
 
@@ -74,8 +73,8 @@ func benchProveAction(c *cli.Context) error {
 	var rec *phaseRecorder
 	var nbytes int
 	m, err := measure(runs, func(int) error {
-		rec = newPhaseRecorder(slog.Default().Handler(), bar)
-		opts, err := proverOptions(c, dir, backend, slog.New(rec))
+		rec = newPhaseRecorder(bar)
+		opts, err := proverOptions(c, dir, backend, rec)
 		if err != nil {
 			return err
 		}

@@ -47,14 +47,14 @@ func proverFlags() []cli.Flag {
 }
 
 // proverOptions turns the common flags into porep options.
-func proverOptions(c *cli.Context, dir, backend string, log *slog.Logger) ([]porep.Option, error) {
+func proverOptions(c *cli.Context, dir, backend string, rec *phaseRecorder) ([]porep.Option, error) {
 	n := c.Int("partitions-in-flight")
 	if n < 1 {
 		return nil, usageErrorf("--partitions-in-flight %d: must be at least 1", n)
 	}
 	opts := []porep.Option{
 		porep.WithParamsDir(dir), porep.WithBackend(backend), porep.WithContext(c.Context),
-		porep.WithLogger(log), porep.WithMaxPartitionsInFlight(n),
+		porep.WithLogger(slog.Default()), porep.WithProgress(rec.record), porep.WithMaxPartitionsInFlight(n),
 	}
 	if c.Bool("preload-params") {
 		opts = append(opts, porep.WithPreloadParams())
@@ -254,9 +254,9 @@ func commit2Action(c *cli.Context) error {
 	parse := time.Since(start)
 
 	jsonOut := c.Bool("json")
-	rec := newPhaseRecorder(slog.Default().Handler(), newProgress(c.App.ErrWriter, jsonOut, int64(in.cfg.Partitions),
+	rec := newPhaseRecorder(newProgress(c.App.ErrWriter, jsonOut, int64(in.cfg.Partitions),
 		fmt.Sprintf("commit2 %s", formatSize(in.cfg.SectorSize))))
-	opts, err := proverOptions(c, dir, backend, slog.New(rec))
+	opts, err := proverOptions(c, dir, backend, rec)
 	if err != nil {
 		return err
 	}
@@ -350,76 +350,40 @@ func dirOf(path string) string {
 	return "."
 }
 
-// phaseRecorder is a slog handler that passes records to next and records the per-partition
-// synthesis and proving times porep.SealCommitPhase2 logs, advancing a progress bar.
+// phaseRecorder collects the per-partition synthesis and proving times that
+// porep.SealCommitPhase2 reports through porep.WithProgress, advancing a progress bar.
 type phaseRecorder struct {
-	next slog.Handler
 	bar  *progress
-	mu   *sync.Mutex
-	rows *[]phaseTiming
-	name *string
+	mu   sync.Mutex
+	rows []phaseTiming
+	name string
 }
 
-func newPhaseRecorder(next slog.Handler, bar *progress) *phaseRecorder {
-	return &phaseRecorder{next: next, bar: bar, mu: new(sync.Mutex), rows: new([]phaseTiming), name: new(string)}
-}
+func newPhaseRecorder(bar *progress) *phaseRecorder { return &phaseRecorder{bar: bar} }
 
-func (h *phaseRecorder) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= slog.LevelInfo || h.next.Enabled(ctx, l)
-}
-
-func (h *phaseRecorder) Handle(ctx context.Context, r slog.Record) error {
-	var k int64 = -1
-	var took time.Duration
-	var backend string
-	r.Attrs(func(a slog.Attr) bool {
-		switch a.Key {
-		case "k":
-			k = a.Value.Int64()
-		case "took":
-			took = a.Value.Duration()
-		case "backend":
-			backend = a.Value.String()
-		}
-		return true
-	})
+// record is the porep.WithProgress callback; partitions in flight call it concurrently.
+func (h *phaseRecorder) record(ev porep.PhaseEvent) {
 	h.mu.Lock()
-	switch r.Message {
-	case "partition synthesized":
-		*h.rows = append(*h.rows, phaseTiming{fmt.Sprintf("partition %d: synthesize", k), took.Seconds()})
-	case "partition proven":
-		*h.rows = append(*h.rows, phaseTiming{fmt.Sprintf("partition %d: prove+verify", k), took.Seconds()})
+	defer h.mu.Unlock()
+	switch ev.Phase {
+	case porep.PhaseStart:
+		h.name = ev.Backend
+	case porep.PhaseSynthesized:
+		h.rows = append(h.rows, phaseTiming{fmt.Sprintf("partition %d: synthesize", ev.Partition), ev.Took.Seconds()})
+	case porep.PhaseProven:
+		h.rows = append(h.rows, phaseTiming{fmt.Sprintf("partition %d: prove+verify", ev.Partition), ev.Took.Seconds()})
 		h.bar.Add(1)
-	case "commit2 start":
-		*h.name = backend
 	}
-	h.mu.Unlock()
-	if h.next.Enabled(ctx, r.Level) {
-		return h.next.Handle(ctx, r)
-	}
-	return nil
-}
-
-func (h *phaseRecorder) WithAttrs(as []slog.Attr) slog.Handler {
-	c := *h
-	c.next = h.next.WithAttrs(as)
-	return &c
-}
-
-func (h *phaseRecorder) WithGroup(name string) slog.Handler {
-	c := *h
-	c.next = h.next.WithGroup(name)
-	return &c
 }
 
 func (h *phaseRecorder) timings() []phaseTiming {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return append([]phaseTiming(nil), *h.rows...)
+	return append([]phaseTiming(nil), h.rows...)
 }
 
 func (h *phaseRecorder) backend() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return *h.name
+	return h.name
 }

@@ -222,6 +222,7 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 		return nil, fmt.Errorf("porep: %w", err)
 	}
 	s.log.Info("commit2 start", "proof", cfg.Name, "partitions", cfg.Partitions, "backend", bname, "params", params.Name())
+	s.progress(PhaseEvent{Phase: PhaseStart, Partition: -1, Backend: bname})
 
 	ctx := s.ctx
 	n := len(pc.c1.VanillaProofs)
@@ -238,7 +239,9 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 		if err != nil {
 			return nil, err
 		}
-		s.log.Info("partition synthesized", "k", k, "constraints", len(a.A), "aux", len(a.Aux), "took", time.Since(t0))
+		took := time.Since(t0)
+		s.log.Info("partition synthesized", "k", k, "constraints", len(a.A), "aux", len(a.Aux), "took", took)
+		s.progress(PhaseEvent{Phase: PhaseSynthesized, Partition: k, Backend: bname, Took: took})
 		return a, nil
 	}
 	prove := func(k int, a *cs.Assignment) error {
@@ -262,7 +265,9 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 			return fmt.Errorf("porep: partition %d: the produced proof does not verify: %w", k, err)
 		}
 		proofs[k] = ps[0]
-		s.log.Info("partition proven", "k", k, "took", time.Since(t0))
+		took := time.Since(t0)
+		s.log.Info("partition proven", "k", k, "took", took)
+		s.progress(PhaseEvent{Phase: PhaseProven, Partition: k, Backend: bname, Took: took})
 		return nil
 	}
 	if err := pipeline(ctx, n, s.inFlight, synth, prove); err != nil {

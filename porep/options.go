@@ -21,6 +21,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"time"
 
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/stacked"
@@ -35,6 +36,7 @@ type settings struct {
 	backend   string
 	seed      *[32]byte
 	log       *slog.Logger
+	progress  func(PhaseEvent)
 	inFlight  int
 	preload   bool
 }
@@ -46,6 +48,7 @@ func newSettings(opts []Option) *settings {
 		backend:   BackendAuto,
 		log:       slog.New(slog.NewTextHandler(io.Discard, nil)),
 		inFlight:  1,
+		progress:  func(PhaseEvent) {},
 	}
 	for _, o := range opts {
 		o(s)
@@ -100,6 +103,35 @@ func WithLogger(l *slog.Logger) Option {
 			s.log = l
 		}
 	}
+}
+
+// Phase names a step of SealCommitPhase2 reported to a WithProgress callback.
+type Phase int
+
+const (
+	// PhaseStart: parameters loaded, backend chosen; Partition is -1.
+	PhaseStart Phase = iota
+	// PhaseSynthesized: one partition's circuit synthesized; Took is its synthesis time.
+	PhaseSynthesized
+	// PhaseProven: one partition proven and its proof verified; Took is that time.
+	PhaseProven
+)
+
+// PhaseEvent is one step of SealCommitPhase2: which phase, for which
+// partition, on which backend (its registered name) and how long it took.
+type PhaseEvent struct {
+	Phase     Phase
+	Partition int
+	Backend   string
+	Took      time.Duration
+}
+
+// WithProgress calls f at the start and after each partition's synthesis and
+// proof, so callers can show progress and per-phase timings without parsing
+// log records. With more than one partition in flight f is called from
+// several goroutines; it must be safe for that and return quickly.
+func WithProgress(f func(PhaseEvent)) Option {
+	return func(s *settings) { s.progress = f }
 }
 
 // WithMaxPartitionsInFlight bounds how many partitions' assignments are

@@ -167,8 +167,10 @@ func readC1Input(c *cli.Context, forProving bool) (*c1Input, error) {
 	return in, nil
 }
 
-// checkParamsPresent names the missing parameter file, and says when the directory holds
-// parameters for other sector sizes only.
+// checkParamsPresent names the missing parameter file, says when the directory holds
+// parameters for other circuits only, and names a dangling symbolic link or a directory
+// standing where a parameter file should be. Problems found later, when the files are
+// read (permissions, corrupt contents), are input errors too (porep.ErrBadInput).
 func checkParamsPresent(dir string, cfg *stacked.SectorConfig, needParams bool) error {
 	pp, vp, _ := cfg.ParameterPaths(dir)
 	need := []string{vp}
@@ -176,27 +178,40 @@ func checkParamsPresent(dir string, cfg *stacked.SectorConfig, needParams bool) 
 		need = append(need, pp)
 	}
 	for _, p := range need {
-		if _, err := os.Stat(p); err != nil {
-			hint := fmt.Sprintf("generate test parameters with: cuseal params generate --sector-size %s --out %s", formatSize(cfg.SectorSize), dir)
-			if others := otherParams(dir); others != "" {
-				hint = "the directory holds parameters for other circuits only (" + others + "); " + hint
-			}
-			return usageErrorf("--params-dir: no %s parameters for %s: %s missing; %s", formatSize(cfg.SectorSize), cfg.Name, p, hint)
+		lst, lerr := os.Lstat(p)
+		st, err := os.Stat(p)
+		switch {
+		case err == nil && st.IsDir():
+			return usageErrorf("--params-dir: %s is a directory, want the %s parameter file", p, cfg.Name)
+		case err == nil:
+			continue
+		case lerr == nil && lst.Mode()&fs.ModeSymlink != 0 && errors.Is(err, fs.ErrNotExist):
+			target, _ := os.Readlink(p)
+			return usageErrorf("--params-dir: %s is a dangling symbolic link (to %s, which does not exist); fix or remove the link", p, target)
+		case !errors.Is(err, fs.ErrNotExist):
+			return inputError(fmt.Errorf("--params-dir: %w", fileError(err)))
 		}
+		hint := fmt.Sprintf("generate test parameters with: cuseal params generate --sector-size %s --out %s", formatSize(cfg.SectorSize), dir)
+		if others := otherParams(dir, cfg); others != "" {
+			hint = "the directory holds parameters for other circuits only (" + others + "); " + hint
+		}
+		return usageErrorf("--params-dir: no %s parameters for %s: %s missing; %s", formatSize(cfg.SectorSize), cfg.Name, p, hint)
 	}
 	return nil
 }
 
-// otherParams lists the sector sizes of the PoRep parameter files in dir.
-func otherParams(dir string) string {
+// otherParams lists the PoRep verifying keys in dir that belong to circuits other than cfg's.
+func otherParams(dir string, cfg *stacked.SectorConfig) string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return ""
 	}
+	own := cfg.ParameterFileStem()
 	var names []string
 	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".vk") && strings.Contains(e.Name(), "stacked-proof-of-replication") {
-			names = append(names, e.Name())
+		n := e.Name()
+		if strings.HasSuffix(n, ".vk") && strings.Contains(n, "stacked-proof-of-replication") && !strings.HasPrefix(n, own) {
+			names = append(names, n)
 		}
 	}
 	if len(names) > 3 {

@@ -186,10 +186,15 @@ func pipeline(ctx context.Context, n, inFlight int, synth func(k int) (*cs.Assig
 // replica_id (that of minerID and sectorNum), its challenges and every
 // Merkle path and column hash; then the parameters' shape is checked
 // against the circuit. Parameters are read
-// from the parameter directory under their Filecoin names. Every proof is
-// verified against the verifying key with the public inputs VerifySeal
-// would use before anything is returned; a failure is an error wrapping
-// groth16.ErrInvalidProof, never a bad proof.
+// from the parameter directory under their Filecoin names; the .vk file
+// must hold the same verifying key as the .params file (else an error
+// wrapping ErrBadInput names both), and every proof is verified against
+// that .vk — the key VerifySeal and rust-fil-proofs verify_seal use — with
+// the public inputs VerifySeal would use before anything is returned
+// (rust-fil-proofs' post-seal verification sanity check); a failure is an
+// error wrapping groth16.ErrInvalidProof, never a bad proof. Test-stamped
+// parameters give one warning (WithProgress PhaseWarning, and the logger);
+// WithRequireProductionParams refuses anything but the official files.
 func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID abi.ActorID, opts ...Option) ([]byte, error) {
 	s := newSettings(opts)
 	start := time.Now()
@@ -202,7 +207,12 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 	if err != nil {
 		return nil, err
 	}
-	params, err := loadParams(s.paramsDir, cfg)
+	if err := productionCheck(s, cfg, true); err != nil {
+		return nil, err
+	}
+	// The self-check below uses the .vk file verifiers will use, after
+	// checking that it holds the .params file's key.
+	params, pvk, err := loadProvingKeys(s.paramsDir, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -214,10 +224,6 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 		s.log.Info("params preloaded", "params", params.Name(), "took", time.Since(t0))
 	}
 	g, err := stacked.GraphFor(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("porep: %w", err)
-	}
-	pvk, err := groth16.PrepareVerifyingKey(&params.VK)
 	if err != nil {
 		return nil, fmt.Errorf("porep: %w", err)
 	}
@@ -235,6 +241,7 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 	}
 	synth := func(k int) (*cs.Assignment, error) {
 		t0 := time.Now()
+		s.progress(PhaseEvent{Phase: PhaseSynthesizing, Partition: k, Backend: bname})
 		a, err := synthesizePartition(ctx, pc, k, hint)
 		if err != nil {
 			return nil, err
@@ -257,12 +264,17 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 		if err != nil {
 			return fmt.Errorf("porep: partition %d: %w", k, err)
 		}
-		ps, err := groth16.Prove(ctx, backend, params, []*cs.Assignment{a}, []groth16.Randomness{rs})
+		sctx := groth16.WithStageFunc(ctx, func(stage string) {
+			s.progress(PhaseEvent{Phase: PhaseStage, Partition: k, Backend: bname, Stage: stage})
+		})
+		ps, err := groth16.Prove(sctx, backend, params, []*cs.Assignment{a}, []groth16.Randomness{rs})
 		if err != nil {
 			return fmt.Errorf("porep: partition %d: prove: %w", k, err)
 		}
+		s.progress(PhaseEvent{Phase: PhaseStage, Partition: k, Backend: bname, Stage: "verify"})
 		if err := pvk.Verify(&ps[0], public); err != nil {
-			return fmt.Errorf("porep: partition %d: the produced proof does not verify: %w", k, err)
+			_, vp, _ := cfg.ParameterPaths(s.paramsDir)
+			return fmt.Errorf("porep: partition %d: the produced proof does not verify against %s: %w", k, vp, err)
 		}
 		proofs[k] = ps[0]
 		took := time.Since(t0)

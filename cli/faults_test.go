@@ -1,0 +1,139 @@
+package main
+
+import (
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
+
+	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// TestParamsDirFaults (issue 15, faults 1–3): parameter directories a user can end up with,
+// each exit 2 with one line naming the file and what is wrong with it.
+func TestParamsDirFaults(t *testing.T) {
+	sector := sealedSample(t)
+	c1 := filepath.Join(sector, FileC1)
+	cfg, err := stacked.ConfigByName("StackedDrg2KiBV1_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, g1, g2 := bls.Generators()
+	pb := (&groth16.Proof{A: g1, B: g2, C: g1}).Bytes()
+	proof := filepath.Join(t.TempDir(), "proof")
+	if err := os.WriteFile(proof, pb[:], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type tcase struct {
+		name    string
+		setup   func(t *testing.T, dir string)
+		verify  bool // run verify instead of commit2
+		want    string
+		notWant string
+	}
+	cases := []tcase{
+		// Fault 2: only the circuit's own .vk: no "other circuits" hint naming it.
+		{name: "only the own vk", setup: func(t *testing.T, dir string) {
+			_, vp, _ := cfg.ParameterPaths(dir)
+			write(t, vp, "x")
+		}, want: ".params missing; generate test parameters", notWant: "other circuits"},
+		{name: "dangling links", setup: func(t *testing.T, dir string) {
+			pp, vp, _ := cfg.ParameterPaths(dir)
+			for _, p := range []string{pp, vp} {
+				if err := os.Symlink(filepath.Join(dir, "gone", filepath.Base(p)), p); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}, want: ".vk is a dangling symbolic link (to ", notWant: "other circuits"},
+		// Fault 3: a directory where the .params should be.
+		{name: "params is a directory", setup: func(t *testing.T, dir string) {
+			pp, vp, _ := cfg.ParameterPaths(dir)
+			write(t, vp, "x")
+			if err := os.Mkdir(pp, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, want: ".params is a directory"},
+		{name: "verify: vk is a directory", verify: true, setup: func(t *testing.T, dir string) {
+			_, vp, _ := cfg.ParameterPaths(dir)
+			if err := os.Mkdir(vp, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, want: ".vk is a directory"},
+	}
+	if src := testParamsDir(); fileExists(src, &cfg) {
+		spp, svp, smp := cfg.ParameterPaths(src)
+		good, err := os.ReadFile(svp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		linked := func(t *testing.T, dir string, vk []byte) {
+			pp, vp, mp := cfg.ParameterPaths(dir)
+			for _, l := range [][2]string{{spp, pp}, {smp, mp}} {
+				if err := os.Symlink(l[0], l[1]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(vp, vk, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		other, err := os.ReadFile(filepath.Join("..", "testdata", "golden", "2KiB-s10", filepath.Base(svp)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		altered := append([]byte(nil), good...)
+		binary.BigEndian.PutUint32(altered[864:868], 39)
+		// Fault 1: the right .params with a .vk of another setup, or with its IC count altered.
+		cases = append(cases,
+			tcase{name: "vk of another setup", setup: func(t *testing.T, dir string) { linked(t, dir, other) },
+				want: "hold different verifying keys (first difference: alpha_g1)"},
+			tcase{name: "vk IC count 39", setup: func(t *testing.T, dir string) { linked(t, dir, altered) },
+				want: "96 bytes after the verifying key"},
+			tcase{name: "verify: vk IC count 39", verify: true, setup: func(t *testing.T, dir string) { linked(t, dir, altered) },
+				want: "96 bytes after the verifying key"})
+	} else {
+		t.Log("no cached 2 KiB test parameters: the .vk mismatch cases are not run")
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			tc.setup(t, dir)
+			args := []string{"commit2", "--c1", c1, "--params-dir", dir, "--sector", "7", "--out", filepath.Join(dir, "proof.out")}
+			if tc.verify {
+				args = []string{"verify", "--c1", c1, "--proof", proof, "--params-dir", dir, "--sector", "7"}
+			}
+			code, _, stderr := runCLI(t, args...)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr)
+			}
+			wantOneLineError(t, stderr, tc.want)
+			if !strings.Contains(stderr, dir) {
+				t.Errorf("error does not name the directory's file: %s", stderr)
+			}
+			if tc.notWant != "" && strings.Contains(stderr, tc.notWant) {
+				t.Errorf("error says %q: %s", tc.notWant, stderr)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "proof.out")); err == nil {
+				t.Errorf("a proof was written")
+			}
+		})
+	}
+}
+
+func fileExists(dir string, cfg *stacked.SectorConfig) bool {
+	pp, vp, _ := cfg.ParameterPaths(dir)
+	_, e1 := os.Stat(pp)
+	_, e2 := os.Stat(vp)
+	return e1 == nil && e2 == nil
+}
+
+func write(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -20,6 +20,7 @@ func benchProveCommand() *cli.Command {
 			&cli.StringFlag{Name: "backend", Usage: "proving backend: auto, cpu or cuda", Value: porep.BackendAuto},
 			noGPUFlag(),
 			&cli.IntFlag{Name: "runs", Usage: "measured runs", Value: 1},
+			&cli.BoolFlag{Name: "force", Usage: "prove even when the estimated memory need exceeds the available memory"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
 		}, append(proverFlags(), profileFlags()...)...),
 		Action: benchProveAction,
@@ -63,6 +64,12 @@ func benchProveAction(c *cli.Context) error {
 	dir := c.String("params-dir")
 	if err := checkParamsPresent(dir, &in.cfg, true); err != nil {
 		return err
+	}
+	if !c.Bool("force") {
+		pp, _, _ := in.cfg.ParameterPaths(dir)
+		if err := checkProveMemory(c, &in.cfg, backend, pp); err != nil {
+			return err
+		}
 	}
 	stop, err := startProfiling(c)
 	if err != nil {

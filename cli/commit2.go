@@ -70,7 +70,7 @@ func commit2Command() *cli.Command {
 			&cli.StringFlag{Name: "c1", Usage: "C1 JSON or lotus-bench Commit2In `FILE`", Required: true},
 			&cli.StringFlag{Name: "out", Usage: "write the proof to `FILE` (default: hex on stdout)"},
 			&cli.BoolFlag{Name: "hex", Usage: "write the proof file as hex instead of raw bytes"},
-			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file, and prove even when the estimated memory need exceeds the available memory"},
 			paramsDirFlag(),
 			minerFlag(),
 			sectorFlag(),
@@ -265,6 +265,12 @@ func commit2Action(c *cli.Context) error {
 	dir := c.String("params-dir")
 	if err := checkParamsPresent(dir, &in.cfg, true); err != nil {
 		return err
+	}
+	if !c.Bool("force") {
+		pp, _, _ := in.cfg.ParameterPaths(dir)
+		if err := checkProveMemory(c, &in.cfg, backend, pp); err != nil {
+			return err
+		}
 	}
 	parse := time.Since(start)
 

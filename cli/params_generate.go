@@ -320,3 +320,69 @@ func unwrapPathError(err error) error {
 	}
 	return err
 }
+
+// cgroupMemMaxPath is the cgroup v2 memory limit of this process's group (a variable for tests).
+var cgroupMemMaxPath = "/sys/fs/cgroup/memory.max"
+
+// memoryLimit returns the memory a new allocation can count on: the least of MemAvailable,
+// the address-space limit (RLIMIT_AS: ulimit -v, prlimit --as; mapped files count against
+// it) and the cgroup v2 memory limit, with the name of the one that binds; false when none
+// can be read.
+func memoryLimit() (uint64, string, bool) {
+	limit, what, ok := uint64(0), "", false
+	take := func(v uint64, name string) {
+		if !ok || v < limit {
+			limit, what, ok = v, name, true
+		}
+	}
+	if avail, found := memAvailable(); found {
+		take(avail, "MemAvailable in "+memInfoPath)
+	}
+	if as, found := addressSpaceLimit(); found {
+		take(as, "the address-space limit (RLIMIT_AS: ulimit -v / prlimit --as)")
+	}
+	if b, err := os.ReadFile(cgroupMemMaxPath); err == nil {
+		if v, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil {
+			take(v, "the cgroup memory limit ("+cgroupMemMaxPath+")")
+		}
+	}
+	return limit, what, ok
+}
+
+// checkProveMemory refuses (exit 2) a commit2 or bench prove whose estimated peak memory
+// (porep.EstimateCommit2Memory) exceeds memoryLimit, naming the estimate, the limit and the
+// knobs that lower it: such a run otherwise dies after minutes with "runtime: out of memory"
+// and a goroutine dump, or from the OOM killer.
+func checkProveMemory(c *cli.Context, cfg *stacked.SectorConfig, backend, paramsPath string) error {
+	var size uint64
+	if st, err := os.Stat(paramsPath); err == nil {
+		size = uint64(st.Size())
+	}
+	inFlight := c.Int("partitions-in-flight")
+	preload := c.Bool("preload-params")
+	if backend == porep.BackendAuto {
+		backend = porep.BackendCPU
+		if cudaBuild {
+			backend = porep.BackendCUDA
+		}
+	}
+	est, err := porep.EstimateCommit2Memory(cfg, backend, inFlight, preload, size)
+	if err != nil {
+		return internalError(err)
+	}
+	limit, what, ok := memoryLimit()
+	if !ok || est.Total <= limit {
+		return nil
+	}
+	var knobs []string
+	if inFlight > 1 {
+		knobs = append(knobs, fmt.Sprintf("--partitions-in-flight 1 (now %d, %s each)", inFlight, humanBytes(est.PerPartition)))
+	}
+	if preload {
+		knobs = append(knobs, "drop --preload-params")
+	}
+	knobs = append(knobs, "free memory or raise the limit", "pass --force to try anyway")
+	return usageErrorf("proving %s needs about %s of memory (.params %s mapped, %d partition(s) in flight at %s, %s backend work %s), but only %s is available (%s); %s",
+		cfg.Name, humanBytes(est.Total), humanBytes(est.Params), est.InFlight, humanBytes(est.PerPartition), backend, humanBytes(est.Backend),
+		humanBytes(limit), what, strings.Join(knobs, ", or "))
+}

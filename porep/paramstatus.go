@@ -239,19 +239,19 @@ func requireProductionParams(s *settings, paths ...string) error {
 	return nil
 }
 
-// warnedTest records the test-stamped parameter files already warned about
-// in this process: the warning is given once per file, not per proof.
+// warnedTest records the test stamps already warned about in this process:
+// the warning is given once per parameter set, not per file or proof.
 var warnedTest sync.Map
 
 // warnTestParams gives the one-line TEST-parameters warning for path when a
-// cuseal test stamp vouches for it, once per process and file: as a
+// cuseal test stamp vouches for it, once per process and parameter set: as a
 // PhaseWarning event and a slog warning.
 func warnTestParams(s *settings, path string) {
 	stamp := hasTestStamp(path)
 	if stamp == "" {
 		return
 	}
-	if _, seen := warnedTest.LoadOrStore(path, true); seen {
+	if _, seen := warnedTest.LoadOrStore(stamp, true); seen {
 		return
 	}
 	msg := fmt.Sprintf("TEST parameters: proofs will not verify on chain (%s is stamped by %s)", path, filepath.Base(stamp))

@@ -15,6 +15,7 @@ func benchProveCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "c1", Usage: "C1 JSON or lotus-bench Commit2In `FILE`", Required: true},
 			paramsDirFlag(),
+			requireProductionFlag(),
 			minerFlag(),
 			sectorFlag(),
 			&cli.StringFlag{Name: "backend", Usage: "proving backend: auto, cpu or cuda", Value: porep.BackendAuto},
@@ -76,11 +77,11 @@ func benchProveAction(c *cli.Context) error {
 		return err
 	}
 	jsonOut := c.Bool("json")
-	bar := newProgress(c.App.ErrWriter, jsonOut, int64(runs*in.cfg.Partitions), fmt.Sprintf("bench prove %s", formatSize(in.cfg.SectorSize)))
+	bar := newPhaseProgress(c.App.ErrWriter, jsonOut, int64(runs*in.cfg.Partitions), fmt.Sprintf("bench prove %s", formatSize(in.cfg.SectorSize)))
 	var rec *phaseRecorder
 	var nbytes int
 	m, err := measure(runs, func(int) error {
-		rec = newPhaseRecorder(bar)
+		rec = newPhaseRecorder(bar, c.App.ErrWriter, in.cfg.Partitions)
 		opts, err := proverOptions(c, dir, backend, rec)
 		if err != nil {
 			return err

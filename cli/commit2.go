@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +30,24 @@ func paramsDirFlag() cli.Flag {
 		EnvVars: []string{"FIL_PROOFS_PARAMETER_CACHE"},
 		Value:   stacked.DefaultParameterDir,
 	}
+}
+
+// requireProductionFlag makes commit2, bench prove and verify hash the parameter files
+// against rust-fil-proofs' official table first (porep.WithRequireProductionParams).
+func requireProductionFlag() cli.Flag {
+	return &cli.BoolFlag{
+		Name:    "require-production-params",
+		Usage:   "refuse (exit 2) parameter files whose digest is not the official one (rust-fil-proofs 19.1.0 parameters.json); hashes each file once per process",
+		EnvVars: []string{"FIL_PROOFS_VERIFY_PRODUCTION_PARAMS"},
+	}
+}
+
+// productionOptions turns --require-production-params into porep options.
+func productionOptions(c *cli.Context) []porep.Option {
+	if c.Bool("require-production-params") {
+		return []porep.Option{porep.WithRequireProductionParams()}
+	}
+	return nil
 }
 
 func minerFlag() cli.Flag {
@@ -59,6 +79,7 @@ func proverOptions(c *cli.Context, dir, backend string, rec *phaseRecorder) ([]p
 	if c.Bool("preload-params") {
 		opts = append(opts, porep.WithPreloadParams())
 	}
+	opts = append(opts, productionOptions(c)...)
 	return opts, nil
 }
 
@@ -72,6 +93,7 @@ func commit2Command() *cli.Command {
 			&cli.BoolFlag{Name: "hex", Usage: "write the proof file as hex instead of raw bytes"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file, and prove even when the estimated memory need exceeds the available memory"},
 			paramsDirFlag(),
+			requireProductionFlag(),
 			minerFlag(),
 			sectorFlag(),
 			&cli.StringFlag{Name: "backend", Usage: "proving backend: auto, cpu or cuda", Value: porep.BackendAuto},
@@ -275,8 +297,8 @@ func commit2Action(c *cli.Context) error {
 	parse := time.Since(start)
 
 	jsonOut := c.Bool("json")
-	rec := newPhaseRecorder(newProgress(c.App.ErrWriter, jsonOut, int64(in.cfg.Partitions),
-		fmt.Sprintf("commit2 %s", formatSize(in.cfg.SectorSize))))
+	rec := newPhaseRecorder(newPhaseProgress(c.App.ErrWriter, jsonOut, int64(in.cfg.Partitions),
+		fmt.Sprintf("commit2 %s", formatSize(in.cfg.SectorSize))), c.App.ErrWriter, in.cfg.Partitions)
 	opts, err := proverOptions(c, dir, backend, rec)
 	if err != nil {
 		return err
@@ -372,28 +394,53 @@ func dirOf(path string) string {
 }
 
 // phaseRecorder collects the per-partition synthesis and proving times that
-// porep.SealCommitPhase2 reports through porep.WithProgress, advancing a progress bar.
+// porep.SealCommitPhase2 reports through porep.WithProgress, shows each phase on the
+// progress display, and prints porep's warnings (test parameters) as one line on stderr.
 type phaseRecorder struct {
-	bar  *progress
-	mu   sync.Mutex
-	rows []phaseTiming
-	name string
+	bar        *progress
+	stderr     io.Writer
+	partitions int
+	mu         sync.Mutex
+	rows       []phaseTiming
+	name       string
+	warnings   []string
+	// quietWarnings keeps warnings out of stderr (verify --json puts them in its JSON; with
+	// --log-level warn or lower the slog record already shows them).
+	quietWarnings bool
 }
 
-func newPhaseRecorder(bar *progress) *phaseRecorder { return &phaseRecorder{bar: bar} }
+func newPhaseRecorder(bar *progress, stderr io.Writer, partitions int) *phaseRecorder {
+	return &phaseRecorder{bar: bar, stderr: stderr, partitions: partitions, quietWarnings: slogShowsWarnings()}
+}
 
 // record is the porep.WithProgress callback; partitions in flight call it concurrently.
 func (h *phaseRecorder) record(ev porep.PhaseEvent) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	part := fmt.Sprintf("partition %d/%d", ev.Partition+1, h.partitions)
 	switch ev.Phase {
 	case porep.PhaseStart:
 		h.name = ev.Backend
+		h.bar.Phase(fmt.Sprintf("%s backend", ev.Backend))
+	case porep.PhaseSynthesizing:
+		h.bar.Phase(part + ": synthesizing the circuit")
 	case porep.PhaseSynthesized:
 		h.rows = append(h.rows, phaseTiming{fmt.Sprintf("partition %d: synthesize", ev.Partition), ev.Took.Seconds()})
+	case porep.PhaseStage:
+		h.bar.Phase(part + ": " + ev.Stage)
 	case porep.PhaseProven:
 		h.rows = append(h.rows, phaseTiming{fmt.Sprintf("partition %d: prove+verify", ev.Partition), ev.Took.Seconds()})
 		h.bar.Add(1)
+		h.bar.Phase(fmt.Sprintf("%s: proven and verified in %.1fs", part, ev.Took.Seconds()))
+	case porep.PhaseHash:
+		if ev.Done == 0 || ev.Done == ev.Total || h.bar == nil || h.bar.bar != nil {
+			h.bar.Phase(fmt.Sprintf("hashing %s: %s of %s", filepath.Base(ev.File), humanBytes(uint64(ev.Done)), humanBytes(uint64(ev.Total))))
+		}
+	case porep.PhaseWarning:
+		h.warnings = append(h.warnings, ev.Message)
+		if !h.quietWarnings {
+			h.bar.Println(h.stderr, "cuseal: warning: "+ev.Message)
+		}
 	}
 }
 

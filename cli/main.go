@@ -44,8 +44,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Flags: []cli.Flag{
 			&cli.StringFlag{
 				Name:    "log-level",
-				Usage:   "log level: debug, info, warn or error",
-				Value:   "info",
+				Usage:   "show log records at `LEVEL`: debug, info, warn or error (default: none; progress, warnings and a summary for humans)",
 				EnvVars: []string{"CUSEAL_LOG_LEVEL"},
 			},
 		},
@@ -126,12 +125,28 @@ func onUsageError(_ *cli.Context, err error, _ bool) error {
 	return &exitError{code: exitUsage, err: err}
 }
 
-// setupLogging installs a text slog handler on stderr at the named level.
+// slogWarns is set by setupLogging: whether slog records at WARN level reach stderr.
+var slogWarns bool
+
+// slogShowsWarnings reports whether --log-level shows slog warnings (then porep's warnings
+// are not printed a second time as "cuseal: warning:" lines).
+func slogShowsWarnings() bool { return slogWarns }
+
+// setupLogging installs a text slog handler on stderr at the named level. Without
+// --log-level (or CUSEAL_LOG_LEVEL) no slog records are shown: humans get the progress
+// display, warnings as "cuseal: warning: …" lines and the command's summary; the records
+// (time=… level=INFO …) are for --log-level info or debug.
 func setupLogging(level string, stderr io.Writer) error {
+	if level == "" {
+		slogWarns = false
+		slog.SetDefault(slog.New(slog.DiscardHandler))
+		return nil
+	}
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(strings.ToLower(level))); err != nil {
 		return usageErrorf("--log-level: %q is not one of debug, info, warn, error", level)
 	}
+	slogWarns = l <= slog.LevelWarn
 	h := slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: l})
 	slog.SetDefault(slog.New(h))
 	return nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/groth16"
 )
 
@@ -31,6 +32,14 @@ type paramsFileInfo struct {
 	Kind       string        `json:"kind"` // "params" or "vk"
 	SizeBytes  int64         `json:"size_bytes"`
 	Digest     string        `json:"digest"` // Filecoin parameter digest: BLAKE2b-512[:16], hex
+	// Status is porep.ParamsStatus: "official" (digest as in rust-fil-proofs 19.1.0's
+	// parameters.json), "test" (cuseal test stamp), "mismatch" (an official name with
+	// another digest) or "unknown".
+	Status         string `json:"status"`
+	StatusLine     string `json:"status_line"`
+	OfficialDigest string `json:"official_digest,omitempty"`
+	OfficialCID    string `json:"official_cid,omitempty"`
+	Stamp          string `json:"stamp,omitempty"`
 	Inputs     int           `json:"inputs"` // public inputs, ONE included (|ic|)
 	DomainSize int           `json:"domain_size,omitempty"`
 	Queries    []paramsQuery `json:"queries,omitempty"`
@@ -102,8 +111,13 @@ func describeParamsFile(path string) (*paramsFileInfo, error) {
 			})
 		}
 	}
-	if info.Digest, err = groth16.FileDigest(path); err != nil {
+	ps, err := porep.ParamsStatus(path)
+	if err != nil {
 		return nil, inputError(err)
+	}
+	info.Digest, info.Status, info.StatusLine, info.Stamp = ps.Digest, ps.State.String(), ps.Describe(), ps.Stamp
+	if ps.Official != nil {
+		info.OfficialDigest, info.OfficialCID = ps.Official.Digest, ps.Official.CID
 	}
 	return info, nil
 }
@@ -113,6 +127,7 @@ func printParamsInfo(c *cli.Context, info *paramsFileInfo) {
 	printf(c, "  kind:    %s\n", info.Kind)
 	printf(c, "  size:    %d bytes (%s)\n", info.SizeBytes, humanBytes(uint64(info.SizeBytes)))
 	printf(c, "  digest:  %s\n", info.Digest)
+	printf(c, "  status:  %s\n", statusText(info))
 	printf(c, "  inputs:  %d (ONE included)\n", info.Inputs)
 	if info.Kind == "params" {
 		printf(c, "  domain:  %d\n", info.DomainSize)
@@ -120,6 +135,19 @@ func printParamsInfo(c *cli.Context, info *paramsFileInfo) {
 			printf(c, "  %-5s    %10d points  %s at offset %d\n", q.Name, q.Count, humanBytes(uint64(q.SizeBytes)), q.Offset)
 		}
 	}
+}
+
+// statusText is the status line of params info: what the digest says about the file.
+func statusText(info *paramsFileInfo) string {
+	switch info.Status {
+	case "official":
+		return "official (digest as in " + porep.OfficialParamsVersion + ", CID " + info.OfficialCID + ")"
+	case "test":
+		return "TEST parameters (cuseal stamp " + info.Stamp + "): proofs will not verify on chain"
+	case "mismatch":
+		return "MISMATCH: the official digest of this name is " + info.OfficialDigest + " (corrupt, truncated or foreign file)"
+	}
+	return "unknown (not in the official table, no cuseal test stamp)"
 }
 
 // fileError rewords the common os errors as one short line naming the path.

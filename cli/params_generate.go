@@ -41,13 +41,15 @@ func paramsGenerateCommand() *cli.Command {
 			"A 2KiB setup takes 37-90 s on 2 cores, peaks at ~2.7 GB of memory and writes a 1.1 GB\n" +
 			".params file. A setup whose estimated memory need exceeds MemAvailable is refused\n" +
 			"unless --force (32GiB needs ~115 GB). --reuse reuses only parameters whose stamp\n" +
-			"records the same seed and circuit digest; others are never overwritten.\n\n" + notForProduction,
+			"records the same seed and circuit digest; others are never overwritten. --out may not be\n" +
+			"the production parameter directory (/var/tmp/filecoin-proof-parameters, or where\n" +
+			"FIL_PROOFS_PARAMETER_CACHE points) unless --force.\n\n" + notForProduction,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB, 8MiB, ...)", Required: true},
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (created if missing)", Required: true},
 			&cli.StringFlag{Name: "seed", Usage: "toxic-waste seed: a number N, 64 hex digits, or a short string", Value: defaultParamsSeed},
 			&cli.BoolFlag{Name: "reuse", Usage: "reuse matching test parameters already in --out instead of refusing"},
-			&cli.BoolFlag{Name: "force", Usage: "run even when the estimated memory need exceeds the available memory"},
+			&cli.BoolFlag{Name: "force", Usage: "run even when the estimated memory need exceeds the available memory, or --out is a production parameter directory"},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object"},
 		},
 		Action: paramsGenerateAction,
@@ -80,12 +82,15 @@ func paramsGenerateAction(c *cli.Context) error {
 	if err != nil {
 		return inputError(err)
 	}
+	dir := c.String("out")
+	if reason := productionDirReason(dir); reason != "" && !c.Bool("force") {
+		return usageErrorf("--out %s: refusing to write TEST parameters there: %s, and proofs made with test parameters are rejected on chain; choose another --out (or pass --force)", dir, reason)
+	}
 	if !c.Bool("force") {
 		if err := checkSetupMemory(&cfg); err != nil {
 			return err
 		}
 	}
-	dir := c.String("out")
 	removeCreated, err := mkdirAllTracked(dir)
 	if err != nil {
 		return inputError(fmt.Errorf("--out: %w", fileError(err)))
@@ -140,12 +145,19 @@ func paramsGenerate(c *cli.Context, cfg *stacked.SectorConfig, seed [32]byte, di
 	if err := checkWritableDir(dir); err != nil {
 		return err
 	}
-	fmt.Fprintln(c.App.ErrWriter, notForProduction)
 	jsonOut := c.Bool("json")
-	bar := newProgress(c.App.ErrWriter, jsonOut, -1, fmt.Sprintf("generating %s test parameters", formatSize(cfg.SectorSize)))
+	bar := newPhaseProgress(c.App.ErrWriter, jsonOut, -1, fmt.Sprintf("%s test parameters", formatSize(cfg.SectorSize)))
 	start := time.Now()
-	tp, err := porep.GenerateTestParams(dir, cfg, seed, slog.Default())
+	tp, err := porep.GenerateTestParams(dir, cfg, seed, slog.Default(), porep.WithProgress(func(ev porep.PhaseEvent) {
+		if ev.Phase == porep.PhaseStage {
+			bar.Phase(ev.Stage)
+		}
+	}))
 	bar.Done()
+	if err == nil && !tp.Reused {
+		// Once, when test parameters are written; a reuse only says so in its summary.
+		fmt.Fprintln(c.App.ErrWriter, notForProduction)
+	}
 	var ce *porep.ParamsConflictError
 	if errors.As(err, &ce) {
 		what := "no stamp recording their seed"
@@ -297,6 +309,34 @@ func describeSeedHex(h string) string {
 		return strconv.Quote(string(b[:n]))
 	}
 	return h
+}
+
+// productionDirReason says why dir must not receive test parameters: it is rust-fil-proofs'
+// default parameter directory, or the one FIL_PROOFS_PARAMETER_CACHE points to (where lotus,
+// its workers and commit2 read parameters); "" otherwise. Paths are compared cleaned,
+// absolute and with symbolic links resolved where they exist.
+func productionDirReason(dir string) string {
+	if sameDir(dir, stacked.DefaultParameterDir) {
+		return fmt.Sprintf("it is the production parameter directory %s (rust-fil-proofs' default)", stacked.DefaultParameterDir)
+	}
+	if env := os.Getenv("FIL_PROOFS_PARAMETER_CACHE"); env != "" && sameDir(dir, env) {
+		return fmt.Sprintf("FIL_PROOFS_PARAMETER_CACHE=%s points to it (where provers read their parameters)", env)
+	}
+	return ""
+}
+
+// sameDir reports whether a and b name the same directory.
+func sameDir(a, b string) bool {
+	norm := func(p string) string {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			p = r
+		}
+		return filepath.Clean(p)
+	}
+	return norm(a) == norm(b)
 }
 
 // checkWritableDir checks that files can be created in dir.

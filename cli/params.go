@@ -28,21 +28,21 @@ func paramsCommand() *cli.Command {
 
 // paramsFileInfo is what `cuseal params info --json` prints.
 type paramsFileInfo struct {
-	File       string        `json:"file"`
-	Kind       string        `json:"kind"` // "params" or "vk"
-	SizeBytes  int64         `json:"size_bytes"`
-	Digest     string        `json:"digest"` // Filecoin parameter digest: BLAKE2b-512[:16], hex
+	File      string `json:"file"`
+	Kind      string `json:"kind"` // "params" or "vk"
+	SizeBytes int64  `json:"size_bytes"`
+	Digest    string `json:"digest"` // Filecoin parameter digest: BLAKE2b-512[:16], hex
 	// Status is porep.ParamsStatus: "official" (digest as in rust-fil-proofs 19.1.0's
 	// parameters.json), "test" (cuseal test stamp), "mismatch" (an official name with
 	// another digest) or "unknown".
-	Status         string `json:"status"`
-	StatusLine     string `json:"status_line"`
-	OfficialDigest string `json:"official_digest,omitempty"`
-	OfficialCID    string `json:"official_cid,omitempty"`
-	Stamp          string `json:"stamp,omitempty"`
-	Inputs     int           `json:"inputs"` // public inputs, ONE included (|ic|)
-	DomainSize int           `json:"domain_size,omitempty"`
-	Queries    []paramsQuery `json:"queries,omitempty"`
+	Status         string        `json:"status"`
+	StatusLine     string        `json:"status_line"`
+	OfficialDigest string        `json:"official_digest,omitempty"`
+	OfficialCID    string        `json:"official_cid,omitempty"`
+	Stamp          string        `json:"stamp,omitempty"`
+	Inputs         int           `json:"inputs"` // public inputs, ONE included (|ic|)
+	DomainSize     int           `json:"domain_size,omitempty"`
+	Queries        []paramsQuery `json:"queries,omitempty"`
 }
 
 // paramsQuery describes one query vector of a .params file.

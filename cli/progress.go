@@ -54,7 +54,7 @@ func newProgress(stderr io.Writer, jsonOut bool, total int64, desc string) *prog
 
 // newPhaseProgress is newProgress for commands that report phases (commit2, bench prove,
 // params generate): a bar when stderr is a terminal, also with --json (the JSON goes to
-// stdout); otherwise, unless --json, one concise line per phase ("cuseal: DESC: PHASE
+// stdout); otherwise, unless --json, one concise line per phase ("DESC: PHASE
 // (12.3s)"); nothing for --json off a terminal.
 func newPhaseProgress(stderr io.Writer, jsonOut bool, total int64, desc string) *progress {
 	if p := newProgress(stderr, false, total, desc); p != nil {
@@ -82,7 +82,7 @@ func (p *progress) Phase(phase string) {
 		return
 	}
 	p.last = phase
-	fmt.Fprintf(p.w, "cuseal: %s: %s (%.1fs)\n", p.desc, phase, time.Since(p.start).Seconds())
+	fmt.Fprintf(p.w, "%s: %s (%.1fs)\n", p.desc, phase, time.Since(p.start).Seconds())
 }
 
 // Println prints one line on stderr without garbling the bar (warnings).

@@ -24,7 +24,7 @@ import (
 type OfficialParam = groth16.ParamInfo
 
 // OfficialParamsVersion names the release the official table comes from.
-const OfficialParamsVersion = "rust-fil-proofs 19.1.0 (storage-proofs-core 19.1.0 parameters.json, srs-inner-product.json)"
+const OfficialParamsVersion = "rust-fil-proofs 19.1.0 parameters.json"
 
 // LookupOfficialParam returns the official entry for a parameter file name
 // (its base name: v28-….params, .vk or v28-fil-inner-product-v1.srs).

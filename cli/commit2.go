@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -143,21 +144,27 @@ func readC1Input(c *cli.Context, forProving bool) (*c1Input, error) {
 		return nil, inputError(err)
 	}
 	in.miner = miner
+	if st, err := os.Stat(in.path); err == nil && st.IsDir() {
+		return nil, usageErrorf("--c1 %s: is a directory, want a C1 JSON file", in.path)
+	}
 	if in.data, err = os.ReadFile(in.path); err != nil {
 		return nil, inputError(fmt.Errorf("--c1: %w", fileError(err)))
 	}
+	if len(bytes.TrimSpace(in.data)) == 0 {
+		return nil, usageErrorf("--c1 %s: empty file (%d bytes), want the C1 output JSON (SealCommitPhase1Output or a lotus-bench Commit2In)", in.path, len(in.data))
+	}
 	raw, wrapper, err := stacked.UnwrapC1Input(in.data)
 	if err != nil {
-		return nil, inputError(fmt.Errorf("%s: %w", in.path, err))
+		return nil, inputError(fmt.Errorf("--c1 %s: %w", in.path, err))
 	}
 	if in.c1, in.cfg, err = stacked.ParseC1(raw); err != nil {
-		return nil, inputError(fmt.Errorf("%s: %w", in.path, err))
+		return nil, inputError(fmt.Errorf("--c1 %s: %w", in.path, err))
 	}
 	switch {
 	case c.IsSet("sector"):
 		in.sector = abi.SectorNumber(c.Uint64("sector"))
 		if wrapper != nil && wrapper.SectorNum != int64(in.sector) {
-			return nil, usageErrorf("--sector %d: %s is a Commit2In for sector %d", in.sector, in.path, wrapper.SectorNum)
+			return nil, usageErrorf("--sector %d: --c1 %s is a Commit2In for sector %d", in.sector, in.path, wrapper.SectorNum)
 		}
 	case wrapper != nil:
 		in.sector = abi.SectorNumber(wrapper.SectorNum)
@@ -165,25 +172,25 @@ func readC1Input(c *cli.Context, forProving bool) (*c1Input, error) {
 		in.sector = 1
 	}
 	if wrapper != nil && wrapper.SectorSize != 0 && wrapper.SectorSize != in.cfg.SectorSize {
-		return nil, usageErrorf("%s: Commit2In.SectorSize = %d, but its registered_proof %s has %d (%s)",
+		return nil, usageErrorf("--c1 %s: Commit2In.SectorSize = %d, but its registered_proof %s has %d (%s)",
 			in.path, wrapper.SectorSize, in.cfg.Name, in.cfg.SectorSize, formatSize(in.cfg.SectorSize))
 	}
 	if in.c1.SyntheticInvalid {
-		return nil, usageErrorf("%s: synthetic C1 data (made for bench synth) cannot be proven", in.path)
+		return nil, usageErrorf("--c1 %s: synthetic C1 data (made for bench synth) cannot be proven", in.path)
 	}
 	want := stacked.ReplicaID(stacked.ProverID(in.miner), in.sector, in.c1.Ticket, in.c1.CommD, in.cfg.PoRepID)
 	if stacked.Domain(want) != in.c1.ReplicaID {
-		return nil, usageErrorf("%s: replica_id is not the one of miner %s, sector %d with this C1's ticket, comm_d and porep_id (%s): wrong --miner or --sector, or an altered ticket, comm_d or registered_proof",
+		return nil, usageErrorf("--c1 %s: replica_id is not the one of miner %s, sector %d with this C1's ticket, comm_d and porep_id (%s): wrong --miner or --sector, or an altered ticket, comm_d or registered_proof",
 			in.path, c.String("miner"), in.sector, in.cfg.Name)
 	}
 	// The challenges derive from replica_id and seed: an altered seed would otherwise
 	// only show up after synthesis.
 	if err := in.c1.CheckChallenges(&in.cfg); err != nil {
-		return nil, inputError(fmt.Errorf("%s: %w", in.path, err))
+		return nil, inputError(fmt.Errorf("--c1 %s: %w", in.path, err))
 	}
 	if forProving {
 		if err := in.c1.CheckInclusionProofs(&in.cfg); err != nil {
-			return nil, inputError(fmt.Errorf("%s: %w", in.path, err))
+			return nil, inputError(fmt.Errorf("--c1 %s: %w", in.path, err))
 		}
 	}
 	return in, nil

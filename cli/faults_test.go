@@ -137,3 +137,31 @@ func write(t *testing.T, path, s string) {
 		t.Fatal(err)
 	}
 }
+
+// TestSmallUsageThings (issue 15, item 7): a mistyped flag names the nearest flag and --help;
+// an empty or directory --c1 says so with the --c1 prefix; every one exit 2, one line.
+func TestSmallUsageThings(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.json")
+	write(t, empty, " \n")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"mistyped flag", []string{"commit2", "--c1", empty, "--parms-dir", dir}, "unknown flag --parms-dir (did you mean --params-dir? see 'cuseal commit2 --help')"},
+		{"mistyped global flag", []string{"--lg-level", "warn", "version"}, "did you mean --log-level?"},
+		{"mistyped subcommand flag", []string{"params", "generate", "--sector-sise", "2KiB"}, "did you mean --sector-size? see 'cuseal params generate --help'"},
+		{"empty c1", []string{"commit2", "--c1", empty}, "--c1 " + empty + ": empty file (2 bytes)"},
+		{"verify empty c1", []string{"verify", "--c1", empty, "--proof", empty}, "--c1 " + empty + ": empty file"},
+		{"c1 is a directory", []string{"commit2", "--c1", dir}, "--c1 " + dir + ": is a directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, tc.args...)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr)
+			}
+			wantOneLineError(t, stderr, tc.want)
+		})
+	}
+}

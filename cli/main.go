@@ -121,7 +121,27 @@ func groupAction(c *cli.Context) error {
 	return usageErrorf("missing command (see '%s --help')", name)
 }
 
-func onUsageError(_ *cli.Context, err error, _ bool) error {
+// onUsageError makes flag parsing errors exit 2 and words an unknown flag the way a user
+// typed it, with the nearest defined flag (urfave/cli's SuggestFlag, Jaro-Winkler) and a
+// pointer to --help: "unknown flag --parms-dir (did you mean --params-dir? see 'cuseal
+// commit2 --help')".
+func onUsageError(c *cli.Context, err error, _ bool) error {
+	const undefined = "flag provided but not defined: -"
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, undefined); ok && c != nil {
+		flags, help := c.App.Flags, c.App.HelpName
+		if c.Command != nil && c.Command.Name != "" {
+			flags, help = c.Command.Flags, c.Command.HelpName
+		}
+		name = strings.TrimLeft(name, "-")
+		hint := fmt.Sprintf("see '%s --help'", help)
+		if cli.SuggestFlag != nil {
+			if s := cli.SuggestFlag(flags, name, true); s != "" {
+				hint = fmt.Sprintf("did you mean %s? %s", s, hint)
+			}
+		}
+		return usageErrorf("unknown flag --%s (%s)", name, hint)
+	}
 	return &exitError{code: exitUsage, err: err}
 }
 

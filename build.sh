@@ -176,6 +176,8 @@ cmd_cuda() {
 json_num() { sed -n "s/^ *\"$2\": *\([-0-9.eE+]*\),\{0,1\}\$/\1/p" "$1" | head -n 1; }
 json_bool() { sed -n "s/^ *\"$2\": *\(true\|false\),\{0,1\}\$/\1/p" "$1" | head -n 1; }
 
+# The steps print their JSON to files and their progress (a bar on a terminal, one line per
+# phase otherwise) and warnings on stderr.
 cmd_demo() {
 	need_go
 	local sample=testdata/demo/sample.txt
@@ -190,12 +192,12 @@ cmd_demo() {
 	local work
 	work=$(mktemp -d "${TMPDIR:-/tmp}/cuseal-demo.XXXXXX")
 	log "demo: working directory $work; test parameters cached in $PARAMS_CACHE"
-	run bin/cuseal --log-level warn seal --sector-size 2KiB --data "$sample" --out "$work/sector" \
+	run bin/cuseal seal --sector-size 2KiB --data "$sample" --out "$work/sector" \
 		--miner t01000 --sector 1 --ticket "$ticket" --seed "$seed" --json >"$work/seal.json"
-	run bin/cuseal --log-level warn params generate --sector-size 2KiB --out "$PARAMS_CACHE" --reuse --json >"$work/params.json"
-	run "$bin" --log-level warn commit2 --c1 "$work/sector/c1.json" --params-dir "$PARAMS_CACHE" \
+	run bin/cuseal params generate --sector-size 2KiB --out "$PARAMS_CACHE" --reuse --json >"$work/params.json"
+	run "$bin" commit2 --c1 "$work/sector/c1.json" --params-dir "$PARAMS_CACHE" \
 		--miner t01000 --sector 1 --out "$work/proof" --json >"$work/commit2.json"
-	run bin/cuseal --log-level warn verify --c1 "$work/sector/c1.json" --proof "$work/proof" \
+	run bin/cuseal verify --c1 "$work/sector/c1.json" --proof "$work/proof" \
 		--params-dir "$PARAMS_CACHE" --miner t01000 --sector 1 --json >"$work/verify.json"
 	[ "$(json_bool "$work/verify.json" valid)" = true ] || die "demo: the proof did not verify"
 

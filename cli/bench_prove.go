@@ -77,7 +77,7 @@ func benchProveAction(c *cli.Context) error {
 		return err
 	}
 	jsonOut := c.Bool("json")
-	bar := newPhaseProgress(c.App.ErrWriter, jsonOut, int64(runs*in.cfg.Partitions), fmt.Sprintf("bench prove %s", formatSize(in.cfg.SectorSize)))
+	bar := newPhaseProgress(c.App.ErrWriter, int64(runs*in.cfg.Partitions), fmt.Sprintf("bench prove %s", formatSize(in.cfg.SectorSize)))
 	var rec *phaseRecorder
 	var nbytes int
 	m, err := measure(runs, func(int) error {

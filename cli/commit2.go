@@ -304,7 +304,7 @@ func commit2Action(c *cli.Context) error {
 	parse := time.Since(start)
 
 	jsonOut := c.Bool("json")
-	rec := newPhaseRecorder(newPhaseProgress(c.App.ErrWriter, jsonOut, int64(in.cfg.Partitions),
+	rec := newPhaseRecorder(newPhaseProgress(c.App.ErrWriter, int64(in.cfg.Partitions),
 		fmt.Sprintf("commit2 %s", formatSize(in.cfg.SectorSize))), c.App.ErrWriter, in.cfg.Partitions)
 	opts, err := proverOptions(c, dir, backend, rec)
 	if err != nil {

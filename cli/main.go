@@ -145,8 +145,9 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 	return &exitError{code: exitUsage, err: err}
 }
 
-// slogWarns is set by setupLogging: whether slog records at WARN level reach stderr.
-var slogWarns bool
+// slogWarns and slogOn are set by setupLogging: whether slog records at WARN level reach
+// stderr, and whether --log-level asked for slog records at all.
+var slogWarns, slogOn bool
 
 // slogShowsWarnings reports whether --log-level shows slog warnings (then porep's warnings
 // are not printed a second time as "cuseal: warning:" lines).
@@ -157,6 +158,7 @@ func slogShowsWarnings() bool { return slogWarns }
 // display, warnings as "cuseal: warning: …" lines and the command's summary; the records
 // (time=… level=INFO …) are for --log-level info or debug.
 func setupLogging(level string, stderr io.Writer) error {
+	slogOn = level != ""
 	if level == "" {
 		slogWarns = false
 		slog.SetDefault(slog.New(slog.DiscardHandler))

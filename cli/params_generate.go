@@ -146,7 +146,7 @@ func paramsGenerate(c *cli.Context, cfg *stacked.SectorConfig, seed [32]byte, di
 		return err
 	}
 	jsonOut := c.Bool("json")
-	bar := newPhaseProgress(c.App.ErrWriter, jsonOut, -1, fmt.Sprintf("%s test parameters", formatSize(cfg.SectorSize)))
+	bar := newPhaseProgress(c.App.ErrWriter, -1, fmt.Sprintf("%s test parameters", formatSize(cfg.SectorSize)))
 	start := time.Now()
 	tp, err := porep.GenerateTestParams(dir, cfg, seed, slog.Default(), porep.WithProgress(func(ev porep.PhaseEvent) {
 		if ev.Phase == porep.PhaseStage {

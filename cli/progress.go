@@ -53,15 +53,15 @@ func newProgress(stderr io.Writer, jsonOut bool, total int64, desc string) *prog
 }
 
 // newPhaseProgress is newProgress for commands that report phases (commit2, bench prove,
-// params generate): a bar when stderr is a terminal, also with --json (the JSON goes to
-// stdout); otherwise, unless --json, one concise line per phase ("DESC: PHASE
-// (12.3s)"); nothing for --json off a terminal.
-func newPhaseProgress(stderr io.Writer, jsonOut bool, total int64, desc string) *progress {
+// params generate), on stderr whatever --json says (the JSON goes to stdout): a bar when
+// stderr is a terminal; otherwise one concise line per phase ("DESC: PHASE (12.3s)"),
+// unless --log-level was given, whose slog records then say the same.
+func newPhaseProgress(stderr io.Writer, total int64, desc string) *progress {
 	if p := newProgress(stderr, false, total, desc); p != nil {
 		p.desc = desc
 		return p
 	}
-	if jsonOut {
+	if slogOn {
 		return nil
 	}
 	return &progress{w: stderr, desc: desc, start: time.Now()}

@@ -254,7 +254,7 @@ func warnTestParams(s *settings, path string) {
 	if _, seen := warnedTest.LoadOrStore(stamp, true); seen {
 		return
 	}
-	msg := fmt.Sprintf("TEST parameters: proofs will not verify on chain (%s is stamped by %s)", path, filepath.Base(stamp))
+	msg := fmt.Sprintf("TEST parameters: proofs will not verify on chain (%s has a cuseal test stamp, .cuseal-test.json)", path)
 	s.log.Warn(msg)
 	s.progress(PhaseEvent{Phase: PhaseWarning, Partition: -1, File: path, Message: msg})
 }

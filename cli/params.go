@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -63,7 +64,7 @@ func paramsInfoCommand() *cli.Command {
 			if c.NArg() != 1 {
 				return usageErrorf("params info: want exactly one FILE argument, got %d", c.NArg())
 			}
-			info, err := describeParamsFile(c.Args().First())
+			info, err := describeParamsFile(c.Args().First(), c.App.ErrWriter)
 			if err != nil {
 				return err
 			}
@@ -80,7 +81,7 @@ func paramsInfoCommand() *cli.Command {
 
 // describeParamsFile opens path as a .vk file when its name ends in ".vk", else as a .params
 // file, and summarizes it without decoding the query points.
-func describeParamsFile(path string) (*paramsFileInfo, error) {
+func describeParamsFile(path string, stderr io.Writer) (*paramsFileInfo, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, inputError(fileError(err))
@@ -111,7 +112,14 @@ func describeParamsFile(path string) (*paramsFileInfo, error) {
 			})
 		}
 	}
-	ps, err := porep.ParamsStatus(path)
+	// Hashing a 32 GiB .params file (47 GB) takes minutes: show it.
+	bar := newPhaseProgress(stderr, -1, "params info")
+	ps, err := porep.ParamsStatus(path, porep.WithProgress(func(ev porep.PhaseEvent) {
+		if ev.Phase == porep.PhaseHash && (bar == nil || bar.bar != nil || ev.Done == 0) && ev.Total > 1<<30 {
+			bar.Phase(fmt.Sprintf("hashing: %s of %s", humanBytes(uint64(ev.Done)), humanBytes(uint64(ev.Total))))
+		}
+	}))
+	bar.Done()
 	if err != nil {
 		return nil, inputError(err)
 	}

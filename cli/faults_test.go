@@ -144,6 +144,10 @@ func TestSmallUsageThings(t *testing.T) {
 	dir := t.TempDir()
 	empty := filepath.Join(dir, "empty.json")
 	write(t, empty, " \n")
+	dangling := filepath.Join(dir, "dangling.json")
+	if err := os.Symlink(filepath.Join(dir, "gone"), dangling); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -155,6 +159,8 @@ func TestSmallUsageThings(t *testing.T) {
 		{"empty c1", []string{"commit2", "--c1", empty}, "--c1 " + empty + ": empty file (2 bytes)"},
 		{"verify empty c1", []string{"verify", "--c1", empty, "--proof", empty}, "--c1 " + empty + ": empty file"},
 		{"c1 is a directory", []string{"commit2", "--c1", dir}, "--c1 " + dir + ": is a directory"},
+		{"c1 is a dangling link", []string{"verify-vanilla", "--c1", dangling}, dangling + ": dangling symbolic link (to " + filepath.Join(dir, "gone") + ", which does not exist)"},
+		{"params info of a dangling link", []string{"params", "info", dangling}, "dangling symbolic link"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, tc.args...)

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -164,9 +165,14 @@ func fileError(err error) error {
 	if errors.As(err, &pe) {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
+			if target, lerr := os.Readlink(pe.Path); lerr == nil {
+				return fmt.Errorf("%s: dangling symbolic link (to %s, which does not exist)", pe.Path, target)
+			}
 			return fmt.Errorf("%s: no such file or directory", pe.Path)
 		case errors.Is(err, fs.ErrPermission):
 			return fmt.Errorf("%s: permission denied", pe.Path)
+		case errors.Is(err, syscall.EISDIR):
+			return fmt.Errorf("%s: is a directory, want a file", pe.Path)
 		}
 	}
 	return err

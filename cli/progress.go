@@ -39,17 +39,19 @@ func newProgress(stderr io.Writer, jsonOut bool, total int64, desc string) *prog
 	if !progressEnabled(stderr, jsonOut) {
 		return nil
 	}
-	bar := progressbar.NewOptions64(total,
+	opts := []progressbar.Option{
 		progressbar.OptionSetWriter(stderr),
 		progressbar.OptionSetDescription(desc),
-		progressbar.OptionShowCount(),
 		progressbar.OptionSetElapsedTime(true),
 		progressbar.OptionSetPredictTime(total > 0),
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish(),
 		progressbar.OptionSetWidth(30),
-	)
-	return &progress{bar: bar}
+	}
+	if total > 0 {
+		opts = append(opts, progressbar.OptionShowCount()) // a spinner has no count
+	}
+	return &progress{bar: progressbar.NewOptions64(total, opts...)}
 }
 
 // newPhaseProgress is newProgress for commands that report phases (commit2, bench prove,

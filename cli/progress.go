@@ -44,7 +44,7 @@ func newProgress(stderr io.Writer, jsonOut bool, total int64, desc string) *prog
 		progressbar.OptionSetDescription(desc),
 		progressbar.OptionSetElapsedTime(true),
 		progressbar.OptionSetPredictTime(total > 0),
-		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionThrottle(100 * time.Millisecond),
 		progressbar.OptionClearOnFinish(),
 		progressbar.OptionSetWidth(30),
 	}

@@ -245,10 +245,10 @@ func memAvailable() (uint64, bool) {
 }
 
 // checkSetupMemory refuses (exit 2) a setup whose estimated peak memory
-// (porep.EstimateTestParamsMemory) exceeds the available memory: a 32 GiB setup needs
+// (porep.EstimateTestParamsMemory) exceeds the available memory (memoryLimit): a 32 GiB setup needs
 // ~115 GB and otherwise ends in the kernel's OOM killer after minutes of work.
 func checkSetupMemory(cfg *stacked.SectorConfig) error {
-	avail, ok := memAvailable()
+	avail, what, ok := memoryLimit()
 	if !ok {
 		return nil
 	}
@@ -256,8 +256,8 @@ func checkSetupMemory(cfg *stacked.SectorConfig) error {
 	if need <= avail {
 		return nil
 	}
-	return usageErrorf("--sector-size %s: generating its test parameters needs about %s of memory (%.1fM constraints), but only %s is available (MemAvailable in %s); pass --force to try anyway",
-		formatSize(cfg.SectorSize), humanBytes(need), float64(constraints)/1e6, humanBytes(avail), memInfoPath)
+	return usageErrorf("--sector-size %s: generating its test parameters needs about %s of memory (%.1fM constraints), but only %s is available (%s); pass --force to try anyway",
+		formatSize(cfg.SectorSize), humanBytes(need), float64(constraints)/1e6, humanBytes(avail), what)
 }
 
 // mkdirAllTracked creates dir and its missing parents and returns a function that removes

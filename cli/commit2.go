@@ -114,6 +114,8 @@ type commit2Output struct {
 	ProofFile       string        `json:"proof_file,omitempty"`
 	Timings         []phaseTiming `json:"timings"`
 	Seconds         float64       `json:"seconds"`
+	// Warnings are porep's warnings (TEST parameters), also printed on stderr.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // phaseTiming is one row of the timing table.
@@ -333,6 +335,7 @@ func commit2Action(c *cli.Context) error {
 		ProofFile:       outPath,
 		Timings:         append([]phaseTiming{{"read+validate C1", parse.Seconds()}}, rec.timings()...),
 		Seconds:         total.Seconds(),
+		Warnings:        rec.warnings,
 	}
 	out.Timings = append(out.Timings, phaseTiming{"total", total.Seconds()})
 	if jsonOut {

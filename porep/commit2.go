@@ -29,8 +29,11 @@ var ErrSyntheticC1 = errors.New("porep: C1 output is synthetic (cuseal_synthetic
 // ErrBadInput is wrapped by every error caused by the caller's input rather
 // than by cuseal or its environment: a malformed or inconsistent C1 output
 // or Commit2In wrapper, a sector number or miner that does not match it,
-// undecodable proof bytes or malformed commitments given to VerifySeal, and
-// parameters whose shape does not fit the sector's circuit. Test with
+// undecodable proof bytes or malformed commitments given to VerifySeal,
+// parameters whose shape does not fit the sector's circuit, a parameter file
+// that cannot be read (permissions, a directory in its place) or is
+// truncated or corrupt, a .vk that is not the .params file's key, and files
+// that are not the official ones under WithRequireProductionParams. Test with
 // errors.Is; errors.As still reaches the underlying error (e.g. a
 // *stacked.ParseError naming the JSON path).
 var ErrBadInput = errors.New("porep: bad input")

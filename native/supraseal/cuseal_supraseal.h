@@ -92,6 +92,9 @@ void cuseal_ss_srs_free(cuseal_ss_srs *srs);
 /* Drops the SRS from supraseal's cache (its memory goes when the last handle is freed). */
 void cuseal_ss_srs_evict(const cuseal_ss_srs *srs);
 
+/* Runs the checks cuseal_ss_prove makes before proving (see there); needs no device. */
+cuseal_ss_error cuseal_ss_check(const cuseal_ss_assignment *assignments, size_t n);
+
 /* Proves n circuits with blinding r[i], s[i] (4 limbs each) into proofs (n * 384 bytes,
  * layout above). The shim checks each assignment's internal consistency (non-null vectors,
  * bit lengths equal to the assignment sizes, popcounts equal to the density words' set

@@ -92,7 +92,7 @@ extern "C" {
     ) -> RawError;
     // sppark util/all_gpus.cpp: `size_t ngpus()` (C++ linkage; Itanium-mangled name). Counts
     // the devices supraseal uses: compute capability >= 7.0 with cooperative launch.
-    #[link_name = "_Z6ngpusv"]
+    #[link_name = "_Z5ngpusv"]
     fn sppark_ngpus() -> usize;
     fn free(p: *mut c_void);
 }
@@ -194,7 +194,7 @@ unsafe fn density<'a>(d: *const u64, bits: usize, name: &str, k: usize) -> Resul
         return Ok(&[]);
     }
     if d.is_null() {
-        return Err(Error::new(EINVAL, &format!("prove: circuit {k}: {name} density is null")));
+        return Err(Error::new(EINVAL, &format!("circuit {k}: {name} density is null")));
     }
     Ok(std::slice::from_raw_parts(d, bits.div_ceil(64)))
 }
@@ -209,7 +209,7 @@ fn same_bits(x: &[u64], y: &[u64], bits: usize) -> bool {
 
 /// Checks one assignment's internal consistency and returns its three densities.
 unsafe fn check(a: &CAssignment, k: usize) -> Result<[&[u64]; 3], Error> {
-    let bad = |m: String| Err(Error::new(EINVAL, &format!("prove: circuit {k}: {m}")));
+    let bad = |m: String| Err(Error::new(EINVAL, &format!("circuit {k}: {m}")));
     if a.abc_size == 0 || a.a.is_null() || a.b.is_null() || a.c.is_null() {
         return bad(format!("a, b, c: {} evaluations or a null vector", a.abc_size));
     }
@@ -247,6 +247,41 @@ unsafe fn check(a: &CAssignment, k: usize) -> Result<[&[u64]; 3], Error> {
     Ok([da, dbi, dba])
 }
 
+/// Checks every circuit and that all share circuit 0's sizes and densities: supraseal ORs the
+/// tail masks over the batch but compacts the tail bases from circuit 0's densities only.
+unsafe fn check_batch(cs: &[CAssignment]) -> Result<(), Error> {
+    let d0 = check(&cs[0], 0)?;
+    let a0 = &cs[0];
+    for (k, a) in cs.iter().enumerate().skip(1) {
+        let d = check(a, k)?;
+        if a.inp_assignment_size != a0.inp_assignment_size
+            || a.aux_assignment_size != a0.aux_assignment_size
+            || !same_bits(d[0], d0[0], a.a_aux_bit_len)
+            || !same_bits(d[1], d0[1], a.b_inp_bit_len)
+            || !same_bits(d[2], d0[2], a.b_aux_bit_len)
+        {
+            return Err(Error::new(
+                EINVAL,
+                &format!("circuit {k}: sizes or densities differ from circuit 0's (supraseal needs one circuit shape per call)"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuseal_ss_check(assignments: *const CAssignment, n: usize) -> Error {
+    guard("check", || {
+        if n == 0 {
+            return Ok(());
+        }
+        if assignments.is_null() {
+            return Err(Error::new(EINVAL, "check: null assignments"));
+        }
+        check_batch(std::slice::from_raw_parts(assignments, n))
+    })
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn cuseal_ss_prove(
     assignments: *const CAssignment,
@@ -264,24 +299,7 @@ pub unsafe extern "C" fn cuseal_ss_prove(
             return Err(Error::new(EINVAL, "prove: null argument"));
         }
         let cs = std::slice::from_raw_parts(assignments, n);
-        let d0 = check(&cs[0], 0)?;
-        for (k, a) in cs.iter().enumerate().skip(1) {
-            let d = check(a, k)?;
-            let a0 = &cs[0];
-            // supraseal ORs the tail masks over the batch but compacts the tail bases from
-            // circuit 0's densities only, so every circuit must share them.
-            if a.inp_assignment_size != a0.inp_assignment_size
-                || a.aux_assignment_size != a0.aux_assignment_size
-                || !same_bits(d[0], d0[0], a.a_aux_bit_len)
-                || !same_bits(d[1], d0[1], a.b_inp_bit_len)
-                || !same_bits(d[2], d0[2], a.b_aux_bit_len)
-            {
-                return Err(Error::new(
-                    EINVAL,
-                    &format!("prove: circuit {k}: sizes or densities differ from circuit 0's (supraseal needs one circuit shape per call)"),
-                ));
-            }
-        }
+        check_batch(cs)?;
         let provers: Vec<Assignment<Fr>> = cs
             .iter()
             .map(|a| Assignment::<Fr> {

@@ -143,3 +143,22 @@ func TestBenchProveCompare2KiB(t *testing.T) {
 		t.Fatalf("exit %d:\n%s%s", code, out, stderr)
 	}
 }
+
+func TestBenchGroth16Synthetic(t *testing.T) {
+	params := t.TempDir() + "/s.params"
+	code, out, stderr := runCLI(t, "bench", "groth16", "--log", "10", "--backend", "cpu,auto", "--runs", "2", "--params", params, "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res groth16BenchResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Log != 10 || !res.ParamsWritten || len(res.Backends) != 2 || res.Backends[0].Backend != "cpu" ||
+		res.Backends[0].Seconds <= 0 || res.Backends[1].Runs != 2 {
+		t.Fatalf("%+v", res)
+	}
+	if code, _, stderr := runCLI(t, "bench", "groth16", "--log", "30", "--params", params); code != exitUsage || !strings.Contains(stderr, "--log 30") {
+		t.Fatalf("--log 30: exit %d: %s", code, stderr)
+	}
+}

@@ -81,6 +81,17 @@ func (b *SupraSealBackend) handle(params *Params) (*supraseal.SRS, error) {
 	return s, nil
 }
 
+// Release frees the SRS handle loaded for params' file, if any.
+func (b *SupraSealBackend) Release(params *Params) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if e, ok := b.srs[params.Path()]; ok {
+		e.srs.Close()
+		delete(b.srs, params.Path())
+	}
+	return nil
+}
+
 // Close frees every SRS handle the backend holds.
 func (b *SupraSealBackend) Close() error {
 	b.mu.Lock()

@@ -228,7 +228,7 @@ cmd_supraseal() {
 	# Device-free tests of the variant: the shim's checks through cgo, backend selection; the
 	# supraseal-vs-CPU byte-equality tests skip themselves without a device.
 	# (The rest of these packages' tests ran in ./build.sh test and ./build.sh cuda.)
-	run "$GO" test -count=1 -short -tags "$tags" -run 'SupraSeal|Synthetic|BackendList|BackendRegistry|BenchGroth16' \
+	run "$GO" test -count=1 -short -tags "$tags" -run 'SupraSeal|Synthetic|BackendList|BackendRegistry|BenchGroth16|Popcount|WithoutDevice' \
 		./bridge/supraseal/... ./porep/ ./porep/groth16/ ./cli/
 	run bin/cuseal-supraseal info --json
 	bin/cuseal-supraseal info --json | grep -q '"supraseal"' || die "supraseal: bin/cuseal-supraseal info --json does not list the supraseal backend"

@@ -136,11 +136,26 @@ func TestBenchProveCompare2KiB(t *testing.T) {
 			}
 		}
 	}
-	// The text form: one column per backend and the identity line.
-	code, out, stderr := runCLI(t, "--log-level", "warn", "bench", "prove", "--c1", c1, "--params-dir", params,
-		"--sector", "7", "--backend", "auto,cpu")
-	if code != exitOK || !strings.Contains(out, "proofs byte-identical: yes") || !strings.Contains(out, "partition 0: prove+verify") {
-		t.Fatalf("exit %d:\n%s%s", code, out, stderr)
+}
+
+// TestPrintComparison: the text form has one column per backend, every phase, the ratio and
+// the identity line.
+func TestPrintComparison(t *testing.T) {
+	cmp := proveComparison{RegisteredProof: "StackedDrg2KiBV1_1", Partitions: 1, Runs: 1, ProofsIdentical: false,
+		Backends: []proveResult{
+			{Backend: "cpu", Seconds: 40, SecondsMin: 39, Timings: []phaseTiming{{"partition 0: synthesize", 2}, {"partition 0: prove+verify", 38}}},
+			{Backend: "supraseal", Seconds: 4, SecondsMin: 4, Timings: []phaseTiming{{"partition 0: synthesize", 2}}},
+		}}
+	var out strings.Builder
+	app := &cli.App{Writer: &out, Action: func(c *cli.Context) error { printComparison(c, &cmp); return nil }}
+	if err := app.Run([]string{"x"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"cpu     supraseal", "total (median)", "40.000", "4.000", "partition 0: prove+verify", "38.000             -",
+		"cpu / supraseal: 10.00x", "proofs byte-identical: NO"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("missing %q in:\n%s", want, out.String())
+		}
 	}
 }
 

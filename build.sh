@@ -6,7 +6,7 @@
 #   ./build.sh test            CTest host tests + go vet ./... + go test ./...
 #   ./build.sh cuda            CUDA variant: native lib (all archs) + its host tests + bin/cuseal-cuda
 #   ./build.sh supraseal       supraseal-c2 variant: native/supraseal (cargo, nvcc) + bin/cuseal-supraseal
-#                              (tags cuda,supraseal: both GPU backends in one binary; compile + link only)
+#                              (tags cuda,supraseal: both GPU backends in one binary; no GPU needed)
 #   ./build.sh demo            seal, prove and verify a 2 KiB sector; print phase timings
 #                              (test parameters cached in testdata/cache/params)
 #   ./build.sh clean [--all]   remove build outputs (--all: also the cached test parameters)

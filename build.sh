@@ -5,6 +5,8 @@
 #   ./build.sh build           bin/cuseal (pure Go); also bin/cuseal-cuda when nvcc is present
 #   ./build.sh test            CTest host tests + go vet ./... + go test ./...
 #   ./build.sh cuda            CUDA variant: native lib (all archs) + its host tests + bin/cuseal-cuda
+#   ./build.sh supraseal       supraseal-c2 variant: native/supraseal (cargo, nvcc) + bin/cuseal-supraseal
+#                              (tags cuda,supraseal: both GPU backends in one binary; no GPU needed)
 #   ./build.sh demo            seal, prove and verify a 2 KiB sector; print phase timings
 #                              (test parameters cached in testdata/cache/params)
 #   ./build.sh clean [--all]   remove build outputs (--all: also the cached test parameters)
@@ -171,6 +173,69 @@ cmd_cuda() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# supraseal: the supraseal-c2 comparison backend. native/supraseal is a Rust staticlib (our C
+# shim over the supraseal-c2 crate, =0.1.2, whose build.rs compiles its CUDA with nvcc through
+# sppark); bridge/supraseal links it through cgo under the build tag supraseal. The binary is
+# built with -tags cuda,supraseal, so one process can run cuseal's own CUDA backend and
+# supraseal side by side (`cuseal bench prove --backend cuda,supraseal`); the tag supraseal
+# alone also builds (without cuseal's native library). Needs cargo/rustc, nvcc and the CUDA
+# build (cmake_cuda); no GPU. Environment: CARGO (cargo binary), SUPRASEAL_SKIP_CUDA=1 (build
+# only the supraseal tag, skipping cuseal's CUDA library), NVCC_APPEND_FLAGS (e.g.
+# '-gencode arch=compute_90,code=sm_90' for Hopper SASS; sppark builds sm_70/sm_80 SASS and
+# compute_80 PTX by itself).
+SUPRASEAL_DIR=native/supraseal
+CARGO=${CARGO:-cargo}
+
+# cudart_static_path: libcudart_static.a of the nvcc on PATH.
+cudart_static_path() {
+	local nvcc_dir d
+	nvcc_dir=$(dirname "$(readlink -f "$(command -v nvcc)")")
+	for d in ${CUDA_HOME:+"$CUDA_HOME/lib64"} "$nvcc_dir/../lib64" "$nvcc_dir/../targets/$(uname -m)-linux/lib" \
+		"/usr/lib/$(uname -m)-linux-gnu" /usr/local/cuda/lib64; do
+		if [ -f "$d/libcudart_static.a" ]; then
+			printf '%s\n' "$d/libcudart_static.a"
+			return 0
+		fi
+	done
+	return 1
+}
+
+cmd_supraseal() {
+	need_go
+	have "$CARGO" && have rustc ||
+		die "supraseal: cargo/rustc not found: install a Rust toolchain (rustc >= 1.78 for Cargo.lock v4, e.g. https://rustup.rs; Debian bookworm's cargo is too old) or set CARGO=/path/to/cargo"
+	have nvcc || die "supraseal: nvcc not found: run ./build.sh deps --cuda (as root); supraseal-c2 compiles CUDA with it"
+	local cxx=() cudart tags=cuda,supraseal
+	# cc passes $CXX to nvcc as -ccbin: Debian's CUDA 11.8 needs g++-11.
+	[ -x "$CUDA_HOST_CXX" ] && cxx=(CXX="$CUDA_HOST_CXX")
+	local t0=$SECONDS
+	run env "${cxx[@]}" "$CARGO" build --release --locked --manifest-path "$SUPRASEAL_DIR/Cargo.toml"
+	run env "${cxx[@]}" "$CARGO" test --release --locked --manifest-path "$SUPRASEAL_DIR/Cargo.toml"
+	log "supraseal: native/supraseal built in $((SECONDS - t0))s"
+	# The staticlib leaves libcudart_static to the final link; a copy next to it under our own
+	# name (as CMake does for build/native) keeps cgo's -L path independent of the CUDA install.
+	cudart=$(cudart_static_path) || die "supraseal: libcudart_static.a not found next to nvcc (set CUDA_HOME)"
+	run cp "$cudart" "$SUPRASEAL_DIR/target/release/libcuseal_ss_cudart.a"
+	if [ "${SUPRASEAL_SKIP_CUDA:-0}" = 1 ]; then
+		tags=supraseal
+	else
+		has_native || die "supraseal: CMakeLists.txt missing"
+		[ -f "$NATIVE_BUILD/libcuseal_native.a" ] || cmake_cuda
+	fi
+	mkdir -p bin
+	run "$GO" vet -tags "$tags" ./bridge/... ./porep/... ./cli/...
+	run "$GO" build -tags "$tags" -o bin/cuseal-supraseal ./cli
+	# Device-free tests of the variant: the shim's checks through cgo, backend selection; the
+	# supraseal-vs-CPU byte-equality tests skip themselves without a device.
+	# (The rest of these packages' tests ran in ./build.sh test and ./build.sh cuda.)
+	run "$GO" test -count=1 -short -tags "$tags" -run 'SupraSeal|Synthetic|BackendList|BackendRegistry|BenchGroth16|Popcount|WithoutDevice' \
+		./bridge/supraseal/... ./porep/ ./porep/groth16/ ./cli/
+	run bin/cuseal-supraseal info --json
+	bin/cuseal-supraseal info --json | grep -q '"supraseal"' || die "supraseal: bin/cuseal-supraseal info --json does not list the supraseal backend"
+	log "supraseal: bin/cuseal-supraseal built (tags $tags) in $((SECONDS - t0))s"
+}
+
+# ---------------------------------------------------------------------------------------------
 # demo
 # json_num FILE KEY: the number on the line `"KEY": N` of an indented JSON file.
 json_num() { sed -n "s/^ *\"$2\": *\([-0-9.eE+]*\),\{0,1\}\$/\1/p" "$1" | head -n 1; }
@@ -243,6 +308,7 @@ main() {
 	build) cmd_build "$@" ;;
 	test) cmd_test "$@" ;;
 	cuda) cmd_cuda "$@" ;;
+	supraseal) cmd_supraseal "$@" ;;
 	demo) cmd_demo "$@" ;;
 	clean) cmd_clean "$@" ;;
 	-h | --help | help) usage ;;

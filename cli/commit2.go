@@ -97,7 +97,7 @@ func commit2Command() *cli.Command {
 			requireProductionFlag(),
 			minerFlag(),
 			sectorFlag(),
-			&cli.StringFlag{Name: "backend", Usage: "proving backend: auto, cpu or cuda", Value: porep.BackendAuto},
+			&cli.StringFlag{Name: "backend", Usage: backendUsage, Value: porep.BackendAuto},
 			noGPUFlag(),
 			&cli.BoolFlag{Name: "json", Usage: "print the result and timings as one JSON object"},
 		}, proverFlags()...),
@@ -253,22 +253,7 @@ func otherParams(dir string, cfg *stacked.SectorConfig) string {
 
 // backendName resolves --backend and --no-gpu.
 func backendName(c *cli.Context) (string, error) {
-	b := c.String("backend")
-	switch b {
-	case porep.BackendAuto, porep.BackendCPU, porep.BackendCUDA:
-	default:
-		return "", usageErrorf("--backend %q: want auto, cpu or cuda", b)
-	}
-	if noGPU(c) {
-		if b == porep.BackendCUDA {
-			return "", usageErrorf("--backend cuda contradicts --no-gpu (BELLMAN_NO_GPU)")
-		}
-		return porep.BackendCPU, nil
-	}
-	if b == porep.BackendCUDA && !cudaBuild {
-		return "", usageErrorf("--backend cuda: this binary was built without CUDA (pure Go); use bin/cuseal-cuda (built by ./build.sh build where nvcc is installed), or --backend cpu")
-	}
-	return b, nil
+	return resolveBackend(c, c.String("backend"))
 }
 
 func commit2Action(c *cli.Context) error {

@@ -17,8 +17,8 @@ type Commit2Memory struct {
 	PerPartition uint64
 	InFlight     int
 	// Backend is the CPU backend's largest stage (the H stage: the decoded
-	// h query, the FFT vectors over the domain and the MSM's scratch); 0 for the CUDA backend,
-	// which works in device memory.
+	// h query, the FFT vectors over the domain and the MSM's scratch); 0 for the GPU
+	// backends, which work in device memory.
 	Backend uint64
 	// Total is the estimated peak resident set: Params plus the Go heap
 	// (assignments and backend work, doubled for the collector's headroom,
@@ -33,8 +33,9 @@ const commit2BaseBytes = 200 << 20
 
 // EstimateCommit2Memory estimates, from cfg's circuit shape
 // (stacked.SizeHintFor, exact) and without synthesizing, the peak memory
-// SealCommitPhase2 needs with the given backend ("cpu", "cuda"; "auto"
-// counts as cpu), partitions in flight and preload setting. paramsBytes
+// SealCommitPhase2 needs with the given backend ("cpu"; "auto" counts as
+// cpu; the GPU backends, "cuda" and "supraseal", work in device memory),
+// partitions in flight and preload setting. paramsBytes
 // is the size of the .params file (0: computed from the shape).
 // Calibrated on a measured 2 KiB proof on the CPU backend (2 cores, one
 // partition in flight): peak RSS 3.99 GB (3,986,800 KiB, /usr/bin/time -v),
@@ -67,7 +68,7 @@ func EstimateCommit2Memory(cfg *stacked.SectorConfig, backend string, inFlight i
 		// Decoded affine points take about what their encoding takes.
 		m.Params *= 2
 	}
-	if backend != BackendCUDA {
+	if backend == BackendCPU || backend == BackendAuto || backend == "" {
 		// The decoded h query plus the FFT vectors and the MSM's scratch
 		// (calibrated, below).
 		m.Backend = domain * (g1 + 5*fr)

@@ -9,7 +9,8 @@
 #   scripts/gpu-check.sh run [DIR [GROUP...]]
 #                                      (on the GPU machine) run them; writes
 #                                      DIR/gpu-check.log (or $GPU_CHECK_LOG);
-#                                      GROUPs (default all): tests bench prover c2
+#                                      GROUPs (default all): tests bench prover c2;
+#                                      supraseal runs only when named (see 7.)
 #   scripts/gpu-check.sh dry-run [DIR] run with the device checks forced off:
 #                                      every step must say it skipped, and why
 #   scripts/gpu-check.sh               no arguments: run the bundle in
@@ -38,6 +39,13 @@
 #   6. porep test binary: 2 KiB C2 GPU vs CPU bytes, time of each, concurrent
 #      proofs (generates 2 KiB test parameters first unless
 #      CUSEAL_TEST_PARAMS_DIR holds them; gets whatever time is left)
+#   7. (group supraseal, when the bundle has bin/cuseal-supraseal: ./build.sh supraseal
+#      before `build`) cuseal's CUDA backend vs supraseal-c2: the 2 KiB C2 with cpu, cuda
+#      and supraseal from one process (proofs must be byte-identical), then the synthetic
+#      2^22 and 2^27 shapes (`cuseal bench groth16`, one process per backend) and the
+#      supraseal/cuda time ratios. The 2^27 parameters are a 47 GiB file written to
+#      $GPU_CHECK_SYNTH_DIR (default $TMPDIR) and removed afterwards; give this group about
+#      8 minutes of its own (GPU_CHECK_BUDGET=480 ... run DIR supraseal).
 # A summary of the figures closes the log. Exit status: 0 when every step that
 # ran passed (skips are not failures), 1 otherwise.
 #
@@ -81,6 +89,7 @@ build() {
 		(cd "$ROOT" && go test -c -tags cuda -ldflags='-s -w' -o "$DIR/bin/${pkg%%:*}.test" "${pkg#*:}") ||
 			die "go test -c -tags cuda ${pkg#*:} failed"
 	done
+	build_supraseal
 	must cp "$ROOT/scripts/gpu-check.sh" "$DIR/"
 	# A compressed copy for transfer (~14 MB for sm_90; the directory is ~85 MB).
 	must tar -cJf "$DIR.tar.xz" -C "$(dirname "$DIR")" "$(basename "$DIR")"
@@ -90,6 +99,17 @@ build() {
 }
 
 must() { "$@" || die "failed: $*"; }
+
+# build_supraseal: bin/cuseal-supraseal (tags cuda,supraseal) when native/supraseal was built
+# (./build.sh supraseal); the bundle works without it (group supraseal then skips).
+build_supraseal() {
+	if [ ! -f "$ROOT/native/supraseal/target/release/libcuseal_supraseal.a" ]; then
+		echo "gpu-check: no native/supraseal build (./build.sh supraseal): bundle without bin/cuseal-supraseal"
+		return 0
+	fi
+	(cd "$ROOT" && go build -tags cuda,supraseal -ldflags='-s -w' -o "$DIR/bin/cuseal-supraseal" ./cli) ||
+		die "go build -tags cuda,supraseal ./cli failed"
+}
 
 # ---------------------------------------------------------------------------------------------
 LOG=
@@ -190,10 +210,12 @@ run() {
 	# test parameters take minutes to generate unless CUSEAL_TEST_PARAMS_DIR
 	# holds them — run this group alone when the budget is tight).
 	want c2 && gotest "go: 2 KiB C2 GPU vs CPU (porep)" 600 "$B/porep.test" -test.run 'TestSealCommitPhase2CUDA' -test.timeout 10m
+	# 7. cuseal's CUDA backend vs supraseal-c2 (only when asked for).
+	[[ $groups == *" supraseal "* ]] && supraseal_group "$B"
 
 	log ""
 	log "=== figures"
-	grep -E '^(msm |ntt |groth16 |device 0:|Benchmark)|2 KiB C2:|prover_cuda_test.go.*gpu|test_groth16_gpu: [0-9.]+ s|SKIP' "$LOG" |
+	grep -E '^(msm |ntt |groth16 |device 0:|Benchmark|supraseal: )|2 KiB C2:|prover_cuda_test.go.*gpu|test_groth16_gpu: [0-9.]+ s|SKIP' "$LOG" |
 		grep -v '^=== figures' | sed 's/^/  /' | tee -a "$LOG.summary" >/dev/null
 	cat "$LOG.summary" >>"$LOG"
 	cat "$LOG.summary"
@@ -203,6 +225,50 @@ run() {
 		cp "$LOG" "$OUT/gpu-check.log"
 	fi
 	return $FAILED
+}
+
+# supraseal_group BIN: step 7 (see the header). Figures: lines "supraseal: ..." in the log.
+supraseal_group() {
+	local cs=$1/cuseal-supraseal
+	if [ ! -x "$cs" ]; then
+		log "=== supraseal: SKIPPED (bundle built without bin/cuseal-supraseal: ./build.sh supraseal, then build)"
+		return
+	fi
+	if [ "$have_gpu" = 0 ]; then
+		log "=== supraseal: SKIPPED (no GPU)"
+		return
+	fi
+	step "supraseal: info" 20 "$cs" info --json
+	# 2 KiB C2: a sealed sample and test parameters (generated unless CUSEAL_TEST_PARAMS_DIR has them).
+	local work params
+	work=$(mktemp -d "${TMPDIR:-/tmp}/gpu-check-ss.XXXXXX")
+	params=${CUSEAL_TEST_PARAMS_DIR:-$work/params}
+	printf 'cuseal gpu-check supraseal sample\n' >"$work/data.txt"
+	step "supraseal: 2 KiB seal" 60 "$cs" --log-level warn seal --sector-size 2KiB --data "$work/data.txt" \
+		--out "$work/sector" --miner t01000 --sector 1 --ticket 0101010101010101010101010101010101010101010101010101010101010101 \
+		--seed 0202020202020202020202020202020202020202020202020202020202020202
+	step "supraseal: 2 KiB test params" 300 "$cs" --log-level warn params generate --sector-size 2KiB --out "$params" --reuse
+	step "supraseal: 2 KiB C2 cpu,cuda,supraseal (byte-identical proofs)" 180 "$cs" --log-level warn bench prove \
+		--c1 "$work/sector/c1.json" --params-dir "$params" --miner t01000 --sector 1 --backend cpu,cuda,supraseal --runs 2
+	# Synthetic shapes, one process per backend (2^27: 47 GiB of parameters each side).
+	local sdir=${GPU_CHECK_SYNTH_DIR:-${TMPDIR:-/tmp}} k b t
+	for k in 22 27; do
+		local tc= ts=
+		for b in cuda supraseal; do
+			local n0
+			n0=$(wc -l <"$LOG")
+			step "supraseal: synthetic 2^$k on $b" 240 "$cs" bench groth16 --log "$k" --backend "$b" --runs 2 \
+				--params "$sdir/cuseal-synthetic-2^$k.params" --json
+			# this step's own JSON only (a failed step leaves none)
+			t=$(tail -n +$((n0 + 1)) "$LOG" | sed -n 's/^ *"seconds": *\([0-9.eE+-]*\),\{0,1\}$/\1/p' | tail -n 1)
+			[ "$b" = cuda ] && tc=$t || ts=$t
+		done
+		if [ -n "$tc" ] && [ -n "$ts" ]; then
+			log "supraseal: 2^$k median seconds: cuda $tc, supraseal $ts, supraseal/cuda $(awk -v a="$ts" -v b="$tc" 'BEGIN { printf "%.2f", a / b }')"
+		fi
+		rm -f "$sdir/cuseal-synthetic-2^$k.params"
+	done
+	rm -rf "$work"
 }
 
 GROUPS_WANTED="${*:3}"

@@ -43,12 +43,32 @@ func requireProductionFlag() cli.Flag {
 	}
 }
 
-// productionOptions turns --require-production-params into porep options.
+// productionOptions turns --require-production-params into porep options, with the
+// digest cache file that spares later processes re-hashing unchanged files.
 func productionOptions(c *cli.Context) []porep.Option {
+	opts := digestCacheOptions()
 	if c.Bool("require-production-params") {
-		return []porep.Option{porep.WithRequireProductionParams()}
+		opts = append(opts, porep.WithRequireProductionParams())
 	}
-	return nil
+	return opts
+}
+
+// digestCacheOptions names the digest cache file (porep.WithDigestCacheFile):
+// $CUSEAL_DIGEST_CACHE ("off" disables it), else cuseal/param-digests.json in the user's
+// cache directory ($XDG_CACHE_HOME or ~/.cache).
+func digestCacheOptions() []porep.Option {
+	path := os.Getenv("CUSEAL_DIGEST_CACHE")
+	switch path {
+	case "off":
+		return nil
+	case "":
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return nil
+		}
+		path = filepath.Join(dir, "cuseal", "param-digests.json")
+	}
+	return []porep.Option{porep.WithDigestCacheFile(path)}
 }
 
 func minerFlag() cli.Flag {

@@ -115,11 +115,11 @@ func describeParamsFile(path string, stderr io.Writer) (*paramsFileInfo, error) 
 	}
 	// Hashing a 32 GiB .params file (47 GB) takes minutes: show it.
 	bar := newPhaseProgress(stderr, -1, "params info")
-	ps, err := porep.ParamsStatus(path, porep.WithProgress(func(ev porep.PhaseEvent) {
+	ps, err := porep.ParamsStatus(path, append(digestCacheOptions(), porep.WithProgress(func(ev porep.PhaseEvent) {
 		if ev.Phase == porep.PhaseHash && (bar == nil || bar.bar != nil || ev.Done == 0) && ev.Total > 1<<30 {
 			bar.Phase(fmt.Sprintf("hashing: %s of %s", humanBytes(uint64(ev.Done)), humanBytes(uint64(ev.Total))))
 		}
-	}))
+	}))...)
 	bar.Done()
 	if err != nil {
 		return nil, inputError(err)

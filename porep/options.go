@@ -41,6 +41,7 @@ type settings struct {
 	preload   bool
 
 	requireProduction bool
+	digestCacheFile   string
 }
 
 func newSettings(opts []Option) *settings {

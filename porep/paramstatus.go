@@ -189,6 +189,12 @@ func cachedFileDigest(path string, s *settings) (string, error) {
 	if ok && c.id == id {
 		return c.digest, nil
 	}
+	if d, ok := lookupDigestFile(s.digestCacheFile, path, id); ok {
+		digestMu.Lock()
+		digestCache[path] = cachedDigest{id, d}
+		digestMu.Unlock()
+		return d, nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return "", paramFileError(path, err)
@@ -218,6 +224,7 @@ func cachedFileDigest(path string, s *settings) (string, error) {
 		digestMu.Lock()
 		digestCache[path] = cachedDigest{id, digest}
 		digestMu.Unlock()
+		storeDigestFile(s.digestCacheFile, path, id, digest)
 	}
 	return digest, nil
 }
@@ -228,7 +235,7 @@ func cachedFileDigest(path string, s *settings) (string, error) {
 // official, naming it, its digest and the expected one.
 func requireProductionParams(s *settings, paths ...string) error {
 	for _, p := range paths {
-		st, err := ParamsStatus(p, WithContext(s.ctx), WithProgress(s.progress))
+		st, err := ParamsStatus(p, WithContext(s.ctx), WithProgress(s.progress), WithDigestCacheFile(s.digestCacheFile))
 		if err != nil {
 			return err
 		}

@@ -188,3 +188,54 @@ func TestTestParamsWarningOnce(t *testing.T) {
 		t.Fatalf("warnings %q, want one naming %s", warnings, pp)
 	}
 }
+
+// TestDigestCacheFile (issue 19): with WithDigestCacheFile a digest computed by one process
+// is reused by the next (simulated by dropping the in-process cache) while the file's path,
+// size and mtime are unchanged, and recomputed after a change.
+func TestDigestCacheFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.params")
+	if err := os.WriteFile(path, []byte("first"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cache := filepath.Join(dir, "cache", "digests.json")
+	hashes := 0
+	opts := []Option{WithDigestCacheFile(cache), WithProgress(func(ev PhaseEvent) {
+		if ev.Phase == PhaseHash && ev.Done == 0 {
+			hashes++
+		}
+	})}
+	forget := func() {
+		digestMu.Lock()
+		delete(digestCache, path)
+		digestMu.Unlock()
+	}
+	st1, err := ParamsStatus(path, opts...)
+	if err != nil || hashes != 1 {
+		t.Fatalf("first: %v, %d hashes", err, hashes)
+	}
+	if b, err := os.ReadFile(cache); err != nil || !strings.Contains(string(b), st1.Digest) {
+		t.Fatalf("cache file: %v %s", err, b)
+	}
+	forget()
+	st2, err := ParamsStatus(path, opts...)
+	if err != nil || hashes != 1 || st2.Digest != st1.Digest {
+		t.Fatalf("second process: %v, %d hashes, digest %s vs %s", err, hashes, st2.Digest, st1.Digest)
+	}
+	forget()
+	if err := os.WriteFile(path, []byte("second!"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st3, err := ParamsStatus(path, opts...)
+	if err != nil || hashes != 2 || st3.Digest == st1.Digest {
+		t.Fatalf("after a change: %v, %d hashes, digest %s", err, hashes, st3.Digest)
+	}
+	// A corrupt cache file is ignored.
+	forget()
+	if err := os.WriteFile(cache, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st4, err := ParamsStatus(path, opts...); err != nil || hashes != 3 || st4.Digest != st3.Digest {
+		t.Fatalf("corrupt cache: %v, %d hashes", err, hashes)
+	}
+}

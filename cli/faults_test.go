@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/binary"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -170,4 +171,62 @@ func TestSmallUsageThings(t *testing.T) {
 			wantOneLineError(t, stderr, tc.want)
 		})
 	}
+}
+
+// TestUnreadableParamsAsOtherUser (issue 15, fault 3): a .params file of mode 000 read by a
+// non-root user is exit 2 naming the file, not an internal error. Run as root, the test
+// binary re-runs itself as nobody (setpriv); skipped where that is not possible.
+func TestUnreadableParamsAsOtherUser(t *testing.T) {
+	if args := os.Getenv("CUSEAL_NOBODY_HELPER"); args != "" {
+		os.Exit(run(append([]string{"cuseal"}, strings.Split(args, "\x1f")...), os.Stdout, os.Stderr))
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if os.Geteuid() != 0 || err != nil {
+		t.Skip("needs root and setpriv to run as nobody")
+	}
+	c1src := filepath.Join(sealedSample(t), FileC1)
+	dir := t.TempDir()
+	for d := dir; d != os.TempDir() && d != "/" && strings.HasPrefix(d, os.TempDir()); d = filepath.Dir(d) {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(dir, "cli.test")
+	data, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c1data, err := os.ReadFile(c1src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1 := filepath.Join(dir, "c1.json")
+	if err := os.WriteFile(c1, c1data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := stacked.ConfigByName("StackedDrg2KiBV1_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pp, vp, _ := cfg.ParameterPaths(dir)
+	write(t, vp, "x")
+	write(t, pp, "x")
+	if err := os.Chmod(pp, 0); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"commit2", "--c1", c1, "--params-dir", dir, "--sector", "7", "--force"}
+	cmd := exec.Command(setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups", bin, "-test.run=^TestUnreadableParamsAsOtherUser$")
+	cmd.Env = append(os.Environ(), "CUSEAL_NOBODY_HELPER="+strings.Join(args, "\x1f"))
+	out, err := cmd.CombinedOutput()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != exitUsage {
+		if strings.Contains(string(out), "setpriv:") {
+			t.Skipf("setpriv failed: %s", out)
+		}
+		t.Fatalf("exit %v, want %d:\n%s", err, exitUsage, out)
+	}
+	wantOneLineError(t, string(out), pp+": permission denied")
 }

@@ -56,15 +56,15 @@ func newProgress(stderr io.Writer, jsonOut bool, total int64, desc string) *prog
 
 // newPhaseProgress is newProgress for commands that report phases (commit2, bench prove,
 // params generate), on stderr whatever --json says (the JSON goes to stdout): a bar when
-// stderr is a terminal; otherwise one concise line per phase ("DESC: PHASE (12.3s)"),
-// unless --log-level was given, whose slog records then say the same.
+// stderr is a terminal; otherwise one concise line per phase ("DESC: PHASE (12.3s)").
+// Nothing when --log-level was given: its slog records say the same.
 func newPhaseProgress(stderr io.Writer, total int64, desc string) *progress {
+	if slogOn {
+		return nil // the records would tear the bar apart
+	}
 	if p := newProgress(stderr, false, total, desc); p != nil {
 		p.desc = desc
 		return p
-	}
-	if slogOn {
-		return nil
 	}
 	return &progress{w: stderr, desc: desc, start: time.Now()}
 }

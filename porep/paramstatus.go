@@ -295,7 +295,7 @@ func whichKeyIsWrong(vkPath, paramsPath string) string {
 				return fmt.Sprintf("%s is the official one (digest %s), so %s is not: replace it with the official file", vkPath, d, paramsPath)
 			}
 			if hasTestStamp(vkPath) == "" {
-				return fmt.Sprintf("%s is not the official one either (digest %s, official %s): replace both from one source", vkPath, d, e.Digest)
+				return fmt.Sprintf("%s is not the official one either (digest %s, official %s): replace both from one source (paramfetch)", vkPath, d, e.Digest)
 			}
 		}
 	}

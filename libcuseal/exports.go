@@ -235,6 +235,9 @@ func cuseal_porep_seal_commit_phase2(c1 *C.uint8_t, c1Len C.size_t, sectorNumber
 	if err != nil {
 		return finish(err, errMsg)
 	}
+	if err := co.ctx.Err(); err != nil {
+		return finish(err, errMsg)
+	}
 	data := C.GoBytes(unsafe.Pointer(c1), C.int(c1Len))
 	pf, err := porep.SealCommitPhase2(data, abi.SectorNumber(sectorNumber), abi.ActorID(minerID), co.opts...)
 	if err != nil {

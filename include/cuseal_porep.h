@@ -31,8 +31,8 @@
  *    returns the library's. Compare them before the first call.
  *
  * Thread-safety of callbacks: the log callback may be called from any
- * thread, also concurrently, while a call that was given it is running,
- * and never after that call has returned.
+ * thread (Go's, not the caller's), one record at a time per call, while a
+ * call that was given it is running, and never after that call returned.
  */
 #ifndef CUSEAL_POREP_H
 #define CUSEAL_POREP_H
@@ -155,9 +155,9 @@ int cuseal_porep_info(char** json_out, char** err_msg);
  *               with cuseal_porep_proof_free. Set only on CUSEAL_POREP_OK.
  * The C1 output is validated before any synthesis, and every proof is
  * verified before it is returned: a returned proof is a valid proof. */
-int cuseal_porep_seal_commit_phase2(CUSEAL_POREP_IN uint8_t* c1, size_t c1_len, uint64_t sector_number, uint64_t miner_id,
-                                    CUSEAL_POREP_IN cuseal_porep_options* opts, uint8_t** proof_out, size_t* proof_len,
-                                    char** err_msg);
+int cuseal_porep_seal_commit_phase2(CUSEAL_POREP_IN uint8_t* c1, size_t c1_len, uint64_t sector_number,
+                                    uint64_t miner_id, CUSEAL_POREP_IN cuseal_porep_options* opts,
+                                    uint8_t** proof_out, size_t* proof_len, char** err_msg);
 
 /* cuseal_porep_verify_seal: filecoin-ffi's verify_seal. Returns
  * CUSEAL_POREP_OK for a valid proof, CUSEAL_POREP_INVALID for a well-formed
@@ -169,9 +169,11 @@ int cuseal_porep_seal_commit_phase2(CUSEAL_POREP_IN uint8_t* c1, size_t c1_len, 
  *                     filecoin-ffi passes them: the field elements' bytes)
  *   opts:             NULL for the defaults (params_dir, cancel and logging
  *                     are used; the rest is ignored) */
-int cuseal_porep_verify_seal(int64_t registered_proof, CUSEAL_POREP_IN uint8_t* comm_r, CUSEAL_POREP_IN uint8_t* comm_d, uint64_t miner_id,
-                             uint64_t sector_number, CUSEAL_POREP_IN uint8_t* ticket, CUSEAL_POREP_IN uint8_t* seed, CUSEAL_POREP_IN uint8_t* proof,
-                             size_t proof_len, CUSEAL_POREP_IN cuseal_porep_options* opts, char** err_msg);
+int cuseal_porep_verify_seal(int64_t registered_proof, CUSEAL_POREP_IN uint8_t* comm_r,
+                             CUSEAL_POREP_IN uint8_t* comm_d, uint64_t miner_id, uint64_t sector_number,
+                             CUSEAL_POREP_IN uint8_t* ticket, CUSEAL_POREP_IN uint8_t* seed,
+                             CUSEAL_POREP_IN uint8_t* proof, size_t proof_len,
+                             CUSEAL_POREP_IN cuseal_porep_options* opts, char** err_msg);
 
 #define CUSEAL_POREP_GEN_FORCE 1u /* generate even when the memory estimate exceeds MemAvailable */
 
@@ -183,13 +185,14 @@ int cuseal_porep_verify_seal(int64_t registered_proof, CUSEAL_POREP_IN uint8_t* 
  *          ("cuseal-porep-test", zero-padded)
  *   flags: CUSEAL_POREP_GEN_* ; without CUSEAL_POREP_GEN_FORCE a setup whose
  *          estimated memory exceeds MemAvailable is refused (bad input)
- *   opts:  NULL, or logging options (cancel is not honoured: the setup
- *          cannot be interrupted)
+ *   opts:  NULL, or logging options; a cancel handle is checked before the
+ *          setup starts only (the setup itself cannot be interrupted)
  *   *json_out: {"params", "vk", "meta", "stamp", "r1cs_digest", "reused",
  *          "constraints", "inputs", "aux"}; free with cuseal_porep_string_free.
  * Matching parameters from the same seed are reused; parameters from
  * another seed or of unknown origin are never overwritten (bad input). */
-int cuseal_porep_generate_test_params(int64_t registered_proof, CUSEAL_POREP_IN char* dir, CUSEAL_POREP_IN uint8_t* seed, uint32_t flags,
+int cuseal_porep_generate_test_params(int64_t registered_proof, CUSEAL_POREP_IN char* dir,
+                                      CUSEAL_POREP_IN uint8_t* seed, uint32_t flags,
                                       CUSEAL_POREP_IN cuseal_porep_options* opts, char** json_out, char** err_msg);
 
 /* ---- freeing what the library returned -------------------------------- */

@@ -28,8 +28,12 @@ import (
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-// abiVersion is CUSEAL_POREP_ABI_VERSION of the header this was built with.
-const abiVersion = C.CUSEAL_POREP_ABI_VERSION
+// The header's CUSEAL_POREP_ABI_VERSION must be abiVersion (main.go): a
+// compile error here means one was bumped without the other.
+const (
+	_ uint = abiVersion - C.CUSEAL_POREP_ABI_VERSION
+	_ uint = C.CUSEAL_POREP_ABI_VERSION - abiVersion
+)
 
 // maxC1Bytes bounds the C1 input a caller may pass (a 64 GiB C1 output is
 // about 100 MB of JSON): a larger length is a caller's mistake, not data.
@@ -321,10 +325,6 @@ type testParamsJSON struct {
 	Aux         int    `json:"aux"`
 	NotForProd  bool   `json:"not_for_production"`
 }
-
-// defaultParamsSeed is the CLI's default --seed ("cuseal-porep-test",
-// zero-padded: cli/params_generate.go), so both make the same parameters.
-var defaultParamsSeed = [32]byte{'c', 'u', 's', 'e', 'a', 'l', '-', 'p', 'o', 'r', 'e', 'p', '-', 't', 'e', 's', 't'}
 
 //export cuseal_porep_generate_test_params
 func cuseal_porep_generate_test_params(registeredProof C.int64_t, dir *C.char, seed *C.uint8_t, flags C.uint32_t,

@@ -21,5 +21,9 @@ package main
 // it with -ldflags "-X main.version=v1.2.3".
 var version = "0.1.0-dev"
 
+// abiVersion is CUSEAL_POREP_ABI_VERSION (include/cuseal_porep.h), which
+// exports.go checks at compile time.
+const abiVersion = 1
+
 // main is required by -buildmode=c-shared and c-archive and never runs.
 func main() {}

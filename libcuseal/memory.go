@@ -10,6 +10,10 @@ import (
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
+// defaultParamsSeed is the CLI's default --seed ("cuseal-porep-test",
+// zero-padded: cli/params_generate.go), so both make the same parameters.
+var defaultParamsSeed = [32]byte{'c', 'u', 's', 'e', 'a', 'l', '-', 'p', 'o', 'r', 'e', 'p', '-', 't', 'e', 's', 't'}
+
 // memInfoPath is where MemAvailable is read from (Linux).
 const memInfoPath = "/proc/meminfo"
 

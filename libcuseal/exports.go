@@ -12,6 +12,7 @@ package main
 import "C"
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -64,10 +65,30 @@ func setMessage(errMsg **C.char, err error) {
 // and its stack's first frames in the message. Deferred by every export.
 func recoverPanic(rc *C.int, errMsg **C.char) {
 	if r := recover(); r != nil {
-		err := fmt.Errorf("libcuseal: internal error: panic: %v [%s]", r, firstFrames(debug.Stack()))
-		setMessage(errMsg, err)
+		setMessage(errMsg, panicError(r, debug.Stack()))
 		*rc = statusInternal
 	}
+}
+
+// guarded runs f the way every export runs its body (recoverPanic
+// deferred, the message through C memory) and returns the status and the
+// message; the tests (which cannot use cgo) check the boundary with it.
+func guarded(f func() error) (status int, msg string) {
+	var cmsg *C.char
+	rc := func() (rc C.int) {
+		defer recoverPanic(&rc, &cmsg)
+		return finish(f(), &cmsg)
+	}()
+	if cmsg != nil {
+		msg = C.GoString(cmsg)
+		C.free(unsafe.Pointer(cmsg))
+	}
+	return int(rc), msg
+}
+
+// panicError is the error a recovered panic is reported as.
+func panicError(r any, stack []byte) error {
+	return &callError{status: statusInternal, err: fmt.Errorf("libcuseal: internal error: panic: %v [%s]", r, firstFrames(stack))}
 }
 
 // firstFrames keeps the message short: the panicking function's frames.
@@ -242,7 +263,7 @@ func cuseal_porep_seal_commit_phase2(c1 *C.uint8_t, c1Len C.size_t, sectorNumber
 	if err := co.ctx.Err(); err != nil {
 		return finish(err, errMsg)
 	}
-	data := C.GoBytes(unsafe.Pointer(c1), C.int(c1Len))
+	data := bytes.Clone(unsafe.Slice((*byte)(unsafe.Pointer(c1)), int(c1Len)))
 	pf, err := porep.SealCommitPhase2(data, abi.SectorNumber(sectorNumber), abi.ActorID(minerID), co.opts...)
 	if err != nil {
 		return finish(err, errMsg)
@@ -288,7 +309,7 @@ func cuseal_porep_verify_seal(registeredProof C.int64_t, commR, commD *C.uint8_t
 	}
 	var pf []byte
 	if proofLen > 0 {
-		pf = C.GoBytes(unsafe.Pointer(proofBytes), C.int(proofLen))
+		pf = bytes.Clone(unsafe.Slice((*byte)(unsafe.Pointer(proofBytes)), int(proofLen)))
 	}
 	ok, err := porep.VerifySeal(proof.SealVerifyInfo{
 		SealProof:             abi.RegisteredSealProof(registeredProof),

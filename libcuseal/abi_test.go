@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -342,8 +344,26 @@ func expectMessages(t *testing.T, kv map[string]string, s *sealed2K, params stri
 			t.Errorf("%s:\n got %q\nwant %q (the Go API's message)", k, got, w)
 		}
 	}
+	checkInfo(t, kv["INFO"])
 	if g, ok := kv["MSG_GEN_BAD_PROOF"]; ok && !strings.HasPrefix(g, "libcuseal: generate_test_params: registered_proof 999: ") {
 		t.Errorf("MSG_GEN_BAD_PROOF = %q", g)
+	}
+}
+
+// checkInfo checks the JSON cuseal_porep_info returned: this ABI version,
+// and the CUDA backend exactly when the library was built with -tags cuda.
+func checkInfo(t *testing.T, js string) {
+	t.Helper()
+	var info libInfo
+	if err := json.Unmarshal([]byte(js), &info); err != nil {
+		t.Fatalf("INFO %q: %v", js, err)
+	}
+	if info.ABIVersion != abiVersion || info.Version != version || info.CUDA != cudaBuild ||
+		slices.Contains(info.Backends, porep.BackendCUDA) != cudaBuild || !slices.Contains(info.Backends, porep.BackendCPU) {
+		t.Errorf("info = %+v (abi %d, version %s, cuda %v)", info, abiVersion, version, cudaBuild)
+	}
+	if cudaBuild && info.NativeVersion == "" {
+		t.Errorf("info: a cuda build names no native library: %+v", info)
 	}
 }
 

@@ -80,7 +80,7 @@ extern "C" {
 /* A cancel handle is passed to calls in cuseal_porep_options.cancel. Once
  * cuseal_porep_cancel_trigger is called (from any thread, at any time), the
  * calls using it stop at the next check inside synthesis or proving
- * (seconds; 3.8 s measured for 2 KiB on a loaded 2-core machine) and return
+ * (within seconds: the checks sit between gadgets and proving stages) and return
  * CUSEAL_POREP_ERR_CANCELLED; later calls with it return that at once.
  * Free it with cuseal_porep_cancel_free after every call using it has
  * returned. */

@@ -165,9 +165,10 @@ cmd_cuda() {
 	run "$GO" vet -tags cuda ./...
 	run "$GO" build -tags cuda -o bin/cuseal-cuda ./cli
 	# The Go side of the CUDA variant: the bridge's tests (host emulation against gnark-crypto;
-	# GPU tests skip themselves when no device is found), the CUDA backend's and the CLI's.
+	# GPU tests skip themselves when no device is found), the CUDA backend's, the CLI's and
+	# libcuseal's (its cuda c-shared library, called from C and Python).
 	# -short: the CPU end-to-end tests already ran in ./build.sh test.
-	run "$GO" test -count=1 -short -tags cuda ./bridge/... ./porep/... ./cli/...
+	run "$GO" test -count=1 -short -tags cuda ./bridge/... ./porep/... ./cli/... ./libcuseal/...
 	run bin/cuseal-cuda info --json
 	bin/cuseal-cuda info --json | grep -q '"cuda": *true' || die "cuda: bin/cuseal-cuda info --json does not report \"cuda\": true"
 	log "cuda: CUDA variant built and its host tests passed"

@@ -27,7 +27,10 @@
  *  - The library embeds the Go runtime, started when the library is loaded
  *    (it installs signal handlers with SA_ONSTACK and forwards signals it
  *    does not handle to handlers installed before it). Load at most one
- *    Go-built library into a process.
+ *    Go-built library into a process. The CUDA variant (-tags cuda) links
+ *    the static CUDA runtime, whose page-aligned TLS block glibc cannot
+ *    place in a library dlopen'ed after start-up: link it (-lcuseal) or
+ *    LD_PRELOAD it; the pure-Go variant may be dlopen'ed.
  *  - ABI versioning: CUSEAL_POREP_ABI_VERSION is bumped when a function
  *    changes meaning or a struct changes layout; cuseal_porep_abi_version()
  *    returns the library's. Compare them before the first call.

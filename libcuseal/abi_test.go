@@ -86,7 +86,16 @@ func tool(t *testing.T, why string, names ...string) string {
 
 func run(t *testing.T, name string, args ...string) []byte {
 	t.Helper()
+	return runEnv(t, nil, name, args...)
+}
+
+// runEnv is run with extra environment variables.
+func runEnv(t *testing.T, env []string, name string, args ...string) []byte {
+	t.Helper()
 	cmd := exec.Command(name, args...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -446,6 +455,15 @@ func TestPythonCtypes(t *testing.T) {
 	lib := buildLib(t, "c-shared")
 	s := seal2K(t)
 	script := filepath.Join("testdata", "porep_ctypes.py")
+	// The cuda variant links the static CUDA runtime, whose 4 KiB
+	// page-aligned TLS block glibc cannot place in a library dlopen'ed later
+	// ("cannot allocate memory in static TLS block"): it must be loaded at
+	// process start, so the script gets it through LD_PRELOAD (README).
+	var env []string
+	if cudaBuild {
+		env = []string{"LD_PRELOAD=" + lib}
+	}
+	run := func(t *testing.T, name string, args ...string) []byte { return runEnv(t, env, name, args...) }
 	if testing.Short() {
 		kv := parseKV(t, run(t, py, append([]string{script, lib}, programArgs(s, "-")...)...))
 		expectMessages(t, kv, s, "", nil, nil)

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # build.sh — build, test and demo cuseal.
 #
-#   ./build.sh deps [--cuda]   install cmake and g++ (and, with --cuda, nvcc + g++-11)
+#   ./build.sh deps [--cuda]   install cmake, g++ and python3 (and, with --cuda, nvcc + g++-11)
 #   ./build.sh build           bin/cuseal (pure Go); also bin/cuseal-cuda when nvcc is present
 #   ./build.sh test            CTest host tests + go vet ./... + go test ./...
 #   ./build.sh cuda            CUDA variant: native lib (all archs) + its host tests + bin/cuseal-cuda
 #   ./build.sh supraseal       supraseal-c2 variant: native/supraseal (cargo, nvcc) + bin/cuseal-supraseal
 #                              (tags cuda,supraseal: both GPU backends in one binary; no GPU needed)
+#   ./build.sh lib [--cuda]    libcuseal.so + libcuseal.a + cuseal_porep.h in build/lib (the C ABI;
+#                              --cuda: with the native CUDA core, needs nvcc)
 #   ./build.sh demo            seal, prove and verify a 2 KiB sector; print phase timings
 #                              (test parameters cached in testdata/cache/params)
 #   ./build.sh clean [--all]   remove build outputs (--all: also the cached test parameters)
@@ -73,6 +75,7 @@ cmd_deps() {
 	have cmake || pkgs+=(cmake)
 	have g++ || pkgs+=(g++)
 	have make || pkgs+=(make)
+	have python3 || pkgs+=(python3) # libcuseal's ctypes test (libcuseal/testdata/porep_ctypes.py)
 	if [ ${#pkgs[@]} -eq 0 ]; then
 		log "deps: cmake, g++ and make already present"
 	elif [ "$(id -u)" != 0 ]; then
@@ -164,9 +167,10 @@ cmd_cuda() {
 	run "$GO" vet -tags cuda ./...
 	run "$GO" build -tags cuda -o bin/cuseal-cuda ./cli
 	# The Go side of the CUDA variant: the bridge's tests (host emulation against gnark-crypto;
-	# GPU tests skip themselves when no device is found), the CUDA backend's and the CLI's.
+	# GPU tests skip themselves when no device is found), the CUDA backend's, the CLI's and
+	# libcuseal's (its cuda c-shared library, called from C and Python).
 	# -short: the CPU end-to-end tests already ran in ./build.sh test.
-	run "$GO" test -count=1 -short -tags cuda ./bridge/... ./porep/... ./cli/...
+	run "$GO" test -count=1 -short -tags cuda ./bridge/... ./porep/... ./cli/... ./libcuseal/...
 	run bin/cuseal-cuda info --json
 	bin/cuseal-cuda info --json | grep -q '"cuda": *true' || die "cuda: bin/cuseal-cuda info --json does not report \"cuda\": true"
 	log "cuda: CUDA variant built and its host tests passed"
@@ -233,6 +237,45 @@ cmd_supraseal() {
 	run bin/cuseal-supraseal info --json
 	bin/cuseal-supraseal info --json | grep -q '"supraseal"' || die "supraseal: bin/cuseal-supraseal info --json does not list the supraseal backend"
 	log "supraseal: bin/cuseal-supraseal built (tags $tags) in $((SECONDS - t0))s"
+}
+
+# ---------------------------------------------------------------------------------------------
+# lib [--cuda]: the C ABI (include/cuseal_porep.h) as a shared and a static library, built from
+# the Go package libcuseal/ with cgo. LIB_OUT (default build/lib) receives libcuseal.so,
+# libcuseal.a and cuseal_porep.h. --cuda builds the native library first (as ./build.sh cuda
+# does, CUDA_ARCHS honoured) and links it in: the libraries then carry the "cuda" backend, and
+# programs linking libcuseal.a also need -L build/native -lcuseal_native -lcuseal_cudart
+# -lstdc++ (libcuseal.so carries them).
+cmd_lib() {
+	local cuda=0 tags=()
+	for a in "$@"; do
+		case "$a" in
+		--cuda) cuda=1 ;;
+		*) die "lib: unknown flag $a (usage: ./build.sh lib [--cuda])" ;;
+		esac
+	done
+	need_go
+	have cc || have gcc || die "lib: no C compiler (cc) found: cgo needs one (./build.sh deps installs g++)"
+	local out=${LIB_OUT:-build/lib}
+	if [ "$cuda" = 1 ]; then
+		has_native || die "lib: CMakeLists.txt missing"
+		cmake_cuda
+		tags=(-tags cuda)
+	fi
+	mkdir -p "$out"
+	# Build into a temporary directory first: a failed build leaves the previous libraries intact.
+	local tmp
+	tmp=$(mktemp -d "$out/.tmp-lib.XXXXXX")
+	# shellcheck disable=SC2064  # expand $tmp now: it is local
+	trap "rm -rf '$tmp'" EXIT
+	run env CGO_ENABLED=1 "$GO" build "${tags[@]}" -buildmode=c-shared -o "$tmp/libcuseal.so" ./libcuseal
+	run env CGO_ENABLED=1 "$GO" build "${tags[@]}" -buildmode=c-archive -o "$tmp/libcuseal.a" ./libcuseal
+	# cgo also writes libcuseal.h (its own prototypes, without const); callers use the
+	# documented header.
+	run cp include/cuseal_porep.h "$tmp/cuseal_porep.h"
+	run mv -f "$tmp/libcuseal.so" "$tmp/libcuseal.a" "$tmp/cuseal_porep.h" "$out/"
+	log "lib: $(cd "$out" && ls -l libcuseal.so libcuseal.a cuseal_porep.h | awk '{ printf "%s (%s bytes)  ", $NF, $5 }')"
+	log "lib: link with: cc app.c -I$out -L$out -lcuseal -Wl,-rpath,$out   (or $out/libcuseal.a -pthread -ldl -lm)"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -309,6 +352,7 @@ main() {
 	test) cmd_test "$@" ;;
 	cuda) cmd_cuda "$@" ;;
 	supraseal) cmd_supraseal "$@" ;;
+	lib) cmd_lib "$@" ;;
 	demo) cmd_demo "$@" ;;
 	clean) cmd_clean "$@" ;;
 	-h | --help | help) usage ;;

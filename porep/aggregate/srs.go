@@ -398,4 +398,3 @@ func (s *GenericSRS) Specialize(n int) (*ProverSRS, *VerifierSRS, error) {
 	}
 	return pk, vk, nil
 }
-

@@ -84,9 +84,6 @@ func parseC1(phase1Output []byte, sectorNum abi.SectorNumber, minerID abi.ActorI
 			return nil, badInputf("porep: Commit2In.SectorSize = %d, but registered_proof %s has %d", wrapper.SectorSize, cfg.Name, cfg.SectorSize)
 		}
 	}
-	if cfg.Challenges == stacked.ChallengesNonInteractive {
-		return nil, fmt.Errorf("%w: %s (NI-PoRep needs SnarkPack aggregation)", ErrUnsupportedProof, cfg.Name)
-	}
 	if c1.SyntheticInvalid {
 		return nil, badInput(ErrSyntheticC1)
 	}
@@ -189,7 +186,10 @@ func pipeline(ctx context.Context, n, inFlight int, synth func(k int) (*cs.Assig
 // from the parameter directory under their Filecoin names. Every proof is
 // verified against the verifying key with the public inputs VerifySeal
 // would use before anything is returned; a failure is an error wrapping
-// groth16.ErrInvalidProof, never a bad proof.
+// groth16.ErrInvalidProof, never a bad proof. For NI-PoRep the result is
+// the SnarkPack V2 aggregate of the partition proofs (filecoin-proofs
+// seal_commit_phase2), verified as VerifySeal does before it is returned;
+// it needs v28-fil-inner-product-v1.srs in the parameter directory.
 func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID abi.ActorID, opts ...Option) ([]byte, error) {
 	s := newSettings(opts)
 	start := time.Now()
@@ -272,6 +272,9 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 	}
 	if err := pipeline(ctx, n, s.inFlight, synth, prove); err != nil {
 		return nil, err
+	}
+	if cfg.Challenges == stacked.ChallengesNonInteractive {
+		return sealCommitNI(s, pc, proofs, sectorNum, minerID, start)
 	}
 	s.log.Info("commit2 done", "proof", cfg.Name, "bytes", n*groth16.ProofSize, "took", time.Since(start))
 	return groth16.EncodeProofs(proofs), nil

@@ -18,6 +18,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/aggregate"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -43,7 +44,9 @@ func paramsGenerateCommand() *cli.Command {
 			"unless --force (32GiB needs ~115 GB). --reuse reuses only parameters whose stamp\n" +
 			"records the same seed and circuit digest; others are never overwritten.\n\n" + notForProduction,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB, 8MiB, ...)", Required: true},
+			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB, 8MiB, ...); required unless --srs"},
+			&cli.BoolFlag{Name: "srs", Usage: "write an INSECURE SnarkPack SRS (" + aggregate.SRSFileName + ") instead of Groth16 parameters"},
+			&cli.IntFlag{Name: "srs-size", Usage: "with --srs: the most proofs it can aggregate (a power of two)", Value: defaultSRSSize},
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (created if missing)", Required: true},
 			&cli.StringFlag{Name: "seed", Usage: "toxic-waste seed: a number N, 64 hex digits, or a short string", Value: defaultParamsSeed},
 			&cli.BoolFlag{Name: "reuse", Usage: "reuse matching test parameters already in --out instead of refusing"},
@@ -72,6 +75,12 @@ type paramsGenerateOutput struct {
 }
 
 func paramsGenerateAction(c *cli.Context) error {
+	if c.Bool("srs") {
+		return paramsGenerateSRS(c)
+	}
+	if !c.IsSet("sector-size") {
+		return usageErrorf("--sector-size is required (or --srs for a SnarkPack SRS)")
+	}
 	cfg, err := sectorConfigForSize(c.String("sector-size"))
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,4 +140,25 @@ func TestAggregateCLIGolden(t *testing.T) {
 	if code == 0 {
 		t.Fatalf("verify NI with another aggregate: exit 0: %s", stderr)
 	}
+}
+
+// TestBenchAggregate: `bench aggregate` pads 3 proofs to 4, and both
+// phases run (verify fails the command if the aggregate were invalid).
+func TestBenchAggregate(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "bench", "aggregate", "--proofs", "3", "--runs", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var out benchAggregateOutput
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	if out.Proofs != 3 || out.Aggregated != 4 || out.Bytes != aggregate.ProofSize(4) || out.AggMedian <= 0 || out.VerMedian <= 0 {
+		t.Errorf("unexpected result: %+v", out)
+	}
+	code, _, stderr = runCLI(t, "bench", "aggregate", "--proofs", "0")
+	if code != 2 {
+		t.Fatalf("--proofs 0: exit %d", code)
+	}
+	wantOneLineError(t, stderr, "--proofs 0")
 }

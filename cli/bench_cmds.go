@@ -9,5 +9,6 @@ func benchSubcommands() []*cli.Command {
 		benchMSMCommand(),
 		benchNTTCommand(),
 		benchProveCommand(),
+		benchAggregateCommand(),
 	}
 }

@@ -221,3 +221,33 @@ func TestParseAggregateProofErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestFakeProofsAggregate: FakeProofs are valid Groth16 proofs (checked
+// one by one with the groth16 verifier), and their aggregate verifies for
+// 2 and 8 proofs.
+func TestFakeProofsAggregate(t *testing.T) {
+	var seed [32]byte
+	vk, proofs, public := FakeProofs(seed, 8)
+	pvk, err := groth16.PrepareVerifyingKey(vk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range proofs {
+		if err := pvk.Verify(&proofs[i], public[i]); err != nil {
+			t.Fatalf("fake proof %d: %v", i, err)
+		}
+	}
+	for _, n := range []int{2, 8} {
+		pk, vsrs, err := loadGoldenSRS(t).Specialize(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		agg, err := Aggregate(pk, nil, proofs[:n])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Verify(vsrs, vk, public[:n], nil, agg); err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+	}
+}

@@ -30,7 +30,11 @@ func invalid(format string, a ...any) error {
 // e(α, β)^{Σr^i} · e(Σ_i r^i·IC(x_i), γ) · e(C', δ) = Z_AB is checked.
 // bellperson merges the pairing checks in one random linear combination;
 // this verifier checks each on its own (no randomness, and the error names
-// the check that failed). vsrs must be specialized to p.NProofs.
+// the check that failed), which accepts exactly the aggregates for which
+// all the equations hold. (bellperson's accumulator also treats a right
+// hand side equal to e(g1, g2) as "no constraint" — a sentinel for one —
+// which no honest aggregate meets; cuseal checks the equation as written.)
+// vsrs must be specialized to p.NProofs.
 func Verify(vsrs *VerifierSRS, vk *groth16.VerifyingKey, public [][]fr.Element, include []byte, p *AggregateProof) error {
 	n := int(p.NProofs)
 	if n < 2 || n&(n-1) != 0 || len(p.CommsAB) != logProofs(n) || len(p.CommsC) != len(p.CommsAB) ||

@@ -81,4 +81,3 @@ func FakeProofs(seed [32]byte, n int) (*groth16.VerifyingKey, []groth16.Proof, [
 	}
 	return vk, proofs, public
 }
-

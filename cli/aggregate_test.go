@@ -130,6 +130,20 @@ func TestAggregateCLIGolden(t *testing.T) {
 	}
 	wantOneLineError(t, stderr, "params generate --srs")
 
+	// commit2 of an NI-PoRep C1 needs the SRS: refused before any proving.
+	paramsOnly := t.TempDir()
+	for _, ext := range []string{".vk", ".params"} {
+		name := strings.TrimSuffix(golden2KVK, ".vk") + ext
+		if err := os.WriteFile(filepath.Join(paramsOnly, name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr = runCLI(t, "commit2", "--params-dir", paramsOnly, "--c1", c1("2KiB-ni-s12"), "--sector", "12", "--out", filepath.Join(t.TempDir(), "p"))
+	if code != 2 {
+		t.Fatalf("commit2 NI without SRS: exit %d: %s", code, stderr)
+	}
+	wantOneLineError(t, stderr, "params generate --srs")
+
 	// NI-PoRep: the C2 output is the aggregate; `verify` checks it.
 	ni := filepath.Join(cliGolden, "agg-2KiB-ni-s12", "aggregate.bin")
 	code, _, stderr = runCLI(t, "verify", "--params-dir", dir, "--c1", c1("2KiB-ni-s12"), "--sector", "12", "--proof", ni)

@@ -5,7 +5,8 @@
 // cuseal's aggregate.FakeProofs builds them; the SRS is bellperson's
 // setup_fake_srs. Written for cuseal; no bellperson code is copied.
 use bellperson::groth16::aggregate::{
-    aggregate_proofs, setup_fake_srs, verify_aggregate_proof, AggregateVersion,
+    aggregate_proofs, setup_fake_srs, verify_aggregate_proof, AggregateProof, AggregateVersion,
+    GenericSRS,
 };
 use bellperson::groth16::{prepare_verifying_key, Proof, VerifyingKey};
 use blstrs::{Bls12, G1Projective, G2Projective, Scalar as Fr};
@@ -16,6 +17,10 @@ use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(|s| s.as_str()) == Some("verify") {
+        verify(&args[2..]);
+        return;
+    }
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(64);
     let runs: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(3);
     let target = n.next_power_of_two().max(2);
@@ -80,4 +85,42 @@ fn main() {
 
 fn rayon_threads() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    let s = s.trim();
+    (0..s.len() / 2)
+        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).expect("hex"))
+        .collect()
+}
+
+// verify SRS_FILE VK_FILE AGGREGATE_FILE INPUTS_FILE INCLUDE_HEX: bellperson's
+// verify_aggregate_proof (V2) on an aggregate written by cuseal. INPUTS_FILE
+// holds one line per aggregated proof: its public inputs as comma-separated
+// 32-byte little-endian hex. Prints {"valid":…}; exit 0 valid, 1 invalid.
+fn verify(a: &[String]) {
+    let srs = GenericSRS::<Bls12>::read(&mut std::fs::File::open(&a[0]).expect("srs")).expect("read srs");
+    let vk = VerifyingKey::<Bls12>::read(std::fs::File::open(&a[1]).expect("vk")).expect("read vk");
+    let pvk = prepare_verifying_key(&vk);
+    let agg = AggregateProof::<Bls12>::read(std::io::Cursor::new(std::fs::read(&a[2]).expect("agg"))).expect("read aggregate");
+    let inputs: Vec<Vec<Fr>> = std::fs::read_to_string(&a[3])
+        .expect("inputs")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            l.split(',')
+                .map(|h| {
+                    let mut b = [0u8; 32];
+                    b.copy_from_slice(&unhex(h));
+                    Option::from(Fr::from_bytes_le(&b)).expect("scalar")
+                })
+                .collect()
+        })
+        .collect();
+    let include = unhex(&a[4]);
+    let (_, vsrs) = srs.specialize(agg.tmipp.gipa.nproofs as usize);
+    let ok = verify_aggregate_proof(&vsrs, &pvk, rand_chacha::ChaChaRng::seed_from_u64(5), &inputs, &agg, &include, AggregateVersion::V2)
+        .expect("verify");
+    println!("{{\"valid\":{}}}", ok);
+    std::process::exit(if ok { 0 } else { 1 });
 }

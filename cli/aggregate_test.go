@@ -176,3 +176,29 @@ func TestBenchAggregate(t *testing.T) {
 	}
 	wantOneLineError(t, stderr, "--proofs 0")
 }
+
+// TestBenchAggregateBellperson: with --bellperson, the Rust tool runs on
+// the same workload and its aggregate has the same size. Skipped when the
+// tool is not built.
+func TestBenchAggregateBellperson(t *testing.T) {
+	tool := "../porep/aggregate/testdata/refbench/target/release/cuseal-aggregate-refbench"
+	if _, err := os.Stat(tool); err != nil {
+		t.Skipf("refbench not built: %v", err)
+	}
+	code, stdout, stderr := runCLI(t, "bench", "aggregate", "--proofs", "4", "--runs", "1", "--bellperson", tool, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var out benchAggregateOutput
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Bellperson == nil || out.Bellperson.Bytes != out.Bytes || out.Bellperson.AggMedian <= 0 {
+		t.Fatalf("bellperson result missing or different: %+v", out.Bellperson)
+	}
+	code, _, stderr = runCLI(t, "bench", "aggregate", "--proofs", "2", "--runs", "1", "--bellperson", "/nonexistent")
+	if code != 2 {
+		t.Fatalf("missing tool: exit %d", code)
+	}
+	wantOneLineError(t, stderr, "--bellperson")
+}

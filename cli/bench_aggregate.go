@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
 	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -20,6 +25,7 @@ func benchAggregateCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "proofs", Usage: "number of proofs N (padded to a power of two)", Value: 64},
 			&cli.IntFlag{Name: "runs", Usage: "timed runs of each phase", Value: 3},
+			&cli.StringFlag{Name: "bellperson", Usage: "also run bellperson's timing tool `FILE` (porep/aggregate/testdata/refbench, built with cargo) on the same N and runs"},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object"},
 		}, profileFlags()...),
 		Action: benchAggregateAction,
@@ -39,6 +45,36 @@ type benchAggregateOutput struct {
 	VerMin     float64 `json:"verify_seconds_min"`
 	VerMedian  float64 `json:"verify_seconds_median"`
 	VerMax     float64 `json:"verify_seconds_max"`
+	// Bellperson is the refbench tool's own JSON line (its timings of the
+	// same workload), when --bellperson is given.
+	Bellperson *benchAggregateRef `json:"bellperson,omitempty"`
+}
+
+type benchAggregateRef struct {
+	Tool      string  `json:"tool"`
+	Bytes     int     `json:"bytes"`
+	Threads   int     `json:"threads"`
+	AggMin    float64 `json:"aggregate_seconds_min"`
+	AggMedian float64 `json:"aggregate_seconds_median"`
+	VerMin    float64 `json:"verify_seconds_min"`
+	VerMedian float64 `json:"verify_seconds_median"`
+}
+
+// runBellpersonBench runs the refbench tool for n proofs and runs runs and
+// decodes its JSON line.
+func runBellpersonBench(path string, n, runs int) (*benchAggregateRef, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, usageErrorf("--bellperson: %v (build it: cd porep/aggregate/testdata/refbench && cargo build --release)", fileError(err))
+	}
+	out, err := exec.Command(path, strconv.Itoa(n), strconv.Itoa(runs)).Output()
+	if err != nil {
+		return nil, internalError(fmt.Errorf("--bellperson %s: %w", path, err))
+	}
+	var r benchAggregateRef
+	if err := json.Unmarshal(bytes.TrimSpace(out), &r); err != nil {
+		return nil, internalError(fmt.Errorf("--bellperson %s: output %q: %w", path, out, err))
+	}
+	return &r, nil
 }
 
 func benchAggregateAction(c *cli.Context) error {
@@ -102,12 +138,24 @@ func benchAggregateAction(c *cli.Context) error {
 	as, vs := summarize(am.Seconds), summarize(vm.Seconds)
 	out := benchAggregateOutput{Proofs: n, Aggregated: target, Bytes: len(b), Runs: c.Int("runs"), Threads: runtime.GOMAXPROCS(0),
 		SetupSec: setup.Seconds(), AggMin: as.Min, AggMedian: as.Median, AggMax: as.Max, VerMin: vs.Min, VerMedian: vs.Median, VerMax: vs.Max}
+	if p := c.String("bellperson"); p != "" {
+		if out.Bellperson, err = runBellpersonBench(p, n, c.Int("runs")); err != nil {
+			return err
+		}
+		if out.Bellperson.Bytes != out.Bytes {
+			return internalError(fmt.Errorf("bench aggregate: bellperson's aggregate is %d bytes, cuseal's %d", out.Bellperson.Bytes, out.Bytes))
+		}
+	}
 	if c.Bool("json") {
 		return writeJSON(c, out)
 	}
 	printf(c, "SnarkPack V2, %d proofs (aggregated as %d, %d bytes), %d threads, %d runs\n", n, target, len(b), out.Threads, out.Runs)
 	printf(c, "  aggregate: min %.3fs  median %.3fs  max %.3fs\n", as.Min, as.Median, as.Max)
 	printf(c, "  verify:    min %.3fs  median %.3fs  max %.3fs\n", vs.Min, vs.Median, vs.Max)
+	if b := out.Bellperson; b != nil {
+		printf(c, "  %s: aggregate median %.3fs (cuseal ×%.2f faster), verify median %.3fs (×%.2f)\n",
+			b.Tool, b.AggMedian, b.AggMedian/as.Median, b.VerMedian, b.VerMedian/vs.Median)
+	}
 	printf(c, "  setup (test SRS + proofs, untimed): %.1fs\n", out.SetupSec)
 	return nil
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-// ErrUnsupportedProof is returned for registered proofs cuseal cannot prove
-// or verify (NI-PoRep, which needs SnarkPack aggregation).
+// ErrUnsupportedProof is returned for registered proofs or aggregation
+// kinds cuseal cannot prove or verify (SnarkPackV1 aggregation).
 var ErrUnsupportedProof = errors.New("porep: unsupported registered proof")
 
 // ErrInvalidProof is groth16.ErrInvalidProof: SealCommitPhase2 wraps it when

@@ -10,5 +10,6 @@ func benchSubcommands() []*cli.Command {
 		benchNTTCommand(),
 		benchProveCommand(),
 		benchGroth16Command(),
+		benchAggregateCommand(),
 	}
 }

@@ -308,6 +308,11 @@ func commit2Action(c *cli.Context) error {
 			return err
 		}
 	}
+	if in.cfg.Challenges == stacked.ChallengesNonInteractive {
+		if err := checkSRSPresent(dir); err != nil { // NI-PoRep C2 aggregates its partition proofs
+			return err
+		}
+	}
 	parse := time.Since(start)
 
 	jsonOut := c.Bool("json")
@@ -334,7 +339,7 @@ func commit2Action(c *cli.Context) error {
 	}
 	out := commit2Output{
 		RegisteredProof: in.cfg.Name,
-		Partitions:      len(proof) / groth16.ProofSize,
+		Partitions:      in.cfg.Partitions,
 		Backend:         rec.backend(),
 		Proof:           hex.EncodeToString(proof),
 		ProofFile:       outPath,
@@ -368,7 +373,7 @@ func classifyPorepError(err error) error {
 	switch {
 	case errors.Is(err, context.Canceled):
 		return internalError(err)
-	case errors.Is(err, groth16.ErrInvalidProof):
+	case errors.Is(err, groth16.ErrInvalidProof), errors.Is(err, porep.ErrAggregateInvalid):
 		return &exitError{code: exitInvalidProof, err: err}
 	case errors.Is(err, porep.ErrBadInput), errors.Is(err, porep.ErrParamsNotFound), errors.Is(err, porep.ErrUnknownBackend),
 		errors.Is(err, porep.ErrUnsupportedProof), errors.Is(err, porep.ErrSyntheticC1),

@@ -58,6 +58,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			sealCommand(),
 			commit2Command(),
 			verifyCommand(),
+			aggregateCommand(),
+			verifyAggregateCommand(),
 			vanillaCommand(),
 			benchCommand(),
 		},

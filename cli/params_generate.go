@@ -18,6 +18,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/aggregate"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -45,7 +46,9 @@ func paramsGenerateCommand() *cli.Command {
 			"the production parameter directory (/var/tmp/filecoin-proof-parameters, or where\n" +
 			"FIL_PROOFS_PARAMETER_CACHE points) unless --force.\n\n" + notForProduction,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB, 8MiB, ...)", Required: true},
+			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB, 8MiB, ...); required unless --srs"},
+			&cli.BoolFlag{Name: "srs", Usage: "write an INSECURE SnarkPack SRS (" + aggregate.SRSFileName + ") instead of Groth16 parameters"},
+			&cli.IntFlag{Name: "srs-size", Usage: "with --srs: the most proofs it can aggregate (a power of two)", Value: defaultSRSSize},
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (created if missing)", Required: true},
 			&cli.StringFlag{Name: "seed", Usage: "toxic-waste seed: a number N, 64 hex digits, or a short string", Value: defaultParamsSeed},
 			&cli.BoolFlag{Name: "reuse", Usage: "reuse matching test parameters already in --out instead of refusing"},
@@ -74,6 +77,12 @@ type paramsGenerateOutput struct {
 }
 
 func paramsGenerateAction(c *cli.Context) error {
+	if c.Bool("srs") {
+		return paramsGenerateSRS(c)
+	}
+	if !c.IsSet("sector-size") {
+		return usageErrorf("--sector-size is required (or --srs for a SnarkPack SRS)")
+	}
 	cfg, err := sectorConfigForSize(c.String("sector-size"))
 	if err != nil {
 		return err

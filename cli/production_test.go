@@ -42,6 +42,16 @@ func TestParamsGenerateRefusesProductionDir(t *testing.T) {
 	if _, err := os.Stat(cache); err == nil {
 		t.Fatalf("%s was created", cache)
 	}
+
+	// The SnarkPack test SRS is refused there too.
+	code, _, stderr = runCLI(t, "params", "generate", "--srs", "--srs-size", "2", "--out", cache)
+	if code != exitUsage {
+		t.Fatalf("--srs: exit %d: %s", code, stderr)
+	}
+	wantOneLineError(t, stderr, "refusing to write a TEST SRS there: FIL_PROOFS_PARAMETER_CACHE="+cache+" points to it")
+	if _, err := os.Stat(cache); err == nil {
+		t.Fatalf("--srs: %s was created", cache)
+	}
 }
 
 // TestParamsInfoStatus (issue 19): params info reports official / test / mismatch / unknown

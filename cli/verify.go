@@ -17,6 +17,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 func verifyCommand() *cli.Command {
@@ -56,7 +57,12 @@ func verifyAction(c *cli.Context) error {
 	if err := checkParamsPresent(dir, &in.cfg, false); err != nil {
 		return err
 	}
-	pf, err := readProofFile(c.String("proof"), in.cfg.Partitions)
+	readProof := readProofFile
+	if in.cfg.Challenges == stacked.ChallengesNonInteractive {
+		// An NI-PoRep seal proof is the SnarkPack aggregate of its partition proofs.
+		readProof = func(path string, _ int) ([]byte, error) { return readAggregateFile(path) }
+	}
+	pf, err := readProof(c.String("proof"), in.cfg.Partitions)
 	if err != nil {
 		return err
 	}
@@ -86,7 +92,7 @@ func verifyAction(c *cli.Context) error {
 	if err != nil {
 		return classifyPorepError(err)
 	}
-	out := verifyOutput{RegisteredProof: in.cfg.Name, Valid: ok, Partitions: len(pf) / groth16.ProofSize, Seconds: time.Since(start).Seconds(),
+	out := verifyOutput{RegisteredProof: in.cfg.Name, Valid: ok, Partitions: in.cfg.Partitions, Seconds: time.Since(start).Seconds(),
 		Warnings: rec.warnings}
 	if jsonOut {
 		if err := writeJSON(c, out); err != nil {

@@ -14,8 +14,8 @@ import (
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-// ErrUnsupportedProof is returned for registered proofs cuseal cannot prove
-// or verify (NI-PoRep, which needs SnarkPack aggregation).
+// ErrUnsupportedProof is returned for registered proofs or aggregation
+// kinds cuseal cannot prove or verify (SnarkPackV1 aggregation).
 var ErrUnsupportedProof = errors.New("porep: unsupported registered proof")
 
 // ErrInvalidProof is groth16.ErrInvalidProof: SealCommitPhase2 wraps it when
@@ -86,9 +86,6 @@ func parseC1(phase1Output []byte, sectorNum abi.SectorNumber, minerID abi.ActorI
 		if wrapper.SectorSize != 0 && wrapper.SectorSize != cfg.SectorSize {
 			return nil, badInputf("porep: Commit2In.SectorSize = %d, but registered_proof %s has %d", wrapper.SectorSize, cfg.Name, cfg.SectorSize)
 		}
-	}
-	if cfg.Challenges == stacked.ChallengesNonInteractive {
-		return nil, fmt.Errorf("%w: %s (NI-PoRep needs SnarkPack aggregation)", ErrUnsupportedProof, cfg.Name)
 	}
 	if c1.SyntheticInvalid {
 		return nil, badInput(ErrSyntheticC1)
@@ -198,6 +195,10 @@ func pipeline(ctx context.Context, n, inFlight int, synth func(k int) (*cs.Assig
 // error wrapping groth16.ErrInvalidProof, never a bad proof. Test-stamped
 // parameters give one warning (WithProgress PhaseWarning, and the logger);
 // WithRequireProductionParams refuses anything but the official files.
+// For NI-PoRep the result is the SnarkPack V2 aggregate of the partition
+// proofs (filecoin-proofs seal_commit_phase2), verified as VerifySeal does
+// before it is returned; it needs v28-fil-inner-product-v1.srs in the
+// parameter directory.
 func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID abi.ActorID, opts ...Option) ([]byte, error) {
 	s := newSettings(opts)
 	start := time.Now()
@@ -287,6 +288,9 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 	}
 	if err := pipeline(ctx, n, s.inFlight, synth, prove); err != nil {
 		return nil, err
+	}
+	if cfg.Challenges == stacked.ChallengesNonInteractive {
+		return sealCommitNI(s, pc, proofs, sectorNum, minerID, start)
 	}
 	s.log.Info("commit2 done", "proof", cfg.Name, "bytes", n*groth16.ProofSize, "took", time.Since(start))
 	return groth16.EncodeProofs(proofs), nil

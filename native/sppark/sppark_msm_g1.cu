@@ -2,6 +2,8 @@
 // BLS12-381 G1: XYZZ buckets over Fp, Jacobian result, Fr scalars.
 #include "prefix.hpp"
 
+#include "msm_pre.hpp"
+
 #include <ff/bls12-381.hpp>
 #include <ec/jacobian_t.hpp>
 #include <ec/xyzz_t.hpp>
@@ -11,7 +13,9 @@ typedef xyzz_t<fp_t> bucket_t;
 typedef bucket_t::affine_t affine_t;
 typedef fr_t scalar_t;
 
+#define sort cuseal_spk_sort_g1 // see msm_pre.hpp
 #include <msm/pippenger.cuh>
+#undef sort
 
 #include "msm_impl.cuh"
 

@@ -3,6 +3,8 @@
 // Jacobian result, Fr scalars.
 #include "prefix.hpp"
 
+#include "msm_pre.hpp"
+
 #include <ff/bls12-381-fp2.hpp>
 #include <ec/jacobian_t.hpp>
 #include <ec/xyzz_t.hpp>
@@ -12,7 +14,9 @@ typedef xyzz_t<fp2_t> bucket_t;
 typedef bucket_t::affine_t affine_t;
 typedef fr_t scalar_t;
 
+#define sort cuseal_spk_sort_g2 // see msm_pre.hpp
 #include <msm/pippenger.cuh>
+#undef sort
 
 #include "msm_impl.cuh"
 

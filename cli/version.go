@@ -141,8 +141,11 @@ func printInfo(c *cli.Context, info buildInfo) {
 		}
 		printf(c, "  cuda:       built in, native library %s\n", info.NativeVersion)
 		printf(c, "  archs:      %s\n", archs)
-		if info.Kernels != "" {
-			printf(c, "  kernels:    %s (CUSEAL_KERNELS=reference selects ours)\n", info.Kernels)
+		switch {
+		case strings.HasPrefix(info.Kernels, "sppark"):
+			printf(c, "  kernels:    %s (CUSEAL_KERNELS=reference: cuseal's own)\n", info.Kernels)
+		case info.Kernels != "":
+			printf(c, "  kernels:    %s (cuseal's own)\n", info.Kernels)
 		}
 		switch {
 		case info.DeviceError != "":

@@ -22,9 +22,16 @@ int gpu_index(int dev) {
 		cudaGetLastError();
 		return -1;
 	}
+	// sppark builds its device list on first use and leaves device 0 current:
+	// keep the caller's current device (its streams belong to it).
+	int cur = 0;
+	cudaGetDevice(&cur);
+	int id = -1;
 	for (const gpu_t* g : all_gpus())
-		if (g->cid() == dev) return g->id();
-	return -1;
+		if (g->cid() == dev) id = g->id();
+	cudaSetDevice(cur);
+	cudaGetLastError();
+	return id;
 }
 
 } // namespace cuseal::spk

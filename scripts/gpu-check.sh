@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpu-check.sh — GPU tests and benchmarks of the native core (MSM/NTT) and the
-# GPU Groth16 prover, run on a GPU machine from prebuilt binaries, in < 5 min,
+# GPU Groth16 prover, run on a GPU machine from prebuilt binaries, in < 10 min,
 # without network access or a Go toolchain there. One log holds every figure.
 #
 #   scripts/gpu-check.sh build [DIR]   (here, with nvcc + Go) build the CUDA

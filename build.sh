@@ -95,21 +95,16 @@ cmd_deps() {
 	fi
 }
 
-# deps_sppark: cargo (Debian's when missing) and sppark's sources in cargo's registry cache, so
-# the CUDA build's configure step finds them without network (scripts/sppark-root.sh).
+# deps_sppark: sppark's sources in cargo's registry cache, so the CUDA build's configure step
+# finds them without network (scripts/sppark-root.sh).
 deps_sppark() {
 	[ "${CUSEAL_SPPARK:-ON}" = OFF ] && { log "deps: CUSEAL_SPPARK=OFF: not fetching sppark"; return; }
 	if ! have cargo && [ -x "$HOME/.cargo/bin/cargo" ]; then
 		export PATH="$HOME/.cargo/bin:$PATH"
 	fi
-	if ! have cargo; then
-		if [ "$(id -u)" = 0 ]; then
-			export DEBIAN_FRONTEND=noninteractive
-			run apt-get install -y --no-install-recommends cargo
-		else
-			die "deps: cargo not found (the CUDA build fetches sppark with it): run as root, or install Rust (https://rustup.rs)"
-		fi
-	fi
+	# Debian's own cargo (0.66) is too old for the locked crates (some use edition 2024): Rust's
+	# cargo >= 1.85 is needed, e.g. from https://rustup.rs.
+	have cargo || die "deps: cargo not found: the CUDA build fetches sppark (crate sppark =0.1.16) with cargo >= 1.85; install Rust (https://rustup.rs), or build the reference kernels only with CUSEAL_SPPARK=OFF"
 	run bash scripts/sppark-root.sh
 }
 

@@ -16,8 +16,7 @@ CARGO=${CARGO:-cargo}
 if ! command -v "$CARGO" >/dev/null 2>&1; then
 	cat >&2 <<MSG
 sppark-root.sh: cargo not found. The CUDA build takes sppark's kernels (crate sppark =0.1.16)
-from cargo's registry: install Rust's cargo (https://rustup.rs; ./build.sh deps --cuda does it
-on Debian), or pass -DSPPARK_ROOT=<sppark crate dir> -DBLST_ROOT=<blst crate dir> to cmake, or
+from cargo's registry: install Rust's cargo >= 1.85 (https://rustup.rs), or pass -DSPPARK_ROOT=<sppark crate dir> -DBLST_ROOT=<blst crate dir> to cmake, or
 build the reference kernels only with -DCUSEAL_SPPARK=OFF.
 MSG
 	exit 1

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # build.sh — build, test and demo cuseal.
 #
-#   ./build.sh deps [--cuda]   install cmake, g++ and python3 (and, with --cuda, nvcc + g++-11)
+#   ./build.sh deps [--cuda]   install cmake, g++ and python3 (and, with --cuda, nvcc + g++-11, and
+#                              fetch sppark's sources with cargo for the CUDA kernels)
 #   ./build.sh build           bin/cuseal (pure Go); also bin/cuseal-cuda when nvcc is present
 #   ./build.sh test            CTest host tests + go vet ./... + go test ./...
-#   ./build.sh cuda            CUDA variant: native lib (all archs) + its host tests + bin/cuseal-cuda
+#   ./build.sh cuda            CUDA variant: native lib (all archs; sppark + reference kernels) + its
+#                              host tests + bin/cuseal-cuda
 #   ./build.sh supraseal       supraseal-c2 variant: native/supraseal (cargo, nvcc) + bin/cuseal-supraseal
 #                              (tags cuda,supraseal: both GPU backends in one binary; no GPU needed)
 #   ./build.sh lib [--cuda]    libcuseal.so + libcuseal.a + cuseal_porep.h in build/lib (the C ABI;
@@ -17,7 +19,9 @@
 # the command that failed. Environment: GO (go binary), JOBS (parallel build jobs, default nproc),
 # GOTESTFLAGS (extra flags for go test, e.g. -short), CMAKE_GENERATOR (passed through to cmake),
 # CUDA_ARCHS (e.g. "89-real", instead of CMakeLists.txt's full list), NATIVE_BUILD (the CUDA
-# build directory, default build/native, where bridge/ links from).
+# build directory, default build/native, where bridge/ links from), CUDAHOSTCXX / CUDA_HOST_CXX
+# (nvcc's host compiler, passed as -ccbin; default g++-11 when found), CUSEAL_SPPARK=OFF (CUDA
+# build with our reference kernels only: no cargo needed).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -38,8 +42,9 @@ HOST_BUILD=${HOST_BUILD:-build/host}
 # Cached 2 KiB test parameters (about 1.1 GB, minutes to generate): shared by the demo and the
 # end-to-end tests. testdata/cache/ is ignored by git.
 PARAMS_CACHE=${CUSEAL_TEST_PARAMS_DIR:-$ROOT/testdata/cache/params}
-# Host compiler nvcc accepts (see scripts/install-nvcc.sh).
-CUDA_HOST_CXX=${CUDA_HOST_CXX:-/usr/bin/g++-11}
+# Host compiler nvcc accepts (see scripts/install-nvcc.sh): CUDAHOSTCXX (CMake's and nvcc's
+# variable) or CUDA_HOST_CXX when set, else g++-11 wherever it is on PATH.
+CUDA_HOST_CXX=${CUDAHOSTCXX:-${CUDA_HOST_CXX:-$(command -v g++-11 2>/dev/null || true)}}
 
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
@@ -91,7 +96,21 @@ cmd_deps() {
 	fi
 	if [ "$cuda" = 1 ]; then
 		run bash scripts/install-nvcc.sh
+		deps_sppark
 	fi
+}
+
+# deps_sppark: sppark's sources in cargo's registry cache, so the CUDA build's configure step
+# finds them without network (scripts/sppark-root.sh).
+deps_sppark() {
+	[ "${CUSEAL_SPPARK:-ON}" = OFF ] && { log "deps: CUSEAL_SPPARK=OFF: not fetching sppark"; return; }
+	if ! have cargo && [ -x "$HOME/.cargo/bin/cargo" ]; then
+		export PATH="$HOME/.cargo/bin:$PATH"
+	fi
+	# Debian's own cargo (0.66) is too old for the locked crates (some use edition 2024): Rust's
+	# cargo >= 1.85 is needed, e.g. from https://rustup.rs.
+	have cargo || die "deps: cargo not found: the CUDA build fetches sppark (crate sppark =0.1.16) with cargo >= 1.85; install Rust (https://rustup.rs), or build the reference kernels only with CUSEAL_SPPARK=OFF"
+	run bash scripts/sppark-root.sh
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -103,12 +122,28 @@ cmake_host() {
 
 cmake_cuda() {
 	have nvcc || die "nvcc not found: run ./build.sh deps --cuda (as root)"
-	local hostcxx=() archs=(-UCMAKE_CUDA_ARCHITECTURES)
-	[ -x "$CUDA_HOST_CXX" ] && hostcxx=(-DCMAKE_CUDA_HOST_COMPILER="$CUDA_HOST_CXX")
+	local hostcxx=() archs=(-UCMAKE_CUDA_ARCHITECTURES) spk=()
+	if [ -n "$CUDA_HOST_CXX" ]; then
+		[ -x "$CUDA_HOST_CXX" ] || have "$CUDA_HOST_CXX" || die "CUDA host compiler $CUDA_HOST_CXX not found (CUDAHOSTCXX / CUDA_HOST_CXX)"
+		hostcxx=(-DCMAKE_CUDA_HOST_COMPILER="$CUDA_HOST_CXX")
+	fi
+	# sppark's kernels: CMake runs scripts/sppark-root.sh (cargo) unless CUSEAL_SPPARK=OFF.
+	if [ "${CUSEAL_SPPARK:-ON}" = OFF ]; then
+		spk=(-DCUSEAL_SPPARK=OFF)
+	else
+		spk=(-DCUSEAL_SPPARK=ON)
+		if ! have cargo && [ -x "$HOME/.cargo/bin/cargo" ]; then export PATH="$HOME/.cargo/bin:$PATH"; fi
+		if ! have cargo; then
+			local why="cargo not found: the CUDA build takes sppark's kernels from cargo's registry; run ./build.sh deps --cuda, install Rust (https://rustup.rs), or set CUSEAL_SPPARK=OFF for the reference kernels only"
+			[ "${1:-}" = strict ] && die "$why"
+			log "build: $why; building the CUDA variant with the reference kernels only"
+			spk=(-DCUSEAL_SPPARK=OFF)
+		fi
+	fi
 	# The full arch list comes from CMakeLists.txt; -U drops an arch list an earlier
 	# configuration of the same directory may have cached. CUDA_ARCHS overrides it.
 	[ -n "${CUDA_ARCHS:-}" ] && archs=(-DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCHS")
-	run cmake -S . -B "$NATIVE_BUILD" -DCUSEAL_CUDA=ON -DCMAKE_BUILD_TYPE=Release "${hostcxx[@]}" "${archs[@]}"
+	run cmake -S . -B "$NATIVE_BUILD" -DCUSEAL_CUDA=ON -DCMAKE_BUILD_TYPE=Release "${hostcxx[@]}" "${archs[@]}" "${spk[@]}"
 	run cmake --build "$NATIVE_BUILD" -j "$JOBS"
 }
 
@@ -161,7 +196,7 @@ cmd_test() {
 cmd_cuda() {
 	need_go
 	has_native || die "cuda: CMakeLists.txt missing"
-	cmake_cuda
+	cmake_cuda strict
 	run ctest --test-dir "$NATIVE_BUILD" -L host --output-on-failure -j "$JOBS"
 	mkdir -p bin
 	run "$GO" vet -tags cuda ./...
@@ -173,6 +208,10 @@ cmd_cuda() {
 	run "$GO" test -count=1 -short -tags cuda ./bridge/... ./porep/... ./cli/... ./libcuseal/...
 	run bin/cuseal-cuda info --json
 	bin/cuseal-cuda info --json | grep -q '"cuda": *true' || die "cuda: bin/cuseal-cuda info --json does not report \"cuda\": true"
+	if [ "${CUSEAL_SPPARK:-ON}" != OFF ] && [ "${CUSEAL_KERNELS:-auto}" != reference ]; then
+		bin/cuseal-cuda info --json | grep -q '"kernels": *"sppark' ||
+			die "cuda: bin/cuseal-cuda info --json does not name the sppark kernel set"
+	fi
 	log "cuda: CUDA variant built and its host tests passed"
 }
 

@@ -243,6 +243,11 @@ cudart_static_path() {
 	return 1
 }
 
+# lock_version LOCKFILE CRATE: the version Cargo.lock pins for CRATE.
+lock_version() {
+	awk -v c="$2" '$1 == "name" && $3 == "\"" c "\"" { getline; gsub(/"/, "", $3); print $3; exit }' "$1"
+}
+
 cmd_supraseal() {
 	need_go
 	have "$CARGO" && have rustc ||
@@ -252,6 +257,13 @@ cmd_supraseal() {
 	# cc passes $CXX to nvcc as -ccbin: Debian's CUDA 11.8 needs g++-11.
 	[ -x "$CUDA_HOST_CXX" ] && cxx=(CXX="$CUDA_HOST_CXX")
 	local t0=$SECONDS
+	# bin/cuseal-supraseal links blst twice (sppark's host code in build/native, supraseal's
+	# crate) and keeps one copy of its symbols: both must be the same blst release.
+	local blst_ss blst_spk
+	blst_ss=$(lock_version "$SUPRASEAL_DIR/Cargo.lock" blst)
+	blst_spk=$(lock_version native/sppark-dep/Cargo.lock blst)
+	[ "$blst_ss" = "$blst_spk" ] ||
+		die "supraseal: blst $blst_ss in $SUPRASEAL_DIR/Cargo.lock but $blst_spk in native/sppark-dep/Cargo.lock: pin the same version in both"
 	run env "${cxx[@]}" "$CARGO" build --release --locked --manifest-path "$SUPRASEAL_DIR/Cargo.toml"
 	run env "${cxx[@]}" "$CARGO" test --release --locked --manifest-path "$SUPRASEAL_DIR/Cargo.toml"
 	log "supraseal: native/supraseal built in $((SECONDS - t0))s"

@@ -2,7 +2,7 @@
 # sppark-root.sh — locate sppark's (and blst's) sources for the CUDA build.
 #
 # Runs `cargo fetch` and `cargo metadata` on native/sppark-dep/Cargo.toml (crates sppark =0.1.16
-# and blst =0.3.16, pinned by its Cargo.lock) and prints two lines:
+# and blst =0.3.17, pinned by its Cargo.lock) and prints two lines:
 #   SPPARK_ROOT=<directory of the sppark crate in cargo's registry cache>
 #   BLST_ROOT=<directory of the blst crate>
 # CMakeLists.txt runs it when CUSEAL_SPPARK=ON and SPPARK_ROOT/BLST_ROOT are not given;

@@ -25,6 +25,8 @@ type ProvingAssignment struct {
 	cands []cand  // density candidates of the current LC (scratch)
 	slots []int32 // dedup hash table for long LCs (scratch)
 	done  *Assignment
+
+	split []*Segment // segments of an unjoined Split
 }
 
 // gone flags a candidate merged into an earlier one (no real variable has

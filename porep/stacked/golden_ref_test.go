@@ -9,6 +9,7 @@ package stacked_test
 // ProvingAssignment and through the parallel per-challenge synthesis.
 
 import (
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -168,6 +169,23 @@ var synthPaths = []synthPath{
 	{"sequential", func(circ *stacked.Circuit, _ *stacked.SectorConfig) (*cs.Assignment, error) {
 		pa := cs.NewProvingAssignment(cs.SizeHint{})
 		if err := circ.Synthesize(pa); err != nil {
+			return nil, err
+		}
+		return pa.Assignment(), nil
+	}},
+	{"parallel", func(circ *stacked.Circuit, cfg *stacked.SectorConfig) (*cs.Assignment, error) {
+		hint, err := stacked.SizeHintFor(cfg)
+		if err != nil {
+			return nil, err
+		}
+		per, err := stacked.ChallengeSizeHint(cfg)
+		if err != nil {
+			return nil, err
+		}
+		pa := cs.NewProvingAssignment(hint)
+		// One worker per challenge, whatever GOMAXPROCS: the segments
+		// interleave even on one core.
+		if err := circ.SynthesizeParallel(context.Background(), pa, per, len(circ.Proofs)); err != nil {
 			return nil, err
 		}
 		return pa.Assignment(), nil

@@ -43,7 +43,13 @@ func proverFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.IntFlag{Name: "partitions-in-flight", Usage: "partitions whose assignments may be alive at once (2 overlaps synthesis with proving; a 32GiB partition takes ~16GiB)", Value: 1},
 		&cli.BoolFlag{Name: "preload-params", Usage: "decode the whole .params file once up front (memory: its size; helps the CPU backend with several partitions or runs)"},
+		synthWorkersFlag(),
 	}
+}
+
+// synthWorkersFlag limits the goroutines synthesizing one partition.
+func synthWorkersFlag() cli.Flag {
+	return &cli.IntFlag{Name: "synth-workers", Usage: "goroutines synthesizing one partition's challenges concurrently (0: GOMAXPROCS; 1: sequential); the result is the same", Value: 0}
 }
 
 // proverOptions turns the common flags into porep options.
@@ -59,7 +65,11 @@ func proverOptions(c *cli.Context, dir, backend string, rec *phaseRecorder) ([]p
 	if c.Bool("preload-params") {
 		opts = append(opts, porep.WithPreloadParams())
 	}
-	return opts, nil
+	w := c.Int("synth-workers")
+	if w < 0 {
+		return nil, usageErrorf("--synth-workers %d: must be at least 0", w)
+	}
+	return append(opts, porep.WithSynthesisWorkers(w)), nil
 }
 
 func commit2Command() *cli.Command {

@@ -235,7 +235,7 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 	}
 	synth := func(k int) (*cs.Assignment, error) {
 		t0 := time.Now()
-		a, err := synthesizePartition(ctx, pc, k, hint)
+		a, err := synthesizePartition(ctx, pc, k, hint, s.synthWorkers())
 		if err != nil {
 			return nil, err
 		}
@@ -278,14 +278,24 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 }
 
 // synthesizePartition builds and synthesizes partition k into a
-// ProvingAssignment and checks that its inputs are the public inputs the
-// verifier will derive (a mismatch would only show up as a failed proof).
-func synthesizePartition(ctx context.Context, pc *parsedC1, k int, hint cs.SizeHint) (*cs.Assignment, error) {
+// ProvingAssignment, its challenges on up to workers goroutines
+// (stacked.Circuit.SynthesizeParallel; 1: sequentially).
+func synthesizePartition(ctx context.Context, pc *parsedC1, k int, hint cs.SizeHint, workers int) (*cs.Assignment, error) {
 	circ, err := stacked.NewCircuit(pc.c1, &pc.cfg, k)
 	if err != nil {
 		return nil, fmt.Errorf("porep: %w", err)
 	}
 	pa := cs.NewProvingAssignment(hint)
+	if workers > 1 {
+		per, err := stacked.ChallengeSizeHint(&pc.cfg)
+		if err == nil {
+			err = circ.SynthesizeParallel(ctx, pa, per, workers)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("porep: partition %d: synthesize: %w", k, err)
+		}
+		return pa.Assignment(), nil
+	}
 	if err := circ.SynthesizeContext(ctx, pa); err != nil {
 		return nil, fmt.Errorf("porep: partition %d: synthesize: %w", k, err)
 	}

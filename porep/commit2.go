@@ -265,17 +265,26 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 			return fmt.Errorf("porep: partition %d: the produced proof does not verify: %w", k, err)
 		}
 		proofs[k] = ps[0]
+		synthPool.Release(a) // a is not used after this
 		took := time.Since(t0)
 		s.log.Info("partition proven", "k", k, "took", took)
 		s.progress(PhaseEvent{Phase: PhaseProven, Partition: k, Backend: bname, Took: took})
 		return nil
 	}
+	synthPool.Reserve(s.inFlight)
 	if err := pipeline(ctx, n, s.inFlight, synth, prove); err != nil {
 		return nil, err
 	}
 	s.log.Info("commit2 done", "proof", cfg.Name, "bytes", n*groth16.ProofSize, "took", time.Since(start))
 	return groth16.EncodeProofs(proofs), nil
 }
+
+// synthPool recycles assignment storage across the partitions and the
+// calls of this process (see cs.BufferPool): later partitions synthesize
+// into memory that is already faulted in. It keeps as many sets as the
+// largest WithMaxPartitionsInFlight seen, and drops them when memory runs
+// short.
+var synthPool = &cs.BufferPool{}
 
 // synthesizePartition builds and synthesizes partition k into a
 // ProvingAssignment, its challenges on up to workers goroutines
@@ -285,7 +294,7 @@ func synthesizePartition(ctx context.Context, pc *parsedC1, k int, hint cs.SizeH
 	if err != nil {
 		return nil, fmt.Errorf("porep: %w", err)
 	}
-	pa := cs.NewProvingAssignment(hint)
+	pa := synthPool.NewProvingAssignment(hint)
 	if workers > 1 {
 		per, err := stacked.ChallengeSizeHint(&pc.cfg)
 		if err == nil {

@@ -26,7 +26,8 @@ type ProvingAssignment struct {
 	slots []int32 // dedup hash table for long LCs (scratch)
 	done  *Assignment
 
-	split []*Segment // segments of an unjoined Split
+	split  []*Segment // segments of an unjoined Split
+	pooled *bufferSet // storage from a BufferPool, handed to the Assignment
 }
 
 // gone flags a candidate merged into an earlier one (no real variable has
@@ -268,6 +269,7 @@ func (p *ProvingAssignment) Assignment() *Assignment {
 		ADensityAux:   p.aDenAux.density(),
 		BDensityInput: p.bDenIn.density(),
 		BDensityAux:   p.bDenAux.density(),
+		pooled:        p.pooled,
 	}
 	return p.done
 }

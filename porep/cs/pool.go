@@ -24,7 +24,7 @@ import (
 // heap: a dropped set is reclaimed by the garbage collector, and a slice an
 // Assignment still holds is never invalidated. A released set is dropped
 // instead of kept when the machine is short of memory (MemAvailable below
-// the set's size) or the pool already holds Max sets. The zero value is a
+// max(1 GiB, MemTotal/16)) or the pool already holds Max sets. The zero value is a
 // pool with Max 1. Safe for concurrent use.
 type BufferPool struct {
 	// Max is the number of sets kept (≤ 0: 1).
@@ -125,8 +125,8 @@ func (bp *BufferPool) Release(a *Assignment) {
 	if !same(a.A, set.a) || !same(a.B, set.b) || !same(a.C, set.c) || !same(a.Aux, set.aux) || !same(a.Input, set.input) {
 		return
 	}
-	if avail, ok := memAvailable(); ok && avail < set.bytes() {
-		return // under memory pressure: let the collector have it
+	if underPressure() {
+		return // let the collector have it
 	}
 	bp.mu.Lock()
 	defer bp.mu.Unlock()
@@ -180,23 +180,39 @@ func makeWords(n int) []uint64 {
 	return v
 }
 
-// memAvailable returns /proc/meminfo's MemAvailable in bytes (Linux).
-func memAvailable() (uint64, bool) {
+// underPressure reports whether the machine is short of memory: less than
+// max(1 GiB, MemTotal/16) available (/proc/meminfo, Linux; elsewhere
+// never). A kept set is memory the process already holds, so what counts
+// is what is left for everyone else.
+func underPressure() bool {
+	total, avail, ok := memInfo()
+	return ok && avail < max(1<<30, total/16)
+}
+
+// memInfo returns /proc/meminfo's MemTotal and MemAvailable in bytes.
+func memInfo() (total, avail uint64, ok bool) {
 	f, err := os.Open("/proc/meminfo")
 	if err != nil {
-		return 0, false
+		return 0, 0, false
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
-	for sc.Scan() {
+	var n int
+	for sc.Scan() && n < 2 {
 		line := sc.Bytes()
-		if rest, ok := bytes.CutPrefix(line, []byte("MemAvailable:")); ok {
-			kb, err := strconv.ParseUint(string(bytes.TrimSuffix(bytes.TrimSpace(rest), []byte(" kB"))), 10, 64)
-			if err != nil {
-				return 0, false
+		for _, field := range []struct {
+			name string
+			dst  *uint64
+		}{{"MemTotal:", &total}, {"MemAvailable:", &avail}} {
+			if rest, found := bytes.CutPrefix(line, []byte(field.name)); found {
+				kb, err := strconv.ParseUint(string(bytes.TrimSuffix(bytes.TrimSpace(rest), []byte(" kB"))), 10, 64)
+				if err != nil {
+					return 0, 0, false
+				}
+				*field.dst = kb << 10
+				n++
 			}
-			return kb << 10, true
 		}
 	}
-	return 0, false
+	return total, avail, n == 2
 }

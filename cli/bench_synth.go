@@ -39,7 +39,7 @@ func benchSynthCommand() *cli.Command {
 			&cli.BoolFlag{Name: "digests", Usage: "also report the R1CS, witness, a/b/c and density digests of partition 0"},
 			&cli.IntFlag{Name: "workers", Usage: "goroutines synthesizing one partition's challenges (0: GOMAXPROCS; 1: sequential), as commit2 --synth-workers", Value: 0},
 			&cli.BoolFlag{Name: "no-pool", Usage: "fresh assignment storage for every partition (no reuse across partitions and runs)"},
-			&cli.BoolFlag{Name: "no-hugepages", Usage: "do not madvise(MADV_HUGEPAGE) the large vectors"},
+			&cli.StringFlag{Name: "hugepages", Usage: "madvise(MADV_HUGEPAGE) the large vectors: auto (only where THP defrag is defer or never, so faults do not stall on compaction), on, off", Value: "auto"},
 		}, profileFlags()...),
 		Action: benchSynthAction,
 	}
@@ -65,9 +65,9 @@ type synthResult struct {
 	AllocBytes           uint64  `json:"alloc_bytes"`            // heap bytes allocated per run
 	PeakRSSBytes         uint64  `json:"peak_rss_bytes"`         // of the whole process
 	GOMAXPROCS           int     `json:"gomaxprocs"`
-	Workers              int     `json:"workers"` // synthesis goroutines per partition
-	Pool                 bool    `json:"pool"`    // storage reused across partitions and runs
-	HugePages            bool    `json:"hugepages"`
+	Workers              int     `json:"workers"`   // synthesis goroutines per partition
+	Pool                 bool    `json:"pool"`      // storage reused across partitions and runs
+	HugePages            string  `json:"hugepages"` // auto, on, off
 	// PartitionRuns lists every partition synthesized, in order.
 	PartitionRuns []partitionRun `json:"partition_runs"`
 	// ColdSeconds is the first partition's time (fresh storage); WarmSeconds
@@ -120,7 +120,16 @@ func benchSynthAction(c *cli.Context) error {
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	cs.HugePages = !c.Bool("no-hugepages")
+	switch hp := c.String("hugepages"); hp {
+	case "auto":
+		cs.HugePages = cs.HugePagesAuto
+	case "on":
+		cs.HugePages = cs.HugePagesOn
+	case "off":
+		cs.HugePages = cs.HugePagesOff
+	default:
+		return usageErrorf("--hugepages %q: want auto, on or off", hp)
+	}
 	var pool *cs.BufferPool
 	if !c.Bool("no-pool") {
 		pool = &cs.BufferPool{}
@@ -178,7 +187,7 @@ func benchSynthAction(c *cli.Context) error {
 		GOMAXPROCS:      runtime.GOMAXPROCS(0),
 		Workers:         workers,
 		Pool:            pool != nil,
-		HugePages:       cs.HugePages,
+		HugePages:       c.String("hugepages"),
 		PartitionRuns:   pruns,
 	}
 	res.summarizePartitions()

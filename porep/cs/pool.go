@@ -19,8 +19,9 @@ import (
 // Reused storage is not cleared: synthesis overwrites every element, and
 // density bitmaps are re-grown from zero words.
 //
-// Large vectors are asked to be backed by transparent huge pages
-// (madvise MADV_HUGEPAGE, Linux; see HugePages). Storage stays on the Go
+// Large vectors may be asked to be backed by transparent huge pages
+// (madvise MADV_HUGEPAGE, Linux; see HugePages: by default only where the
+// kernel grants them without compacting memory on the fault). Storage stays on the Go
 // heap: a dropped set is reclaimed by the garbage collector, and a slice an
 // Assignment still holds is never invalidated. A released set is dropped
 // instead of kept when the machine is short of memory (MemAvailable below
@@ -34,10 +35,63 @@ type BufferPool struct {
 	free []*bufferSet
 }
 
-// HugePages makes new large vectors (≥ 32 MiB) of a BufferPool ask for
-// transparent huge pages. Set it before synthesis starts (benchmarks turn
-// it off to measure the difference).
-var HugePages = true
+// HugePageMode says whether new large vectors (≥ 32 MiB) of a BufferPool
+// are madvised MADV_HUGEPAGE.
+type HugePageMode int
+
+const (
+	// HugePagesAuto advises huge pages only where the kernel grants them
+	// without stalling the fault: THP enabled ("always" or "madvise") and
+	// defrag "defer" or "never". With defrag "madvise", "defer+madvise" or
+	// "always" (the kernel's default is "madvise") a madvised fault
+	// compacts memory synchronously, which made a cold 4-challenge 32 GiB
+	// synthesis 2.2× slower on a busy 2-core box (docs/BENCHMARKS.md).
+	HugePagesAuto HugePageMode = iota
+	// HugePagesOn always advises.
+	HugePagesOn
+	// HugePagesOff never advises.
+	HugePagesOff
+)
+
+// HugePages is the process-wide mode; set it before synthesis starts.
+var HugePages = HugePagesAuto
+
+// adviseHugePages resolves HugePages.
+func adviseHugePages() bool {
+	switch HugePages {
+	case HugePagesOn:
+		return true
+	case HugePagesOff:
+		return false
+	}
+	thpOnce.Do(func() { thpNoStall = thpGrantsWithoutStall() })
+	return thpNoStall
+}
+
+var (
+	thpOnce    sync.Once
+	thpNoStall bool
+)
+
+// thpGrantsWithoutStall reads /sys/kernel/mm/transparent_hugepage: the
+// selected ([…]) "enabled" value must allow madvised regions and the
+// selected "defrag" value must not compact on fault for them.
+func thpGrantsWithoutStall() bool {
+	sel := func(name string) string {
+		b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/" + name)
+		if err != nil {
+			return ""
+		}
+		_, rest, ok := bytes.Cut(b, []byte("["))
+		if !ok {
+			return ""
+		}
+		v, _, _ := bytes.Cut(rest, []byte("]"))
+		return string(v)
+	}
+	en, df := sel("enabled"), sel("defrag")
+	return (en == "always" || en == "madvise") && (df == "defer" || df == "never")
+}
 
 // hugeMin is the size from which a vector is madvised.
 const hugeMin = 32 << 20
@@ -166,7 +220,7 @@ func (bp *BufferPool) Kept() (sets int, bytes uint64) {
 // so the advice applies before the first fault.
 func makeFr(n int) []fr.Element {
 	v := make([]fr.Element, 0, n)
-	if HugePages && n*32 >= hugeMin {
+	if n*32 >= hugeMin && adviseHugePages() {
 		adviseHuge(unsafe.Pointer(unsafe.SliceData(v)), uintptr(n)*32)
 	}
 	return v
@@ -174,7 +228,7 @@ func makeFr(n int) []fr.Element {
 
 func makeWords(n int) []uint64 {
 	v := make([]uint64, 0, n)
-	if HugePages && n*8 >= hugeMin {
+	if n*8 >= hugeMin && adviseHugePages() {
 		adviseHuge(unsafe.Pointer(unsafe.SliceData(v)), uintptr(n)*8)
 	}
 	return v

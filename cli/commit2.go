@@ -248,6 +248,9 @@ func commit2Action(c *cli.Context) error {
 	if n := c.Int("partitions-in-flight"); n < 1 {
 		return usageErrorf("--partitions-in-flight %d: must be at least 1", n)
 	}
+	if w := c.Int("synth-workers"); w < 0 {
+		return usageErrorf("--synth-workers %d: must be at least 0", w)
+	}
 	outPath := c.String("out")
 	if outPath != "" {
 		if err := checkOutFile(outPath); err != nil {

@@ -6,6 +6,7 @@
 #   BENCH_LARGE=1 ...                             also the full 32 GiB partition (18 challenges,
 #                                                 130M constraints, ~16 GiB each): before and
 #                                                 after at GOMAXPROCS 2, after at GOMAXPROCS 1
+#   SKIP_SMALL=1                                  only the full partition (with BENCH_LARGE=1)
 #   OUT=DIR                                       keep every --json result in DIR
 #
 # "before" is bin/cuseal built from BEFORE_REF (git archive into a temporary directory), "after"
@@ -52,6 +53,7 @@ fig() {
 B="$OUT/cuseal-before"
 A=bin/cuseal
 S=(--sector-size 32GiB --synthetic)
+if [ "${SKIP_SMALL:-0}" != 1 ]; then
 fig 2k-before -s GOMAXPROCS=2 "$B" --sector-size 2KiB --synthetic --runs 5
 fig 2k-after-w1 -s GOMAXPROCS=2 "$A" --sector-size 2KiB --synthetic --runs 5 --workers 1
 fig 2k-after -s GOMAXPROCS=2 "$A" --sector-size 2KiB --synthetic --runs 5
@@ -62,6 +64,7 @@ fig 4ch-before -s GOMAXPROCS=2 "$B" "${S[@]}" --challenges 4 --runs 2
 fig 4ch-after -s GOMAXPROCS=2 "$A" "${S[@]}" --challenges 4 --runs 2
 fig 4ch-after-huge -s GOMAXPROCS=2 "$A" "${S[@]}" --challenges 4 --runs 2 --hugepages on
 fig 4ch-after-p1 -s GOMAXPROCS=1 "$A" "${S[@]}" --challenges 4 --runs 2
+fi
 if [ "${BENCH_LARGE:-0}" = 1 ]; then
 	fig full-before -x GOMAXPROCS=2 "$B" "${S[@]}" --runs 2
 	fig full-after -x GOMAXPROCS=2 "$A" "${S[@]}" --runs 2

@@ -154,7 +154,9 @@ func WithMaxPartitionsInFlight(n int) Option {
 // synthesis). n = 0 (the default) means runtime.GOMAXPROCS(0), capped at
 // the number of challenges; n = 1 synthesizes sequentially on one
 // goroutine. The workers share the partition's pre-sized assignment: each
-// adds only one challenge's gadget scratch (a few MB at 32 GiB). With
+// adds only one challenge's gadget scratch (stacked.ChallengeScratchBytes,
+// ~300 MB at 32 GiB), and SynthesizeParallel starts no more workers than
+// half of MemAvailable holds scratch for. With
 // WithMaxPartitionsInFlight(2) a synthesis overlaps a proof, which also
 // wants the cores: lower n to keep some for it.
 func WithSynthesisWorkers(n int) Option {

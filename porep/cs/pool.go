@@ -243,6 +243,13 @@ func underPressure() bool {
 	return ok && avail < max(1<<30, total/16)
 }
 
+// MemAvailable returns /proc/meminfo's MemAvailable in bytes, and false
+// where it cannot be read (outside Linux).
+func MemAvailable() (uint64, bool) {
+	_, avail, ok := memInfo()
+	return avail, ok
+}
+
 // memInfo returns /proc/meminfo's MemTotal and MemAvailable in bytes.
 func memInfo() (total, avail uint64, ok bool) {
 	f, err := os.Open("/proc/meminfo")

@@ -38,8 +38,10 @@ fig() {
 	local name=$1 mode=$2 env=$3 bin=$4
 	shift 4
 	local out="$OUT/$name.json"
-	echo "+ flock $mode $LOCK env $env $bin --log-level warn bench synth $* --json" >&2
-	flock "$mode" "$LOCK" env $env "$bin" --log-level warn bench synth "$@" --json >"$out"
+	echo "+ flock $mode $LOCK /usr/bin/time env $env $bin --log-level warn bench synth $* --json" >&2
+	flock "$mode" "$LOCK" /usr/bin/time -f '%e %U %S %R' -o "$OUT/$name.time" env $env "$bin" --log-level warn bench synth "$@" --json >"$out"
+	# Whole process (setup included: synthetic C1, SizeHintFor): wall, CPU, minor faults.
+	read -r pwall puser psys pminflt <"$OUT/$name.time"
 	awk -v name="$name" -v c="$(num "$out" constraints)" -v lo="$(num "$out" seconds_min)" \
 		-v hi="$(num "$out" seconds_max)" -v med="$(num "$out" seconds)" -v rss="$(num "$out" peak_rss_bytes)" \
 		-v cold="$(num "$out" cold_seconds)" -v warm="$(num "$out" warm_seconds)" \
@@ -48,6 +50,7 @@ fig() {
 		printf "%-28s %11d constraints  median %7.3fs  min %7.3fs (%5.2f M/s)  max %7.3fs", name, c, med, lo, c / lo / 1e6, hi
 		if (cold != "") printf "  cold %7.3fs (%d faults) warm %7.3fs (%d faults) cores %.2f", cold, cf, warm, wf, cores
 		printf "  peak RSS %.1f GiB\n", rss / 1073741824 }'
+	awk -v w="$pwall" -v u="$puser" -v s="$psys" -v f="$pminflt" 'BEGIN { printf "%-28s process: %.1fs wall, %.1fs CPU (%.1f user, %.1f sys), %d minor faults\n", "", w, u + s, u, s, f }'
 }
 
 B="$OUT/cuseal-before"

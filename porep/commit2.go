@@ -286,6 +286,13 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 // short.
 var synthPool = &cs.BufferPool{}
 
+// ReleaseSynthesisBuffers drops the assignment storage SealCommitPhase2
+// keeps for the next partition or call (about 16 GiB per partition in
+// flight at 32 GiB), so the garbage collector can return it to the system.
+// The storage is also dropped by itself when memory runs short; call this
+// when no more proofs are coming soon.
+func ReleaseSynthesisBuffers() { synthPool.Trim() }
+
 // synthesizePartition builds and synthesizes partition k into a
 // ProvingAssignment, its challenges on up to workers goroutines
 // (stacked.Circuit.SynthesizeParallel; 1: sequentially).

@@ -28,31 +28,15 @@ var goldenDir = filepath.Join("..", "..", "testdata", "golden")
 
 // refMeta is the part of a golden folder's meta.json the tests read.
 type refMeta struct {
-	Shape                  string    `json:"shape"`
 	SectorSize             uint64    `json:"sector_size"`
 	Tree                   string    `json:"tree"`
 	APIVersion             string    `json:"api_version"`
 	RegisteredProof        *string   `json:"registered_proof"`
 	PoRepID                string    `json:"porep_id"`
-	ProverID               string    `json:"prover_id"`
-	SectorID               uint64    `json:"sector_id"`
-	CommD                  string    `json:"comm_d"`
-	CommR                  string    `json:"comm_r"`
 	ReplicaID              string    `json:"replica_id"`
 	Partitions             int       `json:"partitions"`
 	ChallengesPerPartition int       `json:"challenges_per_partition"`
 	Partition              []refPart `json:"partition"`
-
-	ToxicSeed      string `json:"toxic_seed"`
-	ParamsBlake2b  string `json:"params_blake2b16"`
-	VKBlake2b      string `json:"vk_blake2b16"`
-	ParamsFile     string `json:"params_file"`
-	VKFile         string `json:"vk_file"`
-	RSSeed         string `json:"rs_seed"`
-	ProofFile      string `json:"proof_file"`
-	ProofHex       string `json:"proof_hex"`
-	CacheIdent     string `json:"cache_identifier"`
-	ParamsInManife bool   `json:"params_file_in_parameters_json"`
 }
 
 type refPart struct {

@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # build.sh — build, test and demo cuseal.
 #
-#   ./build.sh deps [--cuda]   install cmake and g++ (and, with --cuda, nvcc + g++-11)
+#   ./build.sh deps [--cuda]   install cmake, g++ and python3 (and, with --cuda, nvcc + g++-11, and
+#                              fetch sppark's sources with cargo for the CUDA kernels)
 #   ./build.sh build           bin/cuseal (pure Go); also bin/cuseal-cuda when nvcc is present
 #   ./build.sh test            CTest host tests + go vet ./... + go test ./...
-#   ./build.sh cuda            CUDA variant: native lib (all archs) + its host tests + bin/cuseal-cuda
+#   ./build.sh cuda            CUDA variant: native lib (all archs; sppark + reference kernels) + its
+#                              host tests + bin/cuseal-cuda
+#   ./build.sh supraseal       supraseal-c2 variant: native/supraseal (cargo, nvcc) + bin/cuseal-supraseal
+#                              (tags cuda,supraseal: both GPU backends in one binary; no GPU needed)
+#   ./build.sh lib [--cuda]    libcuseal.so + libcuseal.a + cuseal_porep.h in build/lib (the C ABI;
+#                              --cuda: with the native CUDA core, needs nvcc)
 #   ./build.sh demo            seal, prove and verify a 2 KiB sector; print phase timings
 #                              (test parameters cached in testdata/cache/params)
 #   ./build.sh clean [--all]   remove build outputs (--all: also the cached test parameters)
@@ -13,7 +19,9 @@
 # the command that failed. Environment: GO (go binary), JOBS (parallel build jobs, default nproc),
 # GOTESTFLAGS (extra flags for go test, e.g. -short), CMAKE_GENERATOR (passed through to cmake),
 # CUDA_ARCHS (e.g. "89-real", instead of CMakeLists.txt's full list), NATIVE_BUILD (the CUDA
-# build directory, default build/native, where bridge/ links from).
+# build directory, default build/native, where bridge/ links from), CUDAHOSTCXX / CUDA_HOST_CXX
+# (nvcc's host compiler, passed as -ccbin; default g++-11 when found), CUSEAL_SPPARK=OFF (CUDA
+# build with our reference kernels only: no cargo needed).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -34,8 +42,9 @@ HOST_BUILD=${HOST_BUILD:-build/host}
 # Cached 2 KiB test parameters (about 1.1 GB, minutes to generate): shared by the demo and the
 # end-to-end tests. testdata/cache/ is ignored by git.
 PARAMS_CACHE=${CUSEAL_TEST_PARAMS_DIR:-$ROOT/testdata/cache/params}
-# Host compiler nvcc accepts (see scripts/install-nvcc.sh).
-CUDA_HOST_CXX=${CUDA_HOST_CXX:-/usr/bin/g++-11}
+# Host compiler nvcc accepts (see scripts/install-nvcc.sh): CUDAHOSTCXX (CMake's and nvcc's
+# variable) or CUDA_HOST_CXX when set, else g++-11 wherever it is on PATH.
+CUDA_HOST_CXX=${CUDAHOSTCXX:-${CUDA_HOST_CXX:-$(command -v g++-11 2>/dev/null || true)}}
 
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
@@ -71,6 +80,7 @@ cmd_deps() {
 	have cmake || pkgs+=(cmake)
 	have g++ || pkgs+=(g++)
 	have make || pkgs+=(make)
+	have python3 || pkgs+=(python3) # libcuseal's ctypes test (libcuseal/testdata/porep_ctypes.py)
 	if [ ${#pkgs[@]} -eq 0 ]; then
 		log "deps: cmake, g++ and make already present"
 	elif [ "$(id -u)" != 0 ]; then
@@ -86,7 +96,21 @@ cmd_deps() {
 	fi
 	if [ "$cuda" = 1 ]; then
 		run bash scripts/install-nvcc.sh
+		deps_sppark
 	fi
+}
+
+# deps_sppark: sppark's sources in cargo's registry cache, so the CUDA build's configure step
+# finds them without network (scripts/sppark-root.sh).
+deps_sppark() {
+	[ "${CUSEAL_SPPARK:-ON}" = OFF ] && { log "deps: CUSEAL_SPPARK=OFF: not fetching sppark"; return; }
+	if ! have cargo && [ -x "$HOME/.cargo/bin/cargo" ]; then
+		export PATH="$HOME/.cargo/bin:$PATH"
+	fi
+	# Debian's own cargo (0.66) is too old for the locked crates (some use edition 2024): Rust's
+	# cargo >= 1.85 is needed, e.g. from https://rustup.rs.
+	have cargo || die "deps: cargo not found: the CUDA build fetches sppark (crate sppark =0.1.16) with cargo >= 1.85; install Rust (https://rustup.rs), or build the reference kernels only with CUSEAL_SPPARK=OFF"
+	run bash scripts/sppark-root.sh
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -98,12 +122,28 @@ cmake_host() {
 
 cmake_cuda() {
 	have nvcc || die "nvcc not found: run ./build.sh deps --cuda (as root)"
-	local hostcxx=() archs=(-UCMAKE_CUDA_ARCHITECTURES)
-	[ -x "$CUDA_HOST_CXX" ] && hostcxx=(-DCMAKE_CUDA_HOST_COMPILER="$CUDA_HOST_CXX")
+	local hostcxx=() archs=(-UCMAKE_CUDA_ARCHITECTURES) spk=()
+	if [ -n "$CUDA_HOST_CXX" ]; then
+		[ -x "$CUDA_HOST_CXX" ] || have "$CUDA_HOST_CXX" || die "CUDA host compiler $CUDA_HOST_CXX not found (CUDAHOSTCXX / CUDA_HOST_CXX)"
+		hostcxx=(-DCMAKE_CUDA_HOST_COMPILER="$CUDA_HOST_CXX")
+	fi
+	# sppark's kernels: CMake runs scripts/sppark-root.sh (cargo) unless CUSEAL_SPPARK=OFF.
+	if [ "${CUSEAL_SPPARK:-ON}" = OFF ]; then
+		spk=(-DCUSEAL_SPPARK=OFF)
+	else
+		spk=(-DCUSEAL_SPPARK=ON)
+		if ! have cargo && [ -x "$HOME/.cargo/bin/cargo" ]; then export PATH="$HOME/.cargo/bin:$PATH"; fi
+		if ! have cargo; then
+			local why="cargo not found: the CUDA build takes sppark's kernels from cargo's registry; run ./build.sh deps --cuda, install Rust (https://rustup.rs), or set CUSEAL_SPPARK=OFF for the reference kernels only"
+			[ "${1:-}" = strict ] && die "$why"
+			log "build: $why; building the CUDA variant with the reference kernels only"
+			spk=(-DCUSEAL_SPPARK=OFF)
+		fi
+	fi
 	# The full arch list comes from CMakeLists.txt; -U drops an arch list an earlier
 	# configuration of the same directory may have cached. CUDA_ARCHS overrides it.
 	[ -n "${CUDA_ARCHS:-}" ] && archs=(-DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCHS")
-	run cmake -S . -B "$NATIVE_BUILD" -DCUSEAL_CUDA=ON -DCMAKE_BUILD_TYPE=Release "${hostcxx[@]}" "${archs[@]}"
+	run cmake -S . -B "$NATIVE_BUILD" -DCUSEAL_CUDA=ON -DCMAKE_BUILD_TYPE=Release "${hostcxx[@]}" "${archs[@]}" "${spk[@]}"
 	run cmake --build "$NATIVE_BUILD" -j "$JOBS"
 }
 
@@ -156,18 +196,125 @@ cmd_test() {
 cmd_cuda() {
 	need_go
 	has_native || die "cuda: CMakeLists.txt missing"
-	cmake_cuda
+	cmake_cuda strict
 	run ctest --test-dir "$NATIVE_BUILD" -L host --output-on-failure -j "$JOBS"
 	mkdir -p bin
 	run "$GO" vet -tags cuda ./...
 	run "$GO" build -tags cuda -o bin/cuseal-cuda ./cli
 	# The Go side of the CUDA variant: the bridge's tests (host emulation against gnark-crypto;
-	# GPU tests skip themselves when no device is found), the CUDA backend's and the CLI's.
+	# GPU tests skip themselves when no device is found), the CUDA backend's, the CLI's and
+	# libcuseal's (its cuda c-shared library, called from C and Python).
 	# -short: the CPU end-to-end tests already ran in ./build.sh test.
-	run "$GO" test -count=1 -short -tags cuda ./bridge/... ./porep/... ./cli/...
+	run "$GO" test -count=1 -short -tags cuda ./bridge/... ./porep/... ./cli/... ./libcuseal/...
 	run bin/cuseal-cuda info --json
 	bin/cuseal-cuda info --json | grep -q '"cuda": *true' || die "cuda: bin/cuseal-cuda info --json does not report \"cuda\": true"
+	if [ "${CUSEAL_SPPARK:-ON}" != OFF ] && [ "${CUSEAL_KERNELS:-auto}" != reference ]; then
+		bin/cuseal-cuda info --json | grep -q '"kernels": *"sppark' ||
+			die "cuda: bin/cuseal-cuda info --json does not name the sppark kernel set"
+	fi
 	log "cuda: CUDA variant built and its host tests passed"
+}
+
+# ---------------------------------------------------------------------------------------------
+# supraseal: the supraseal-c2 comparison backend. native/supraseal is a Rust staticlib (our C
+# shim over the supraseal-c2 crate, =0.1.2, whose build.rs compiles its CUDA with nvcc through
+# sppark); bridge/supraseal links it through cgo under the build tag supraseal. The binary is
+# built with -tags cuda,supraseal, so one process can run cuseal's own CUDA backend and
+# supraseal side by side (`cuseal bench prove --backend cuda,supraseal`); the tag supraseal
+# alone also builds (without cuseal's native library). Needs cargo/rustc, nvcc and the CUDA
+# build (cmake_cuda); no GPU. Environment: CARGO (cargo binary), SUPRASEAL_SKIP_CUDA=1 (build
+# only the supraseal tag, skipping cuseal's CUDA library), NVCC_APPEND_FLAGS (e.g.
+# '-gencode arch=compute_90,code=sm_90' for Hopper SASS; sppark builds sm_70/sm_80 SASS and
+# compute_80 PTX by itself).
+SUPRASEAL_DIR=native/supraseal
+CARGO=${CARGO:-cargo}
+
+# cudart_static_path: libcudart_static.a of the nvcc on PATH.
+cudart_static_path() {
+	local nvcc_dir d
+	nvcc_dir=$(dirname "$(readlink -f "$(command -v nvcc)")")
+	for d in ${CUDA_HOME:+"$CUDA_HOME/lib64"} "$nvcc_dir/../lib64" "$nvcc_dir/../targets/$(uname -m)-linux/lib" \
+		"/usr/lib/$(uname -m)-linux-gnu" /usr/local/cuda/lib64; do
+		if [ -f "$d/libcudart_static.a" ]; then
+			printf '%s\n' "$d/libcudart_static.a"
+			return 0
+		fi
+	done
+	return 1
+}
+
+cmd_supraseal() {
+	need_go
+	have "$CARGO" && have rustc ||
+		die "supraseal: cargo/rustc not found: install a Rust toolchain (rustc >= 1.78 for Cargo.lock v4, e.g. https://rustup.rs; Debian bookworm's cargo is too old) or set CARGO=/path/to/cargo"
+	have nvcc || die "supraseal: nvcc not found: run ./build.sh deps --cuda (as root); supraseal-c2 compiles CUDA with it"
+	local cxx=() cudart tags=cuda,supraseal
+	# cc passes $CXX to nvcc as -ccbin: Debian's CUDA 11.8 needs g++-11.
+	[ -x "$CUDA_HOST_CXX" ] && cxx=(CXX="$CUDA_HOST_CXX")
+	local t0=$SECONDS
+	run env "${cxx[@]}" "$CARGO" build --release --locked --manifest-path "$SUPRASEAL_DIR/Cargo.toml"
+	run env "${cxx[@]}" "$CARGO" test --release --locked --manifest-path "$SUPRASEAL_DIR/Cargo.toml"
+	log "supraseal: native/supraseal built in $((SECONDS - t0))s"
+	# The staticlib leaves libcudart_static to the final link; a copy next to it under our own
+	# name (as CMake does for build/native) keeps cgo's -L path independent of the CUDA install.
+	cudart=$(cudart_static_path) || die "supraseal: libcudart_static.a not found next to nvcc (set CUDA_HOME)"
+	run cp "$cudart" "$SUPRASEAL_DIR/target/release/libcuseal_ss_cudart.a"
+	if [ "${SUPRASEAL_SKIP_CUDA:-0}" = 1 ]; then
+		tags=supraseal
+	else
+		has_native || die "supraseal: CMakeLists.txt missing"
+		[ -f "$NATIVE_BUILD/libcuseal_native.a" ] || cmake_cuda
+	fi
+	mkdir -p bin
+	run "$GO" vet -tags "$tags" ./bridge/... ./porep/... ./cli/...
+	run "$GO" build -tags "$tags" -o bin/cuseal-supraseal ./cli
+	# Device-free tests of the variant: the shim's checks through cgo, backend selection; the
+	# supraseal-vs-CPU byte-equality tests skip themselves without a device.
+	# (The rest of these packages' tests ran in ./build.sh test and ./build.sh cuda.)
+	run "$GO" test -count=1 -short -tags "$tags" -run 'SupraSeal|Synthetic|BackendList|BackendRegistry|BenchGroth16|Popcount|WithoutDevice' \
+		./bridge/supraseal/... ./porep/ ./porep/groth16/ ./cli/
+	run bin/cuseal-supraseal info --json
+	bin/cuseal-supraseal info --json | grep -q '"supraseal"' || die "supraseal: bin/cuseal-supraseal info --json does not list the supraseal backend"
+	log "supraseal: bin/cuseal-supraseal built (tags $tags) in $((SECONDS - t0))s"
+}
+
+# ---------------------------------------------------------------------------------------------
+# lib [--cuda]: the C ABI (include/cuseal_porep.h) as a shared and a static library, built from
+# the Go package libcuseal/ with cgo. LIB_OUT (default build/lib) receives libcuseal.so,
+# libcuseal.a and cuseal_porep.h. --cuda builds the native library first (as ./build.sh cuda
+# does, CUDA_ARCHS honoured) and links it in: the libraries then carry the "cuda" backend, and
+# programs linking libcuseal.a also need -L build/native -lcuseal_native -lcuseal_cudart
+# -lstdc++ (libcuseal.so carries them).
+cmd_lib() {
+	local cuda=0 tags=()
+	for a in "$@"; do
+		case "$a" in
+		--cuda) cuda=1 ;;
+		*) die "lib: unknown flag $a (usage: ./build.sh lib [--cuda])" ;;
+		esac
+	done
+	need_go
+	have cc || have gcc || die "lib: no C compiler (cc) found: cgo needs one (./build.sh deps installs g++)"
+	local out=${LIB_OUT:-build/lib}
+	if [ "$cuda" = 1 ]; then
+		has_native || die "lib: CMakeLists.txt missing"
+		cmake_cuda
+		tags=(-tags cuda)
+	fi
+	mkdir -p "$out"
+	# Build into a temporary directory first: a failed build leaves the previous libraries intact.
+	local tmp
+	tmp=$(mktemp -d "$out/.tmp-lib.XXXXXX")
+	# shellcheck disable=SC2064  # expand $tmp now: it is local
+	trap "rm -rf '$tmp'" EXIT
+	run env CGO_ENABLED=1 "$GO" build "${tags[@]}" -buildmode=c-shared -o "$tmp/libcuseal.so" ./libcuseal
+	run env CGO_ENABLED=1 "$GO" build "${tags[@]}" -buildmode=c-archive -o "$tmp/libcuseal.a" ./libcuseal
+	# cgo also writes libcuseal.h (its own prototypes, without const); callers use the
+	# documented header.
+	run cp include/cuseal_porep.h "$tmp/cuseal_porep.h"
+	run mv -f "$tmp/libcuseal.so" "$tmp/libcuseal.a" "$tmp/cuseal_porep.h" "$out/"
+	log "lib: $(cd "$out" && ls -l libcuseal.so libcuseal.a cuseal_porep.h | awk '{ printf "%s (%s bytes)  ", $NF, $5 }')"
+	log "lib: link with: cc app.c -I$out -L$out -lcuseal -Wl,-rpath,$out   (or $out/libcuseal.a -pthread -ldl -lm)"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -176,6 +323,8 @@ cmd_cuda() {
 json_num() { sed -n "s/^ *\"$2\": *\([-0-9.eE+]*\),\{0,1\}\$/\1/p" "$1" | head -n 1; }
 json_bool() { sed -n "s/^ *\"$2\": *\(true\|false\),\{0,1\}\$/\1/p" "$1" | head -n 1; }
 
+# The steps print their JSON to files and their progress (a bar on a terminal, one line per
+# phase otherwise) and warnings on stderr.
 cmd_demo() {
 	need_go
 	local sample=testdata/demo/sample.txt
@@ -190,12 +339,12 @@ cmd_demo() {
 	local work
 	work=$(mktemp -d "${TMPDIR:-/tmp}/cuseal-demo.XXXXXX")
 	log "demo: working directory $work; test parameters cached in $PARAMS_CACHE"
-	run bin/cuseal --log-level warn seal --sector-size 2KiB --data "$sample" --out "$work/sector" \
+	run bin/cuseal seal --sector-size 2KiB --data "$sample" --out "$work/sector" \
 		--miner t01000 --sector 1 --ticket "$ticket" --seed "$seed" --json >"$work/seal.json"
-	run bin/cuseal --log-level warn params generate --sector-size 2KiB --out "$PARAMS_CACHE" --reuse --json >"$work/params.json"
-	run "$bin" --log-level warn commit2 --c1 "$work/sector/c1.json" --params-dir "$PARAMS_CACHE" \
+	run bin/cuseal params generate --sector-size 2KiB --out "$PARAMS_CACHE" --reuse --json >"$work/params.json"
+	run "$bin" commit2 --c1 "$work/sector/c1.json" --params-dir "$PARAMS_CACHE" \
 		--miner t01000 --sector 1 --out "$work/proof" --json >"$work/commit2.json"
-	run bin/cuseal --log-level warn verify --c1 "$work/sector/c1.json" --proof "$work/proof" \
+	run bin/cuseal verify --c1 "$work/sector/c1.json" --proof "$work/proof" \
 		--params-dir "$PARAMS_CACHE" --miner t01000 --sector 1 --json >"$work/verify.json"
 	[ "$(json_bool "$work/verify.json" valid)" = true ] || die "demo: the proof did not verify"
 
@@ -241,6 +390,8 @@ main() {
 	build) cmd_build "$@" ;;
 	test) cmd_test "$@" ;;
 	cuda) cmd_cuda "$@" ;;
+	supraseal) cmd_supraseal "$@" ;;
+	lib) cmd_lib "$@" ;;
 	demo) cmd_demo "$@" ;;
 	clean) cmd_clean "$@" ;;
 	-h | --help | help) usage ;;

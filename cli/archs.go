@@ -26,3 +26,18 @@ func archsFromBuild(build string) []string {
 	}
 	return out
 }
+
+// kernelsFromBuild extracts the GPU kernel set from the native library's build string
+// ("...; kernels sppark-0.1.16" or "...; kernels reference (CUSEAL_KERNELS=reference; ...)"):
+// "sppark-0.1.16" (sppark's MSM/NTT, the CUDA build's default), "reference" (our kernels: a
+// build without sppark, or CUSEAL_KERNELS=reference), or "" when the string names none.
+func kernelsFromBuild(build string) string {
+	_, rest, ok := strings.Cut(build, "kernels ")
+	if !ok {
+		return ""
+	}
+	if f := strings.Fields(strings.TrimSpace(rest)); len(f) > 0 {
+		return strings.TrimSuffix(f[0], ";")
+	}
+	return ""
+}

@@ -22,3 +22,18 @@ func TestArchsFromBuild(t *testing.T) {
 		}
 	}
 }
+
+func TestKernelsFromBuild(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		// The strings native/backend_cuda.cu builds (native/kernels.cpp kernels_info).
+		{"nvcc 11.8; archs 90-real; kernels sppark-0.1.16", "sppark-0.1.16"},
+		{"nvcc 11.8; archs 90-real; kernels reference (CUSEAL_KERNELS=reference; sppark-0.1.16 built in)", "reference"},
+		{"nvcc 11.8; archs 90-real; kernels reference", "reference"},
+		{"host only (CUSEAL_CUDA=OFF)", ""},
+		{"nvcc 11.8; archs 75-real 80-real", ""},
+	} {
+		if got := kernelsFromBuild(tc.in); got != tc.want {
+			t.Errorf("kernelsFromBuild(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -21,6 +21,7 @@ func probeBackend(info *buildInfo) {
 	}
 	info.NativeVersion = fmt.Sprintf("ABI %d, %s", v.ABIVersion, v.Build)
 	info.CUDAArchs = archsFromBuild(v.Build)
+	info.Kernels = kernelsFromBuild(v.Build)
 	if !v.BuiltWithCUDA {
 		info.DeviceError = "native library built without CUDA (CUSEAL_CUDA=OFF)"
 		return

@@ -9,5 +9,7 @@ func benchSubcommands() []*cli.Command {
 		benchMSMCommand(),
 		benchNTTCommand(),
 		benchProveCommand(),
+		benchGroth16Command(),
+		benchAggregateCommand(),
 	}
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -15,11 +17,13 @@ func benchProveCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "c1", Usage: "C1 JSON or lotus-bench Commit2In `FILE`", Required: true},
 			paramsDirFlag(),
+			requireProductionFlag(),
 			minerFlag(),
 			sectorFlag(),
-			&cli.StringFlag{Name: "backend", Usage: "proving backend: auto, cpu or cuda", Value: porep.BackendAuto},
+			&cli.StringFlag{Name: "backend", Usage: backendUsage + "; a comma-separated list (cpu,cuda,supraseal) runs each on the same C1 in turn, with the same fixed blinding (r, s), and reports them side by side with whether their proofs are byte-identical", Value: porep.BackendAuto},
 			noGPUFlag(),
 			&cli.IntFlag{Name: "runs", Usage: "measured runs", Value: 1},
+			&cli.BoolFlag{Name: "force", Usage: "prove even when the estimated memory need exceeds the available memory"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
 		}, append(proverFlags(), profileFlags()...)...),
 		Action: benchProveAction,
@@ -41,6 +45,20 @@ type proveResult struct {
 	PeakRSSBytes    uint64        `json:"peak_rss_bytes"`
 }
 
+// proveComparison is what `cuseal bench prove --backend a,b,... --json` prints.
+type proveComparison struct {
+	RegisteredProof string        `json:"registered_proof"`
+	Partitions      int           `json:"partitions"`
+	Runs            int           `json:"runs"`
+	Backends        []proveResult `json:"backends"` // in --backend order; peak_rss_bytes is the process's so far
+	// ProofsIdentical: every backend's proof bytes (same C1, same fixed r and s) are equal.
+	ProofsIdentical bool `json:"proofs_identical"`
+}
+
+// benchSeed fixes (r, s) when several backends are compared, so that their proofs must be
+// byte-identical (bench only: the proofs are discarded).
+var benchSeed = [32]byte{'c', 'u', 's', 'e', 'a', 'l', '-', 'b', 'e', 'n', 'c', 'h', '-', 'p', 'r', 'o', 'v', 'e'}
+
 func benchProveAction(c *cli.Context) error {
 	if err := checkProfilePaths(c); err != nil {
 		return err
@@ -53,7 +71,7 @@ func benchProveAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	backend, err := backendName(c)
+	backends, err := backendList(c)
 	if err != nil {
 		return err
 	}
@@ -67,54 +85,144 @@ func benchProveAction(c *cli.Context) error {
 	if err := checkParamsPresent(dir, &in.cfg, true); err != nil {
 		return err
 	}
+	if !c.Bool("force") {
+		pp, _, _ := in.cfg.ParameterPaths(dir)
+		for _, b := range backends {
+			if err := checkProveMemory(c, &in.cfg, b, pp); err != nil {
+				return err
+			}
+		}
+	}
 	stop, err := startProfiling(c)
 	if err != nil {
 		return err
 	}
 	jsonOut := c.Bool("json")
-	bar := newProgress(c.App.ErrWriter, jsonOut, int64(runs*in.cfg.Partitions), fmt.Sprintf("bench prove %s", formatSize(in.cfg.SectorSize)))
-	var rec *phaseRecorder
-	var nbytes int
-	m, err := measure(runs, func(int) error {
-		rec = newPhaseRecorder(bar)
-		opts, err := proverOptions(c, dir, backend, rec)
+	bar := newPhaseProgress(c.App.ErrWriter, int64(len(backends)*runs*in.cfg.Partitions), fmt.Sprintf("bench prove %s", formatSize(in.cfg.SectorSize)))
+	var results []proveResult
+	var proofs [][]byte
+	for _, backend := range backends {
+		var rec *phaseRecorder
+		var proof []byte
+		m, err := measure(runs, func(int) error {
+			rec = newPhaseRecorder(bar, c.App.ErrWriter, in.cfg.Partitions)
+			opts, err := proverOptions(c, dir, backend, rec)
+			if err != nil {
+				return err
+			}
+			if len(backends) > 1 {
+				opts = append(opts, porep.WithDeterministicRandomness(benchSeed))
+			}
+			pf, err := porep.SealCommitPhase2(in.data, in.sector, in.miner, opts...)
+			if err != nil {
+				return classifyPorepError(err)
+			}
+			proof = pf
+			return nil
+		})
 		if err != nil {
+			bar.Done()
+			if serr := stop(); serr != nil {
+				return serr
+			}
+			if len(backends) > 1 {
+				return fmt.Errorf("backend %s: %w", backend, err)
+			}
 			return err
 		}
-		pf, err := porep.SealCommitPhase2(in.data, in.sector, in.miner, opts...)
-		if err != nil {
-			return classifyPorepError(err)
-		}
-		nbytes = len(pf)
-		return nil
-	})
-	bar.Done()
-	if serr := stop(); err == nil {
-		err = serr
+		sp := summarize(m.Seconds)
+		results = append(results, proveResult{
+			RegisteredProof: in.cfg.Name,
+			Backend:         rec.backend(),
+			Partitions:      len(proof) / 192,
+			Runs:            runs,
+			Seconds:         sp.Median,
+			SecondsMin:      sp.Min,
+			SecondsMax:      sp.Max,
+			Timings:         rec.timings(),
+			Allocs:          m.Allocs,
+			AllocBytes:      m.Bytes,
+			PeakRSSBytes:    peakRSS(),
+		})
+		proofs = append(proofs, proof)
 	}
-	if err != nil {
+	bar.Done()
+	if err := stop(); err != nil {
 		return err
 	}
-	sp := summarize(m.Seconds)
-	res := proveResult{
-		RegisteredProof: in.cfg.Name,
-		Backend:         rec.backend(),
-		Partitions:      nbytes / 192,
-		Runs:            runs,
-		Seconds:         sp.Median,
-		SecondsMin:      sp.Min,
-		SecondsMax:      sp.Max,
-		Timings:         rec.timings(),
-		Allocs:          m.Allocs,
-		AllocBytes:      m.Bytes,
-		PeakRSSBytes:    peakRSS(),
+	if len(results) == 1 {
+		res := results[0]
+		if jsonOut {
+			return writeJSON(c, res)
+		}
+		printf(c, "%s, %d partition(s), %s backend\n", res.RegisteredProof, res.Partitions, res.Backend)
+		printf(c, "  time:     %.3fs median, %.3fs min, %.3fs max over %d run(s)\n", res.Seconds, res.SecondsMin, res.SecondsMax, runs)
+		printf(c, "  peak RSS: %s\n", humanBytes(res.PeakRSSBytes))
+		printTimings(c.App.Writer, res.Timings)
+		return nil
+	}
+	cmp := proveComparison{RegisteredProof: in.cfg.Name, Partitions: results[0].Partitions, Runs: runs, Backends: results, ProofsIdentical: true}
+	for _, p := range proofs[1:] {
+		if !bytes.Equal(p, proofs[0]) {
+			cmp.ProofsIdentical = false
+		}
 	}
 	if jsonOut {
-		return writeJSON(c, res)
+		if err := writeJSON(c, cmp); err != nil {
+			return err
+		}
+	} else {
+		printComparison(c, &cmp)
 	}
-	printf(c, "%s, %d partition(s), %s backend\n", res.RegisteredProof, res.Partitions, res.Backend)
-	printf(c, "  time:     %.3fs median, %.3fs min, %.3fs max over %d run(s)\n", res.Seconds, res.SecondsMin, res.SecondsMax, runs)
-	printf(c, "  peak RSS: %s\n", humanBytes(res.PeakRSSBytes))
-	printTimings(c.App.Writer, res.Timings)
+	if !cmp.ProofsIdentical {
+		// Every proof verified, yet with the same (r, s) they must be equal: a backend is wrong.
+		return internalError(fmt.Errorf("bench prove: the backends' proofs differ for the same C1, r and s (%s)", strings.Join(backends, ", ")))
+	}
 	return nil
+}
+
+// printComparison prints the backends side by side: total times, then every phase.
+func printComparison(c *cli.Context, cmp *proveComparison) {
+	printf(c, "%s, %d partition(s), %d run(s) per backend, fixed r and s\n", cmp.RegisteredProof, cmp.Partitions, cmp.Runs)
+	width := len("phase (seconds)")
+	for _, t := range cmp.Backends[0].Timings {
+		width = max(width, len(t.Phase))
+	}
+	printf(c, "%-*s", width, "phase (seconds)")
+	for _, r := range cmp.Backends {
+		printf(c, "  %12s", r.Backend)
+	}
+	printf(c, "\n")
+	row := func(name string, v func(r *proveResult) (float64, bool)) {
+		printf(c, "%-*s", width, name)
+		for i := range cmp.Backends {
+			if x, ok := v(&cmp.Backends[i]); ok {
+				printf(c, "  %12.3f", x)
+			} else {
+				printf(c, "  %12s", "-")
+			}
+		}
+		printf(c, "\n")
+	}
+	row("total (median)", func(r *proveResult) (float64, bool) { return r.Seconds, true })
+	row("total (min)", func(r *proveResult) (float64, bool) { return r.SecondsMin, true })
+	for i, t := range cmp.Backends[0].Timings {
+		row(t.Phase, func(r *proveResult) (float64, bool) {
+			if i < len(r.Timings) && r.Timings[i].Phase == t.Phase {
+				return r.Timings[i].Seconds, true
+			}
+			return 0, false
+		})
+	}
+	base := cmp.Backends[0]
+	for _, r := range cmp.Backends[1:] {
+		if r.Seconds > 0 {
+			printf(c, "%s / %s: %.2fx (median total time)\n", base.Backend, r.Backend, base.Seconds/r.Seconds)
+		}
+	}
+	same := "yes"
+	if !cmp.ProofsIdentical {
+		same = "NO"
+	}
+	printf(c, "proofs byte-identical: %s\n", same)
 }

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +31,44 @@ func paramsDirFlag() cli.Flag {
 		EnvVars: []string{"FIL_PROOFS_PARAMETER_CACHE"},
 		Value:   stacked.DefaultParameterDir,
 	}
+}
+
+// requireProductionFlag makes commit2, bench prove and verify hash the parameter files
+// against rust-fil-proofs' official table first (porep.WithRequireProductionParams).
+func requireProductionFlag() cli.Flag {
+	return &cli.BoolFlag{
+		Name:    "require-production-params",
+		Usage:   "refuse (exit 2) parameter files whose digest is not the official one (rust-fil-proofs 19.1.0 parameters.json); hashes each file once per process",
+		EnvVars: []string{"FIL_PROOFS_VERIFY_PRODUCTION_PARAMS"},
+	}
+}
+
+// productionOptions turns --require-production-params into porep options, with the
+// digest cache file that spares later processes re-hashing unchanged files.
+func productionOptions(c *cli.Context) []porep.Option {
+	opts := digestCacheOptions()
+	if c.Bool("require-production-params") {
+		opts = append(opts, porep.WithRequireProductionParams())
+	}
+	return opts
+}
+
+// digestCacheOptions names the digest cache file (porep.WithDigestCacheFile):
+// $CUSEAL_DIGEST_CACHE ("off" disables it), else cuseal/param-digests.json in the user's
+// cache directory ($XDG_CACHE_HOME or ~/.cache).
+func digestCacheOptions() []porep.Option {
+	path := os.Getenv("CUSEAL_DIGEST_CACHE")
+	switch path {
+	case "off":
+		return nil
+	case "":
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return nil
+		}
+		path = filepath.Join(dir, "cuseal", "param-digests.json")
+	}
+	return []porep.Option{porep.WithDigestCacheFile(path)}
 }
 
 func minerFlag() cli.Flag {
@@ -65,6 +106,7 @@ func proverOptions(c *cli.Context, dir, backend string, rec *phaseRecorder) ([]p
 	if c.Bool("preload-params") {
 		opts = append(opts, porep.WithPreloadParams())
 	}
+	opts = append(opts, productionOptions(c)...)
 	w := c.Int("synth-workers")
 	if w < 0 {
 		return nil, usageErrorf("--synth-workers %d: must be at least 0", w)
@@ -80,11 +122,12 @@ func commit2Command() *cli.Command {
 			&cli.StringFlag{Name: "c1", Usage: "C1 JSON or lotus-bench Commit2In `FILE`", Required: true},
 			&cli.StringFlag{Name: "out", Usage: "write the proof to `FILE` (default: hex on stdout)"},
 			&cli.BoolFlag{Name: "hex", Usage: "write the proof file as hex instead of raw bytes"},
-			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file, and prove even when the estimated memory need exceeds the available memory"},
 			paramsDirFlag(),
+			requireProductionFlag(),
 			minerFlag(),
 			sectorFlag(),
-			&cli.StringFlag{Name: "backend", Usage: "proving backend: auto, cpu or cuda", Value: porep.BackendAuto},
+			&cli.StringFlag{Name: "backend", Usage: backendUsage, Value: porep.BackendAuto},
 			noGPUFlag(),
 			&cli.BoolFlag{Name: "json", Usage: "print the result and timings as one JSON object"},
 		}, proverFlags()...),
@@ -101,6 +144,8 @@ type commit2Output struct {
 	ProofFile       string        `json:"proof_file,omitempty"`
 	Timings         []phaseTiming `json:"timings"`
 	Seconds         float64       `json:"seconds"`
+	// Warnings are porep's warnings (TEST parameters), also printed on stderr.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // phaseTiming is one row of the timing table.
@@ -131,21 +176,27 @@ func readC1Input(c *cli.Context, forProving bool) (*c1Input, error) {
 		return nil, inputError(err)
 	}
 	in.miner = miner
+	if st, err := os.Stat(in.path); err == nil && st.IsDir() {
+		return nil, usageErrorf("--c1 %s: is a directory, want a C1 JSON file", in.path)
+	}
 	if in.data, err = os.ReadFile(in.path); err != nil {
 		return nil, inputError(fmt.Errorf("--c1: %w", fileError(err)))
 	}
+	if len(bytes.TrimSpace(in.data)) == 0 {
+		return nil, usageErrorf("--c1 %s: empty file (%d bytes), want the C1 output JSON (SealCommitPhase1Output or a lotus-bench Commit2In)", in.path, len(in.data))
+	}
 	raw, wrapper, err := stacked.UnwrapC1Input(in.data)
 	if err != nil {
-		return nil, inputError(fmt.Errorf("%s: %w", in.path, err))
+		return nil, inputError(fmt.Errorf("--c1 %s: %w", in.path, err))
 	}
 	if in.c1, in.cfg, err = stacked.ParseC1(raw); err != nil {
-		return nil, inputError(fmt.Errorf("%s: %w", in.path, err))
+		return nil, inputError(fmt.Errorf("--c1 %s: %w", in.path, err))
 	}
 	switch {
 	case c.IsSet("sector"):
 		in.sector = abi.SectorNumber(c.Uint64("sector"))
 		if wrapper != nil && wrapper.SectorNum != int64(in.sector) {
-			return nil, usageErrorf("--sector %d: %s is a Commit2In for sector %d", in.sector, in.path, wrapper.SectorNum)
+			return nil, usageErrorf("--sector %d: --c1 %s is a Commit2In for sector %d", in.sector, in.path, wrapper.SectorNum)
 		}
 	case wrapper != nil:
 		in.sector = abi.SectorNumber(wrapper.SectorNum)
@@ -153,32 +204,34 @@ func readC1Input(c *cli.Context, forProving bool) (*c1Input, error) {
 		in.sector = 1
 	}
 	if wrapper != nil && wrapper.SectorSize != 0 && wrapper.SectorSize != in.cfg.SectorSize {
-		return nil, usageErrorf("%s: Commit2In.SectorSize = %d, but its registered_proof %s has %d (%s)",
+		return nil, usageErrorf("--c1 %s: Commit2In.SectorSize = %d, but its registered_proof %s has %d (%s)",
 			in.path, wrapper.SectorSize, in.cfg.Name, in.cfg.SectorSize, formatSize(in.cfg.SectorSize))
 	}
 	if in.c1.SyntheticInvalid {
-		return nil, usageErrorf("%s: synthetic C1 data (made for bench synth) cannot be proven", in.path)
+		return nil, usageErrorf("--c1 %s: synthetic C1 data (made for bench synth) cannot be proven", in.path)
 	}
 	want := stacked.ReplicaID(stacked.ProverID(in.miner), in.sector, in.c1.Ticket, in.c1.CommD, in.cfg.PoRepID)
 	if stacked.Domain(want) != in.c1.ReplicaID {
-		return nil, usageErrorf("%s: replica_id is not the one of miner %s, sector %d with this C1's ticket, comm_d and porep_id (%s): wrong --miner or --sector, or an altered ticket, comm_d or registered_proof",
+		return nil, usageErrorf("--c1 %s: replica_id is not the one of miner %s, sector %d with this C1's ticket, comm_d and porep_id (%s): wrong --miner or --sector, or an altered ticket, comm_d or registered_proof",
 			in.path, c.String("miner"), in.sector, in.cfg.Name)
 	}
 	// The challenges derive from replica_id and seed: an altered seed would otherwise
 	// only show up after synthesis.
 	if err := in.c1.CheckChallenges(&in.cfg); err != nil {
-		return nil, inputError(fmt.Errorf("%s: %w", in.path, err))
+		return nil, inputError(fmt.Errorf("--c1 %s: %w", in.path, err))
 	}
 	if forProving {
 		if err := in.c1.CheckInclusionProofs(&in.cfg); err != nil {
-			return nil, inputError(fmt.Errorf("%s: %w", in.path, err))
+			return nil, inputError(fmt.Errorf("--c1 %s: %w", in.path, err))
 		}
 	}
 	return in, nil
 }
 
-// checkParamsPresent names the missing parameter file, and says when the directory holds
-// parameters for other sector sizes only.
+// checkParamsPresent names the missing parameter file, says when the directory holds
+// parameters for other circuits only, and names a dangling symbolic link or a directory
+// standing where a parameter file should be. Problems found later, when the files are
+// read (permissions, corrupt contents), are input errors too (porep.ErrBadInput).
 func checkParamsPresent(dir string, cfg *stacked.SectorConfig, needParams bool) error {
 	pp, vp, _ := cfg.ParameterPaths(dir)
 	need := []string{vp}
@@ -186,27 +239,40 @@ func checkParamsPresent(dir string, cfg *stacked.SectorConfig, needParams bool) 
 		need = append(need, pp)
 	}
 	for _, p := range need {
-		if _, err := os.Stat(p); err != nil {
-			hint := fmt.Sprintf("generate test parameters with: cuseal params generate --sector-size %s --out %s", formatSize(cfg.SectorSize), dir)
-			if others := otherParams(dir); others != "" {
-				hint = "the directory holds parameters for other circuits only (" + others + "); " + hint
-			}
-			return usageErrorf("--params-dir: no %s parameters for %s: %s missing; %s", formatSize(cfg.SectorSize), cfg.Name, p, hint)
+		lst, lerr := os.Lstat(p)
+		st, err := os.Stat(p)
+		switch {
+		case err == nil && st.IsDir():
+			return usageErrorf("--params-dir: %s is a directory, want the %s parameter file", p, cfg.Name)
+		case err == nil:
+			continue
+		case lerr == nil && lst.Mode()&fs.ModeSymlink != 0 && errors.Is(err, fs.ErrNotExist):
+			target, _ := os.Readlink(p)
+			return usageErrorf("--params-dir: %s is a dangling symbolic link (to %s, which does not exist); fix or remove the link", p, target)
+		case !errors.Is(err, fs.ErrNotExist):
+			return inputError(fmt.Errorf("--params-dir: %w", fileError(err)))
 		}
+		hint := fmt.Sprintf("generate test parameters with: cuseal params generate --sector-size %s --out %s", formatSize(cfg.SectorSize), dir)
+		if others := otherParams(dir, cfg); others != "" {
+			hint = "the directory holds parameters for other circuits only (" + others + "); " + hint
+		}
+		return usageErrorf("--params-dir: no %s parameters for %s: %s missing; %s", formatSize(cfg.SectorSize), cfg.Name, p, hint)
 	}
 	return nil
 }
 
-// otherParams lists the sector sizes of the PoRep parameter files in dir.
-func otherParams(dir string) string {
+// otherParams lists the PoRep verifying keys in dir that belong to circuits other than cfg's.
+func otherParams(dir string, cfg *stacked.SectorConfig) string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return ""
 	}
+	own := cfg.ParameterFileStem()
 	var names []string
 	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".vk") && strings.Contains(e.Name(), "stacked-proof-of-replication") {
-			names = append(names, e.Name())
+		n := e.Name()
+		if strings.HasSuffix(n, ".vk") && strings.Contains(n, "stacked-proof-of-replication") && !strings.HasPrefix(n, own) {
+			names = append(names, n)
 		}
 	}
 	if len(names) > 3 {
@@ -217,22 +283,7 @@ func otherParams(dir string) string {
 
 // backendName resolves --backend and --no-gpu.
 func backendName(c *cli.Context) (string, error) {
-	b := c.String("backend")
-	switch b {
-	case porep.BackendAuto, porep.BackendCPU, porep.BackendCUDA:
-	default:
-		return "", usageErrorf("--backend %q: want auto, cpu or cuda", b)
-	}
-	if noGPU(c) {
-		if b == porep.BackendCUDA {
-			return "", usageErrorf("--backend cuda contradicts --no-gpu (BELLMAN_NO_GPU)")
-		}
-		return porep.BackendCPU, nil
-	}
-	if b == porep.BackendCUDA && !cudaBuild {
-		return "", usageErrorf("--backend cuda: this binary was built without CUDA (pure Go); use bin/cuseal-cuda (built by ./build.sh build where nvcc is installed), or --backend cpu")
-	}
-	return b, nil
+	return resolveBackend(c, c.String("backend"))
 }
 
 func commit2Action(c *cli.Context) error {
@@ -264,11 +315,22 @@ func commit2Action(c *cli.Context) error {
 	if err := checkParamsPresent(dir, &in.cfg, true); err != nil {
 		return err
 	}
+	if !c.Bool("force") {
+		pp, _, _ := in.cfg.ParameterPaths(dir)
+		if err := checkProveMemory(c, &in.cfg, backend, pp); err != nil {
+			return err
+		}
+	}
+	if in.cfg.Challenges == stacked.ChallengesNonInteractive {
+		if err := checkSRSPresent(dir); err != nil { // NI-PoRep C2 aggregates its partition proofs
+			return err
+		}
+	}
 	parse := time.Since(start)
 
 	jsonOut := c.Bool("json")
-	rec := newPhaseRecorder(newProgress(c.App.ErrWriter, jsonOut, int64(in.cfg.Partitions),
-		fmt.Sprintf("commit2 %s", formatSize(in.cfg.SectorSize))))
+	rec := newPhaseRecorder(newPhaseProgress(c.App.ErrWriter, int64(in.cfg.Partitions),
+		fmt.Sprintf("commit2 %s", formatSize(in.cfg.SectorSize))), c.App.ErrWriter, in.cfg.Partitions)
 	opts, err := proverOptions(c, dir, backend, rec)
 	if err != nil {
 		return err
@@ -290,12 +352,13 @@ func commit2Action(c *cli.Context) error {
 	}
 	out := commit2Output{
 		RegisteredProof: in.cfg.Name,
-		Partitions:      len(proof) / groth16.ProofSize,
+		Partitions:      in.cfg.Partitions,
 		Backend:         rec.backend(),
 		Proof:           hex.EncodeToString(proof),
 		ProofFile:       outPath,
 		Timings:         append([]phaseTiming{{"read+validate C1", parse.Seconds()}}, rec.timings()...),
 		Seconds:         total.Seconds(),
+		Warnings:        rec.warnings,
 	}
 	out.Timings = append(out.Timings, phaseTiming{"total", total.Seconds()})
 	if jsonOut {
@@ -323,7 +386,7 @@ func classifyPorepError(err error) error {
 	switch {
 	case errors.Is(err, context.Canceled):
 		return internalError(err)
-	case errors.Is(err, groth16.ErrInvalidProof):
+	case errors.Is(err, groth16.ErrInvalidProof), errors.Is(err, porep.ErrAggregateInvalid):
 		return &exitError{code: exitInvalidProof, err: err}
 	case errors.Is(err, porep.ErrBadInput), errors.Is(err, porep.ErrParamsNotFound), errors.Is(err, porep.ErrUnknownBackend),
 		errors.Is(err, porep.ErrUnsupportedProof), errors.Is(err, porep.ErrSyntheticC1),
@@ -364,28 +427,53 @@ func dirOf(path string) string {
 }
 
 // phaseRecorder collects the per-partition synthesis and proving times that
-// porep.SealCommitPhase2 reports through porep.WithProgress, advancing a progress bar.
+// porep.SealCommitPhase2 reports through porep.WithProgress, shows each phase on the
+// progress display, and prints porep's warnings (test parameters) as one line on stderr.
 type phaseRecorder struct {
-	bar  *progress
-	mu   sync.Mutex
-	rows []phaseTiming
-	name string
+	bar        *progress
+	stderr     io.Writer
+	partitions int
+	mu         sync.Mutex
+	rows       []phaseTiming
+	name       string
+	warnings   []string
+	// quietWarnings keeps warnings out of stderr (verify --json puts them in its JSON; with
+	// --log-level warn or lower the slog record already shows them).
+	quietWarnings bool
 }
 
-func newPhaseRecorder(bar *progress) *phaseRecorder { return &phaseRecorder{bar: bar} }
+func newPhaseRecorder(bar *progress, stderr io.Writer, partitions int) *phaseRecorder {
+	return &phaseRecorder{bar: bar, stderr: stderr, partitions: partitions, quietWarnings: slogShowsWarnings()}
+}
 
 // record is the porep.WithProgress callback; partitions in flight call it concurrently.
 func (h *phaseRecorder) record(ev porep.PhaseEvent) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	part := fmt.Sprintf("partition %d/%d", ev.Partition+1, h.partitions)
 	switch ev.Phase {
 	case porep.PhaseStart:
 		h.name = ev.Backend
+		h.bar.Phase(fmt.Sprintf("%s backend", ev.Backend))
+	case porep.PhaseSynthesizing:
+		h.bar.Phase(part + ": synthesizing the circuit")
 	case porep.PhaseSynthesized:
 		h.rows = append(h.rows, phaseTiming{fmt.Sprintf("partition %d: synthesize", ev.Partition), ev.Took.Seconds()})
+	case porep.PhaseStage:
+		h.bar.Phase(part + ": " + ev.Stage)
 	case porep.PhaseProven:
 		h.rows = append(h.rows, phaseTiming{fmt.Sprintf("partition %d: prove+verify", ev.Partition), ev.Took.Seconds()})
 		h.bar.Add(1)
+		h.bar.Phase(fmt.Sprintf("%s: proven and verified in %.1fs", part, ev.Took.Seconds()))
+	case porep.PhaseHash:
+		if ev.Done == 0 || ev.Done == ev.Total || h.bar == nil || h.bar.bar != nil {
+			h.bar.Phase(fmt.Sprintf("hashing %s: %s of %s", filepath.Base(ev.File), humanBytes(uint64(ev.Done)), humanBytes(uint64(ev.Total))))
+		}
+	case porep.PhaseWarning:
+		h.warnings = append(h.warnings, ev.Message)
+		if !h.quietWarnings {
+			h.bar.Println(h.stderr, "cuseal: warning: "+ev.Message)
+		}
 	}
 }
 

@@ -44,8 +44,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Flags: []cli.Flag{
 			&cli.StringFlag{
 				Name:    "log-level",
-				Usage:   "log level: debug, info, warn or error",
-				Value:   "info",
+				Usage:   "show log records at `LEVEL`: debug, info, warn or error (default: none; progress, warnings and a summary for humans)",
 				EnvVars: []string{"CUSEAL_LOG_LEVEL"},
 			},
 		},
@@ -59,6 +58,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			sealCommand(),
 			commit2Command(),
 			verifyCommand(),
+			aggregateCommand(),
+			verifyAggregateCommand(),
 			vanillaCommand(),
 			benchCommand(),
 		},
@@ -122,16 +123,54 @@ func groupAction(c *cli.Context) error {
 	return usageErrorf("missing command (see '%s --help')", name)
 }
 
-func onUsageError(_ *cli.Context, err error, _ bool) error {
+// onUsageError makes flag parsing errors exit 2 and words an unknown flag the way a user
+// typed it, with the nearest defined flag (urfave/cli's SuggestFlag, Jaro-Winkler) and a
+// pointer to --help: "unknown flag --parms-dir (did you mean --params-dir? see 'cuseal
+// commit2 --help')".
+func onUsageError(c *cli.Context, err error, _ bool) error {
+	const undefined = "flag provided but not defined: -"
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, undefined); ok && c != nil {
+		flags, help := c.App.Flags, c.App.HelpName
+		if c.Command != nil && c.Command.Name != "" {
+			flags, help = c.Command.Flags, c.Command.HelpName
+		}
+		name = strings.TrimLeft(name, "-")
+		hint := fmt.Sprintf("see '%s --help'", help)
+		if cli.SuggestFlag != nil {
+			if s := cli.SuggestFlag(flags, name, true); s != "" {
+				hint = fmt.Sprintf("did you mean %s? %s", s, hint)
+			}
+		}
+		return usageErrorf("unknown flag --%s (%s)", name, hint)
+	}
 	return &exitError{code: exitUsage, err: err}
 }
 
-// setupLogging installs a text slog handler on stderr at the named level.
+// slogWarns and slogOn are set by setupLogging: whether slog records at WARN level reach
+// stderr, and whether --log-level asked for slog records at all.
+var slogWarns, slogOn bool
+
+// slogShowsWarnings reports whether --log-level shows slog warnings (then porep's warnings
+// are not printed a second time as "cuseal: warning:" lines).
+func slogShowsWarnings() bool { return slogWarns }
+
+// setupLogging installs a text slog handler on stderr at the named level. Without
+// --log-level (or CUSEAL_LOG_LEVEL) no slog records are shown: humans get the progress
+// display, warnings as "cuseal: warning: …" lines and the command's summary; the records
+// (time=… level=INFO …) are for --log-level info or debug.
 func setupLogging(level string, stderr io.Writer) error {
+	slogOn = level != ""
+	if level == "" {
+		slogWarns = false
+		slog.SetDefault(slog.New(slog.DiscardHandler))
+		return nil
+	}
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(strings.ToLower(level))); err != nil {
 		return usageErrorf("--log-level: %q is not one of debug, info, warn, error", level)
 	}
+	slogWarns = l <= slog.LevelWarn
 	h := slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: l})
 	slog.SetDefault(slog.New(h))
 	return nil

@@ -4,12 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/groth16"
 )
 
@@ -27,13 +30,21 @@ func paramsCommand() *cli.Command {
 
 // paramsFileInfo is what `cuseal params info --json` prints.
 type paramsFileInfo struct {
-	File       string        `json:"file"`
-	Kind       string        `json:"kind"` // "params" or "vk"
-	SizeBytes  int64         `json:"size_bytes"`
-	Digest     string        `json:"digest"` // Filecoin parameter digest: BLAKE2b-512[:16], hex
-	Inputs     int           `json:"inputs"` // public inputs, ONE included (|ic|)
-	DomainSize int           `json:"domain_size,omitempty"`
-	Queries    []paramsQuery `json:"queries,omitempty"`
+	File      string `json:"file"`
+	Kind      string `json:"kind"` // "params" or "vk"
+	SizeBytes int64  `json:"size_bytes"`
+	Digest    string `json:"digest"` // Filecoin parameter digest: BLAKE2b-512[:16], hex
+	// Status is porep.ParamsStatus: "official" (digest as in rust-fil-proofs 19.1.0's
+	// parameters.json), "test" (cuseal test stamp), "mismatch" (an official name with
+	// another digest) or "unknown".
+	Status         string        `json:"status"`
+	StatusLine     string        `json:"status_line"`
+	OfficialDigest string        `json:"official_digest,omitempty"`
+	OfficialCID    string        `json:"official_cid,omitempty"`
+	Stamp          string        `json:"stamp,omitempty"`
+	Inputs         int           `json:"inputs"` // public inputs, ONE included (|ic|)
+	DomainSize     int           `json:"domain_size,omitempty"`
+	Queries        []paramsQuery `json:"queries,omitempty"`
 }
 
 // paramsQuery describes one query vector of a .params file.
@@ -54,7 +65,7 @@ func paramsInfoCommand() *cli.Command {
 			if c.NArg() != 1 {
 				return usageErrorf("params info: want exactly one FILE argument, got %d", c.NArg())
 			}
-			info, err := describeParamsFile(c.Args().First())
+			info, err := describeParamsFile(c.Args().First(), c.App.ErrWriter)
 			if err != nil {
 				return err
 			}
@@ -71,7 +82,7 @@ func paramsInfoCommand() *cli.Command {
 
 // describeParamsFile opens path as a .vk file when its name ends in ".vk", else as a .params
 // file, and summarizes it without decoding the query points.
-func describeParamsFile(path string) (*paramsFileInfo, error) {
+func describeParamsFile(path string, stderr io.Writer) (*paramsFileInfo, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, inputError(fileError(err))
@@ -102,8 +113,20 @@ func describeParamsFile(path string) (*paramsFileInfo, error) {
 			})
 		}
 	}
-	if info.Digest, err = groth16.FileDigest(path); err != nil {
+	// Hashing a 32 GiB .params file (47 GB) takes minutes: show it.
+	bar := newPhaseProgress(stderr, -1, "params info")
+	ps, err := porep.ParamsStatus(path, append(digestCacheOptions(), porep.WithProgress(func(ev porep.PhaseEvent) {
+		if ev.Phase == porep.PhaseHash && (bar == nil || bar.bar != nil || ev.Done == 0) && ev.Total > 1<<30 {
+			bar.Phase(fmt.Sprintf("hashing: %s of %s", humanBytes(uint64(ev.Done)), humanBytes(uint64(ev.Total))))
+		}
+	}))...)
+	bar.Done()
+	if err != nil {
 		return nil, inputError(err)
+	}
+	info.Digest, info.Status, info.StatusLine, info.Stamp = ps.Digest, ps.State.String(), ps.Describe(), ps.Stamp
+	if ps.Official != nil {
+		info.OfficialDigest, info.OfficialCID = ps.Official.Digest, ps.Official.CID
 	}
 	return info, nil
 }
@@ -113,6 +136,7 @@ func printParamsInfo(c *cli.Context, info *paramsFileInfo) {
 	printf(c, "  kind:    %s\n", info.Kind)
 	printf(c, "  size:    %d bytes (%s)\n", info.SizeBytes, humanBytes(uint64(info.SizeBytes)))
 	printf(c, "  digest:  %s\n", info.Digest)
+	printf(c, "  status:  %s\n", statusText(info))
 	printf(c, "  inputs:  %d (ONE included)\n", info.Inputs)
 	if info.Kind == "params" {
 		printf(c, "  domain:  %d\n", info.DomainSize)
@@ -122,15 +146,33 @@ func printParamsInfo(c *cli.Context, info *paramsFileInfo) {
 	}
 }
 
+// statusText is the status line of params info: what the digest says about the file.
+func statusText(info *paramsFileInfo) string {
+	switch info.Status {
+	case "official":
+		return "official (digest as in " + porep.OfficialParamsVersion + ", CID " + info.OfficialCID + ")"
+	case "test":
+		return "TEST parameters (cuseal stamp " + info.Stamp + "): proofs will not verify on chain"
+	case "mismatch":
+		return "MISMATCH: the official digest of this name is " + info.OfficialDigest + " (corrupt, truncated or foreign file)"
+	}
+	return "unknown (not in the official table, no cuseal test stamp)"
+}
+
 // fileError rewords the common os errors as one short line naming the path.
 func fileError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
+			if target, lerr := os.Readlink(pe.Path); lerr == nil {
+				return fmt.Errorf("%s: dangling symbolic link (to %s, which does not exist)", pe.Path, target)
+			}
 			return fmt.Errorf("%s: no such file or directory", pe.Path)
 		case errors.Is(err, fs.ErrPermission):
 			return fmt.Errorf("%s: permission denied", pe.Path)
+		case errors.Is(err, syscall.EISDIR):
+			return fmt.Errorf("%s: is a directory, want a file", pe.Path)
 		}
 	}
 	return err

@@ -18,6 +18,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/aggregate"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -41,13 +42,17 @@ func paramsGenerateCommand() *cli.Command {
 			"A 2KiB setup takes 37-90 s on 2 cores, peaks at ~2.7 GB of memory and writes a 1.1 GB\n" +
 			".params file. A setup whose estimated memory need exceeds MemAvailable is refused\n" +
 			"unless --force (32GiB needs ~115 GB). --reuse reuses only parameters whose stamp\n" +
-			"records the same seed and circuit digest; others are never overwritten.\n\n" + notForProduction,
+			"records the same seed and circuit digest; others are never overwritten. --out may not be\n" +
+			"the production parameter directory (/var/tmp/filecoin-proof-parameters, or where\n" +
+			"FIL_PROOFS_PARAMETER_CACHE points) unless --force.\n\n" + notForProduction,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB, 8MiB, ...)", Required: true},
+			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB, 8MiB, ...); required unless --srs"},
+			&cli.BoolFlag{Name: "srs", Usage: "write an INSECURE SnarkPack SRS (" + aggregate.SRSFileName + ") instead of Groth16 parameters"},
+			&cli.IntFlag{Name: "srs-size", Usage: "with --srs: the most proofs it can aggregate (a power of two)", Value: defaultSRSSize},
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (created if missing)", Required: true},
 			&cli.StringFlag{Name: "seed", Usage: "toxic-waste seed: a number N, 64 hex digits, or a short string", Value: defaultParamsSeed},
 			&cli.BoolFlag{Name: "reuse", Usage: "reuse matching test parameters already in --out instead of refusing"},
-			&cli.BoolFlag{Name: "force", Usage: "run even when the estimated memory need exceeds the available memory"},
+			&cli.BoolFlag{Name: "force", Usage: "run even when the estimated memory need exceeds the available memory, or --out is a production parameter directory"},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object"},
 		},
 		Action: paramsGenerateAction,
@@ -72,6 +77,12 @@ type paramsGenerateOutput struct {
 }
 
 func paramsGenerateAction(c *cli.Context) error {
+	if c.Bool("srs") {
+		return paramsGenerateSRS(c)
+	}
+	if !c.IsSet("sector-size") {
+		return usageErrorf("--sector-size is required (or --srs for a SnarkPack SRS)")
+	}
 	cfg, err := sectorConfigForSize(c.String("sector-size"))
 	if err != nil {
 		return err
@@ -80,12 +91,15 @@ func paramsGenerateAction(c *cli.Context) error {
 	if err != nil {
 		return inputError(err)
 	}
+	dir := c.String("out")
+	if reason := productionDirReason(dir); reason != "" && !c.Bool("force") {
+		return usageErrorf("--out %s: refusing to write TEST parameters there: %s, and proofs made with test parameters are rejected on chain; choose another --out (or pass --force)", dir, reason)
+	}
 	if !c.Bool("force") {
 		if err := checkSetupMemory(&cfg); err != nil {
 			return err
 		}
 	}
-	dir := c.String("out")
 	removeCreated, err := mkdirAllTracked(dir)
 	if err != nil {
 		return inputError(fmt.Errorf("--out: %w", fileError(err)))
@@ -140,12 +154,19 @@ func paramsGenerate(c *cli.Context, cfg *stacked.SectorConfig, seed [32]byte, di
 	if err := checkWritableDir(dir); err != nil {
 		return err
 	}
-	fmt.Fprintln(c.App.ErrWriter, notForProduction)
 	jsonOut := c.Bool("json")
-	bar := newProgress(c.App.ErrWriter, jsonOut, -1, fmt.Sprintf("generating %s test parameters", formatSize(cfg.SectorSize)))
+	bar := newPhaseProgress(c.App.ErrWriter, -1, fmt.Sprintf("%s test parameters", formatSize(cfg.SectorSize)))
 	start := time.Now()
-	tp, err := porep.GenerateTestParams(dir, cfg, seed, slog.Default())
+	tp, err := porep.GenerateTestParams(dir, cfg, seed, slog.Default(), porep.WithProgress(func(ev porep.PhaseEvent) {
+		if ev.Phase == porep.PhaseStage {
+			bar.Phase(ev.Stage)
+		}
+	}))
 	bar.Done()
+	if err == nil && !tp.Reused {
+		// Once, when test parameters are written; a reuse only says so in its summary.
+		fmt.Fprintln(c.App.ErrWriter, notForProduction)
+	}
 	var ce *porep.ParamsConflictError
 	if errors.As(err, &ce) {
 		what := "no stamp recording their seed"
@@ -233,10 +254,10 @@ func memAvailable() (uint64, bool) {
 }
 
 // checkSetupMemory refuses (exit 2) a setup whose estimated peak memory
-// (porep.EstimateTestParamsMemory) exceeds the available memory: a 32 GiB setup needs
+// (porep.EstimateTestParamsMemory) exceeds the available memory (memoryLimit): a 32 GiB setup needs
 // ~115 GB and otherwise ends in the kernel's OOM killer after minutes of work.
 func checkSetupMemory(cfg *stacked.SectorConfig) error {
-	avail, ok := memAvailable()
+	avail, what, ok := memoryLimit()
 	if !ok {
 		return nil
 	}
@@ -244,8 +265,8 @@ func checkSetupMemory(cfg *stacked.SectorConfig) error {
 	if need <= avail {
 		return nil
 	}
-	return usageErrorf("--sector-size %s: generating its test parameters needs about %s of memory (%.1fM constraints), but only %s is available (MemAvailable in %s); pass --force to try anyway",
-		formatSize(cfg.SectorSize), humanBytes(need), float64(constraints)/1e6, humanBytes(avail), memInfoPath)
+	return usageErrorf("--sector-size %s: generating its test parameters needs about %s of memory (%.1fM constraints), but only %s is available (%s); pass --force to try anyway",
+		formatSize(cfg.SectorSize), humanBytes(need), float64(constraints)/1e6, humanBytes(avail), what)
 }
 
 // mkdirAllTracked creates dir and its missing parents and returns a function that removes
@@ -299,6 +320,34 @@ func describeSeedHex(h string) string {
 	return h
 }
 
+// productionDirReason says why dir must not receive test parameters: it is rust-fil-proofs'
+// default parameter directory, or the one FIL_PROOFS_PARAMETER_CACHE points to (where lotus,
+// its workers and commit2 read parameters); "" otherwise. Paths are compared cleaned,
+// absolute and with symbolic links resolved where they exist.
+func productionDirReason(dir string) string {
+	if sameDir(dir, stacked.DefaultParameterDir) {
+		return fmt.Sprintf("it is the production parameter directory %s (rust-fil-proofs' default)", stacked.DefaultParameterDir)
+	}
+	if env := os.Getenv("FIL_PROOFS_PARAMETER_CACHE"); env != "" && sameDir(dir, env) {
+		return fmt.Sprintf("FIL_PROOFS_PARAMETER_CACHE=%s points to it (where provers read their parameters)", env)
+	}
+	return ""
+}
+
+// sameDir reports whether a and b name the same directory.
+func sameDir(a, b string) bool {
+	norm := func(p string) string {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			p = r
+		}
+		return filepath.Clean(p)
+	}
+	return norm(a) == norm(b)
+}
+
 // checkWritableDir checks that files can be created in dir.
 func checkWritableDir(dir string) error {
 	f, err := os.CreateTemp(dir, ".cuseal-write-test-*")
@@ -319,4 +368,70 @@ func unwrapPathError(err error) error {
 		}
 	}
 	return err
+}
+
+// cgroupMemMaxPath is the cgroup v2 memory limit of this process's group (a variable for tests).
+var cgroupMemMaxPath = "/sys/fs/cgroup/memory.max"
+
+// memoryLimit returns the memory a new allocation can count on: the least of MemAvailable,
+// the address-space limit (RLIMIT_AS: ulimit -v, prlimit --as; mapped files count against
+// it) and the cgroup v2 memory limit, with the name of the one that binds; false when none
+// can be read.
+func memoryLimit() (uint64, string, bool) {
+	limit, what, ok := uint64(0), "", false
+	take := func(v uint64, name string) {
+		if !ok || v < limit {
+			limit, what, ok = v, name, true
+		}
+	}
+	if avail, found := memAvailable(); found {
+		take(avail, "MemAvailable in "+memInfoPath)
+	}
+	if as, found := addressSpaceLimit(); found {
+		take(as, "the address-space limit (RLIMIT_AS: ulimit -v / prlimit --as)")
+	}
+	if b, err := os.ReadFile(cgroupMemMaxPath); err == nil {
+		if v, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil {
+			take(v, "the cgroup memory limit ("+cgroupMemMaxPath+")")
+		}
+	}
+	return limit, what, ok
+}
+
+// checkProveMemory refuses (exit 2) a commit2 or bench prove whose estimated peak memory
+// (porep.EstimateCommit2Memory) exceeds memoryLimit, naming the estimate, the limit and the
+// knobs that lower it: such a run otherwise dies after minutes with "runtime: out of memory"
+// and a goroutine dump, or from the OOM killer.
+func checkProveMemory(c *cli.Context, cfg *stacked.SectorConfig, backend, paramsPath string) error {
+	var size uint64
+	if st, err := os.Stat(paramsPath); err == nil {
+		size = uint64(st.Size())
+	}
+	inFlight := c.Int("partitions-in-flight")
+	preload := c.Bool("preload-params")
+	if backend == porep.BackendAuto {
+		backend = porep.BackendCPU
+		if cudaBuild {
+			backend = porep.BackendCUDA
+		}
+	}
+	est, err := porep.EstimateCommit2Memory(cfg, backend, inFlight, preload, size)
+	if err != nil {
+		return internalError(err)
+	}
+	limit, what, ok := memoryLimit()
+	if !ok || est.Total <= limit {
+		return nil
+	}
+	var knobs []string
+	if inFlight > 1 {
+		knobs = append(knobs, fmt.Sprintf("--partitions-in-flight 1 (now %d, %s each)", inFlight, humanBytes(est.PerPartition)))
+	}
+	if preload {
+		knobs = append(knobs, "drop --preload-params")
+	}
+	knobs = append(knobs, "free memory or raise the limit", "pass --force to try anyway")
+	return usageErrorf("proving %s needs about %s of memory (.params %s mapped, %d partition(s) in flight at %s, %s backend work %s), but only %s is available (%s); %s",
+		cfg.Name, humanBytes(est.Total), humanBytes(est.Params), est.InFlight, humanBytes(est.PerPartition), backend, humanBytes(est.Backend),
+		humanBytes(limit), what, strings.Join(knobs, ", or "))
 }

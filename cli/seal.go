@@ -127,18 +127,19 @@ func sealAction(c *cli.Context) (err error) {
 	}
 
 	jsonOut := c.Bool("json")
-	bar := newProgress(c.App.ErrWriter, jsonOut, -1, fmt.Sprintf("sealing %s (PC1, PC2)", formatSize(cfg.SectorSize)))
+	bar := newPhaseProgress(c.App.ErrWriter, -1, fmt.Sprintf("seal %s", formatSize(cfg.SectorSize)))
+	bar.Phase("PC1, PC2")
 	slog.Info("seal: PC1+PC2", "sector_size", formatSize(cfg.SectorSize), "proof", cfg.Name, "out", outDir)
 	res, err := seal.Seal(ctx, cfg, data, outDir, miner, abi.SectorNumber(c.Uint64("sector")), ticket[:])
-	bar.Done()
 	if err != nil {
+		bar.Done()
 		if errors.Is(err, seal.ErrOutDirNotEmpty) {
 			return inputError(err)
 		}
 		return internalError(err)
 	}
 	sealed = true
-	bar = newProgress(c.App.ErrWriter, jsonOut, -1, "commit phase 1")
+	bar.Phase("commit phase 1")
 	start := time.Now()
 	c1, err := seal.CommitPhase1(ctx, cfg, res.CommR, res.CommD, outDir, abi.SectorNumber(c.Uint64("sector")), miner, ticket[:], seed[:])
 	bar.Done()

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 func verifyCommand() *cli.Command {
@@ -26,6 +28,7 @@ func verifyCommand() *cli.Command {
 			&cli.StringFlag{Name: "c1", Usage: "C1 JSON or lotus-bench Commit2In `FILE` the proof was made from", Required: true},
 			&cli.StringFlag{Name: "proof", Usage: "proof `FILE`: raw bytes (192 per partition) or hex", Required: true},
 			paramsDirFlag(),
+			requireProductionFlag(),
 			minerFlag(),
 			sectorFlag(),
 			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object"},
@@ -40,6 +43,8 @@ type verifyOutput struct {
 	Valid           bool    `json:"valid"`
 	Partitions      int     `json:"partitions"`
 	Seconds         float64 `json:"seconds"`
+	// Warnings are porep's warnings (test parameters), printed on stderr without --json.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func verifyAction(c *cli.Context) error {
@@ -52,7 +57,12 @@ func verifyAction(c *cli.Context) error {
 	if err := checkParamsPresent(dir, &in.cfg, false); err != nil {
 		return err
 	}
-	pf, err := readProofFile(c.String("proof"), in.cfg.Partitions)
+	readProof := readProofFile
+	if in.cfg.Challenges == stacked.ChallengesNonInteractive {
+		// An NI-PoRep seal proof is the SnarkPack aggregate of its partition proofs.
+		readProof = func(path string, _ int) ([]byte, error) { return readAggregateFile(path) }
+	}
+	pf, err := readProof(c.String("proof"), in.cfg.Partitions)
 	if err != nil {
 		return err
 	}
@@ -73,12 +83,18 @@ func verifyAction(c *cli.Context) error {
 		SealedCID:             sealed,
 		UnsealedCID:           unsealed,
 	}
-	ok, err := porep.VerifySeal(info, porep.WithParamsDir(dir), porep.WithContext(c.Context))
+	jsonOut := c.Bool("json")
+	rec := newPhaseRecorder(nil, c.App.ErrWriter, in.cfg.Partitions)
+	rec.quietWarnings = rec.quietWarnings || jsonOut
+	opts := append([]porep.Option{porep.WithParamsDir(dir), porep.WithContext(c.Context), porep.WithProgress(rec.record),
+		porep.WithLogger(slog.Default())}, productionOptions(c)...)
+	ok, err := porep.VerifySeal(info, opts...)
 	if err != nil {
 		return classifyPorepError(err)
 	}
-	out := verifyOutput{RegisteredProof: in.cfg.Name, Valid: ok, Partitions: len(pf) / groth16.ProofSize, Seconds: time.Since(start).Seconds()}
-	if c.Bool("json") {
+	out := verifyOutput{RegisteredProof: in.cfg.Name, Valid: ok, Partitions: in.cfg.Partitions, Seconds: time.Since(start).Seconds(),
+		Warnings: rec.warnings}
+	if jsonOut {
 		if err := writeJSON(c, out); err != nil {
 			return internalError(err)
 		}

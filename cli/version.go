@@ -27,6 +27,7 @@ type buildInfo struct {
 	CUDA          bool         `json:"cuda"`                     // built with the CUDA backend (tag cuda)
 	NativeVersion string       `json:"native_version,omitempty"` // version of the linked native library
 	CUDAArchs     []string     `json:"cuda_archs"`               // SM architectures compiled into the native library
+	Kernels       string       `json:"kernels,omitempty"`        // GPU MSM/NTT kernel set: "sppark-<version>" or "reference"
 	Devices       []deviceInfo `json:"devices"`
 	DeviceError   string       `json:"device_error,omitempty"` // why devices could not be listed
 	Backend       string       `json:"backend"`                // what --backend auto picks: "cpu" or "cuda"
@@ -140,6 +141,12 @@ func printInfo(c *cli.Context, info buildInfo) {
 		}
 		printf(c, "  cuda:       built in, native library %s\n", info.NativeVersion)
 		printf(c, "  archs:      %s\n", archs)
+		switch {
+		case strings.HasPrefix(info.Kernels, "sppark"):
+			printf(c, "  kernels:    %s (CUSEAL_KERNELS=reference: cuseal's own)\n", info.Kernels)
+		case info.Kernels != "":
+			printf(c, "  kernels:    %s (cuseal's own)\n", info.Kernels)
+		}
 		switch {
 		case info.DeviceError != "":
 			printf(c, "  devices:    none usable: %s\n", info.DeviceError)

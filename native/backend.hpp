@@ -32,6 +32,12 @@ ec::g2_jacobian cuda_msm_g2(int dev, const ec::g2_affine* p, const ff::fr_t* s, 
 void cuda_ntt_host(int dev, ff::fr_t* data, const ntt::options& o);
 // cuda_ntt_device: data already in device memory of dev.
 void cuda_ntt_device(int dev, ff::fr_t* data, const ntt::options& o);
+// sppark_ntt runs o on device data d with sppark's NTT when kernels_for(dev)
+// selects sppark (after synchronising stream, a cudaStream_t or null) and
+// returns true; false: the caller runs the reference ntt::run.
+bool sppark_ntt(int dev, ff::fr_t* d, const ntt::options& o, void* stream);
+// check_device fails unless dev is a CUDA device with compute capability >= 7.5.
+void check_device(int dev);
 void* cuda_alloc(int dev, size_t bytes);
 void cuda_free(int dev, void* p);
 void cuda_upload(int dev, void* dst, const void* src, size_t bytes);

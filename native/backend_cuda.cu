@@ -1,9 +1,13 @@
-// backend_cuda.cu: CUDA devices, buffers and the NTT on a device. Callers
-// (capi.cpp) hold device_mutex(dev).
+// backend_cuda.cu: CUDA devices, buffers and the NTT on a device (sppark's
+// kernels unless kernels.hpp selects the reference set). Callers (capi.cpp)
+// hold device_mutex(dev).
 #include <cstdio>
+#include <string>
 
 #include "backend.hpp"
 #include "exec/exec_cuda.cuh"
+#include "kernels.hpp"
+#include "sppark/sppark.hpp"
 
 #ifndef CUSEAL_CUDA_ARCHS
 #define CUSEAL_CUDA_ARCHS "unknown"
@@ -26,14 +30,15 @@ int cuda_runtime_version() {
 	return v;
 }
 
+// cuda_build_info: "nvcc 11.8; archs 75-real ... 90; kernels sppark-0.1.16"
+// (the kernel set follows CUSEAL_KERNELS at the time of the call).
 const char* cuda_build_info() {
-	static char buf[128];
-	static std::once_flag once;
-	std::call_once(once, [] {
-		std::snprintf(buf, sizeof buf, "nvcc %d.%d; archs %s", __CUDACC_VER_MAJOR__, __CUDACC_VER_MINOR__,
-		              CUSEAL_CUDA_ARCHS);
-	});
-	return buf;
+	thread_local std::string buf;
+	char head[96];
+	std::snprintf(head, sizeof head, "nvcc %d.%d; archs %s; ", __CUDACC_VER_MAJOR__, __CUDACC_VER_MINOR__,
+	              CUSEAL_CUDA_ARCHS);
+	buf = head + kernels_info();
+	return buf.c_str();
 }
 
 int cuda_device_count() {
@@ -117,8 +122,16 @@ const fr_t* device_tables(int dev) {
 }
 } // namespace
 
+bool sppark_ntt(int dev, fr_t* d, const ntt::options& o, void* stream) {
+	if (kernels_for(dev) != kernel_set::sppark) return false;
+	if (o.lg > 0) // 2^0: every variant is the identity
+		spk::ntt(dev, d, o.lg, o.in == ntt::BIT_REVERSED, o.out == ntt::BIT_REVERSED, o.inverse, o.coset, stream);
+	return true;
+}
+
 void cuda_ntt_device(int dev, fr_t* data, const ntt::options& o) {
 	check_device(dev);
+	if (sppark_ntt(dev, data, o, nullptr)) return;
 	cuda_exec ex(dev);
 	ntt::run(ex, data, o, ntt::tables{device_tables(dev)});
 	ex.sync();
@@ -127,11 +140,10 @@ void cuda_ntt_device(int dev, fr_t* data, const ntt::options& o) {
 void cuda_ntt_host(int dev, fr_t* data, const ntt::options& o) {
 	check_device(dev);
 	cuda_exec ex(dev);
-	const ntt::tables tw{device_tables(dev)};
 	const size_t bytes = (size_t(1) << o.lg) * sizeof(fr_t);
 	dbuf<cuda_exec, fr_t> d(ex, size_t(1) << o.lg);
 	ex.h2d(d.get(), data, bytes, STREAM_COMPUTE);
-	ntt::run(ex, d.get(), o, tw);
+	if (!sppark_ntt(dev, d.get(), o, ex.s[STREAM_COMPUTE])) ntt::run(ex, d.get(), o, ntt::tables{device_tables(dev)});
 	ex.d2h(data, d.get(), bytes, STREAM_COMPUTE);
 	ex.sync();
 }

@@ -17,6 +17,8 @@ int cuda_runtime_version() { return 0; }
 const char* cuda_build_info() { return "host only (CUSEAL_CUDA=OFF)"; }
 int cuda_device_count() { return 0; }
 void cuda_device_info(int, cuseal_device_info*) { no_cuda(); }
+void check_device(int) { no_cuda(); }
+bool sppark_ntt(int, ff::fr_t*, const ntt::options&, void*) { no_cuda(); }
 ec::g1_jacobian cuda_msm_g1(int, const ec::g1_affine*, const ff::fr_t*, uint64_t, const msm::options&) { no_cuda(); }
 ec::g2_jacobian cuda_msm_g2(int, const ec::g2_affine*, const ff::fr_t*, uint64_t, const msm::options&) { no_cuda(); }
 void cuda_ntt_host(int, ff::fr_t*, const ntt::options&) { no_cuda(); }

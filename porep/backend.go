@@ -13,6 +13,11 @@ import (
 const (
 	BackendCPU  = "cpu"
 	BackendCUDA = "cuda"
+	// BackendSupraSeal is supraseal-c2 (Supranational's CUDA prover, through
+	// native/supraseal), registered in binaries built with the supraseal
+	// tag (bin/cuseal-supraseal). For comparison and as a proven fallback;
+	// BackendAuto never picks it.
+	BackendSupraSeal = groth16.BackendNameSupraSeal
 	// BackendAuto picks BackendCUDA when it is registered and its factory
 	// succeeds, else BackendCPU.
 	BackendAuto = "auto"
@@ -80,6 +85,9 @@ func NewBackend(name string) (groth16.Backend, string, error) {
 	}
 	if !ok && name == BackendCUDA {
 		return nil, "", fmt.Errorf("%w %q: this build has no CUDA backend (build with -tags cuda, as build.sh does for bin/cuseal-cuda)", ErrUnknownBackend, name)
+	}
+	if !ok && name == BackendSupraSeal {
+		return nil, "", fmt.Errorf("%w %q: this build has no supraseal backend (build with -tags supraseal, as ./build.sh supraseal does for bin/cuseal-supraseal)", ErrUnknownBackend, name)
 	}
 	if !ok {
 		return nil, "", fmt.Errorf("%w %q (registered: %v)", ErrUnknownBackend, name, Backends())

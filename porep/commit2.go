@@ -14,8 +14,8 @@ import (
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-// ErrUnsupportedProof is returned for registered proofs cuseal cannot prove
-// or verify (NI-PoRep, which needs SnarkPack aggregation).
+// ErrUnsupportedProof is returned for registered proofs or aggregation
+// kinds cuseal cannot prove or verify (SnarkPackV1 aggregation).
 var ErrUnsupportedProof = errors.New("porep: unsupported registered proof")
 
 // ErrInvalidProof is groth16.ErrInvalidProof: SealCommitPhase2 wraps it when
@@ -29,8 +29,11 @@ var ErrSyntheticC1 = errors.New("porep: C1 output is synthetic (cuseal_synthetic
 // ErrBadInput is wrapped by every error caused by the caller's input rather
 // than by cuseal or its environment: a malformed or inconsistent C1 output
 // or Commit2In wrapper, a sector number or miner that does not match it,
-// undecodable proof bytes or malformed commitments given to VerifySeal, and
-// parameters whose shape does not fit the sector's circuit. Test with
+// undecodable proof bytes or malformed commitments given to VerifySeal,
+// parameters whose shape does not fit the sector's circuit, a parameter file
+// that cannot be read (permissions, a directory in its place) or is
+// truncated or corrupt, a .vk that is not the .params file's key, and files
+// that are not the official ones under WithRequireProductionParams. Test with
 // errors.Is; errors.As still reaches the underlying error (e.g. a
 // *stacked.ParseError naming the JSON path).
 var ErrBadInput = errors.New("porep: bad input")
@@ -83,9 +86,6 @@ func parseC1(phase1Output []byte, sectorNum abi.SectorNumber, minerID abi.ActorI
 		if wrapper.SectorSize != 0 && wrapper.SectorSize != cfg.SectorSize {
 			return nil, badInputf("porep: Commit2In.SectorSize = %d, but registered_proof %s has %d", wrapper.SectorSize, cfg.Name, cfg.SectorSize)
 		}
-	}
-	if cfg.Challenges == stacked.ChallengesNonInteractive {
-		return nil, fmt.Errorf("%w: %s (NI-PoRep needs SnarkPack aggregation)", ErrUnsupportedProof, cfg.Name)
 	}
 	if c1.SyntheticInvalid {
 		return nil, badInput(ErrSyntheticC1)
@@ -186,10 +186,19 @@ func pipeline(ctx context.Context, n, inFlight int, synth func(k int) (*cs.Assig
 // replica_id (that of minerID and sectorNum), its challenges and every
 // Merkle path and column hash; then the parameters' shape is checked
 // against the circuit. Parameters are read
-// from the parameter directory under their Filecoin names. Every proof is
-// verified against the verifying key with the public inputs VerifySeal
-// would use before anything is returned; a failure is an error wrapping
-// groth16.ErrInvalidProof, never a bad proof.
+// from the parameter directory under their Filecoin names; the .vk file
+// must hold the same verifying key as the .params file (else an error
+// wrapping ErrBadInput names both), and every proof is verified against
+// that .vk — the key VerifySeal and rust-fil-proofs verify_seal use — with
+// the public inputs VerifySeal would use before anything is returned
+// (rust-fil-proofs' post-seal verification sanity check); a failure is an
+// error wrapping groth16.ErrInvalidProof, never a bad proof. Test-stamped
+// parameters give one warning (WithProgress PhaseWarning, and the logger);
+// WithRequireProductionParams refuses anything but the official files.
+// For NI-PoRep the result is the SnarkPack V2 aggregate of the partition
+// proofs (filecoin-proofs seal_commit_phase2), verified as VerifySeal does
+// before it is returned; it needs v28-fil-inner-product-v1.srs in the
+// parameter directory.
 func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID abi.ActorID, opts ...Option) ([]byte, error) {
 	s := newSettings(opts)
 	start := time.Now()
@@ -202,7 +211,12 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 	if err != nil {
 		return nil, err
 	}
-	params, err := loadParams(s.paramsDir, cfg)
+	if err := productionCheck(s, cfg, true); err != nil {
+		return nil, err
+	}
+	// The self-check below uses the .vk file verifiers will use, after
+	// checking that it holds the .params file's key.
+	params, pvk, err := loadProvingKeys(s.paramsDir, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -214,10 +228,6 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 		s.log.Info("params preloaded", "params", params.Name(), "took", time.Since(t0))
 	}
 	g, err := stacked.GraphFor(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("porep: %w", err)
-	}
-	pvk, err := groth16.PrepareVerifyingKey(&params.VK)
 	if err != nil {
 		return nil, fmt.Errorf("porep: %w", err)
 	}
@@ -235,6 +245,7 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 	}
 	synth := func(k int) (*cs.Assignment, error) {
 		t0 := time.Now()
+		s.progress(PhaseEvent{Phase: PhaseSynthesizing, Partition: k, Backend: bname})
 		a, err := synthesizePartition(ctx, pc, k, hint, s.synthWorkers())
 		if err != nil {
 			return nil, err
@@ -257,12 +268,17 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 		if err != nil {
 			return fmt.Errorf("porep: partition %d: %w", k, err)
 		}
-		ps, err := groth16.Prove(ctx, backend, params, []*cs.Assignment{a}, []groth16.Randomness{rs})
+		sctx := groth16.WithStageFunc(ctx, func(stage string) {
+			s.progress(PhaseEvent{Phase: PhaseStage, Partition: k, Backend: bname, Stage: stage})
+		})
+		ps, err := groth16.Prove(sctx, backend, params, []*cs.Assignment{a}, []groth16.Randomness{rs})
 		if err != nil {
 			return fmt.Errorf("porep: partition %d: prove: %w", k, err)
 		}
+		s.progress(PhaseEvent{Phase: PhaseStage, Partition: k, Backend: bname, Stage: "verify"})
 		if err := pvk.Verify(&ps[0], public); err != nil {
-			return fmt.Errorf("porep: partition %d: the produced proof does not verify: %w", k, err)
+			_, vp, _ := cfg.ParameterPaths(s.paramsDir)
+			return fmt.Errorf("porep: partition %d: the produced proof does not verify against %s: %w", k, vp, err)
 		}
 		proofs[k] = ps[0]
 		synthPool.Release(a) // a is not used after this
@@ -274,6 +290,9 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 	synthPool.Reserve(s.inFlight)
 	if err := pipeline(ctx, n, s.inFlight, synth, prove); err != nil {
 		return nil, err
+	}
+	if cfg.Challenges == stacked.ChallengesNonInteractive {
+		return sealCommitNI(s, pc, proofs, sectorNum, minerID, start)
 	}
 	s.log.Info("commit2 done", "proof", cfg.Name, "bytes", n*groth16.ProofSize, "took", time.Since(start))
 	return groth16.EncodeProofs(proofs), nil

@@ -41,6 +41,9 @@ type settings struct {
 	inFlight  int
 	preload   bool
 	workers   int // synthesis workers per partition; 0: GOMAXPROCS
+
+	requireProduction bool
+	digestCacheFile   string
 }
 
 func newSettings(opts []Option) *settings {
@@ -51,6 +54,8 @@ func newSettings(opts []Option) *settings {
 		log:       slog.New(slog.NewTextHandler(io.Discard, nil)),
 		inFlight:  1,
 		progress:  func(PhaseEvent) {},
+
+		requireProduction: isProductionParamsEnv(),
 	}
 	for _, o := range opts {
 		o(s)
@@ -107,7 +112,8 @@ func WithLogger(l *slog.Logger) Option {
 	}
 }
 
-// Phase names a step of SealCommitPhase2 reported to a WithProgress callback.
+// Phase names a step of SealCommitPhase2 (or of ParamsStatus and
+// VerifySeal) reported to a WithProgress callback.
 type Phase int
 
 const (
@@ -117,6 +123,18 @@ const (
 	PhaseSynthesized
 	// PhaseProven: one partition proven and its proof verified; Took is that time.
 	PhaseProven
+	// PhaseSynthesizing: synthesis of one partition starts.
+	PhaseSynthesizing
+	// PhaseStage: a stage of proving one partition starts; Stage names it
+	// ("H polynomial", "H MSM", "L MSM", "A MSM", "B_G1 MSM", "B_G2 MSM",
+	// "GPU batch", "verify").
+	PhaseStage
+	// PhaseHash: a parameter file is being hashed against the official
+	// table; File, Done and Total (bytes) say how far (Partition -1).
+	PhaseHash
+	// PhaseWarning: Message is a one-line warning for the user (test
+	// parameters), given once per process and file.
+	PhaseWarning
 )
 
 // PhaseEvent is one step of SealCommitPhase2: which phase, for which
@@ -126,14 +144,40 @@ type PhaseEvent struct {
 	Partition int
 	Backend   string
 	Took      time.Duration
+	// Stage names the proving stage (PhaseStage).
+	Stage string
+	// File, Done and Total describe a file being hashed (PhaseHash);
+	// File is also the file a PhaseWarning is about.
+	File        string
+	Done, Total int64
+	// Message is the text of a PhaseWarning.
+	Message string
 }
 
-// WithProgress calls f at the start and after each partition's synthesis and
-// proof, so callers can show progress and per-phase timings without parsing
-// log records. With more than one partition in flight f is called from
-// several goroutines; it must be safe for that and return quickly.
+// WithProgress calls f at the start, when each partition's synthesis
+// starts and ends, at each proving stage and after each partition's proof,
+// while parameter files are hashed, and for warnings, so callers can show
+// progress and per-phase timings without parsing log records. With more
+// than one partition in flight f is called from several goroutines; it must
+// be safe for that and return quickly.
 func WithProgress(f func(PhaseEvent)) Option {
-	return func(s *settings) { s.progress = f }
+	return func(s *settings) {
+		if f != nil {
+			s.progress = f
+		}
+	}
+}
+
+// WithRequireProductionParams makes SealCommitPhase2 and VerifySeal hash
+// the parameter files they use against the official table of rust-fil-proofs
+// 19.1.0 (parameters.json; see ParamsStatus) before using them, and fail
+// with an error wrapping ErrBadInput, naming the file, its digest and the
+// expected one, for anything but the official files (test parameters
+// included). It is on by default when FIL_PROOFS_VERIFY_PRODUCTION_PARAMS
+// is 1 or true, as in rust-fil-proofs. A digest is computed once per
+// process and file (path, size, mtime).
+func WithRequireProductionParams() Option {
+	return func(s *settings) { s.requireProduction = true }
 }
 
 // WithMaxPartitionsInFlight bounds how many partitions' assignments are

@@ -38,18 +38,62 @@ type cachedParams struct {
 
 type cachedVK struct {
 	id  fileID
+	vk  *groth16.VerifyingKey
 	pvk *groth16.PreparedVerifyingKey
 }
 
+// statID returns the identity of the parameter file at path after checking
+// that it is a readable regular file (checkParamFile).
 func statID(path string) (fileID, error) {
-	fi, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return fileID{}, fmt.Errorf("%w: %s", ErrParamsNotFound, path)
-	}
+	fi, err := checkParamFile(path)
 	if err != nil {
-		return fileID{}, fmt.Errorf("porep: %w", err)
+		return fileID{}, err
 	}
 	return fileID{fi.Size(), fi.ModTime().UnixNano()}, nil
+}
+
+// checkParamFile checks that path is a regular file that can be read. A
+// missing file (or a symbolic link to one, named as a dangling link) wraps
+// ErrParamsNotFound; a directory, a special file or a file that cannot be
+// opened (permission) wraps ErrBadInput: every problem with a parameter
+// file the user points at is the user's to fix, not an internal error.
+func checkParamFile(path string) (fs.FileInfo, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, paramFileError(path, err)
+	}
+	if fi.IsDir() {
+		return nil, badInputf("porep: %s: is a directory, want a parameter file", path)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, badInputf("porep: %s: is not a regular file (%s)", path, fi.Mode().Type())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, paramFileError(path, err)
+	}
+	f.Close()
+	return fi, nil
+}
+
+// paramFileError words an os error about the parameter file path as one
+// line naming it: missing (ErrParamsNotFound; a dangling symbolic link is
+// named as such, with its target), or unreadable (ErrBadInput).
+func paramFileError(path string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if target, lerr := os.Readlink(path); lerr == nil {
+			return fmt.Errorf("%w: %s is a dangling symbolic link (to %s, which does not exist)", ErrParamsNotFound, path, target)
+		}
+		return fmt.Errorf("%w: %s", ErrParamsNotFound, path)
+	case errors.Is(err, fs.ErrPermission):
+		return badInputf("porep: %s: permission denied (the parameter files must be readable by this user)", path)
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return badInputf("porep: %s: %s %v", path, pe.Op, pe.Err)
+	}
+	return badInputf("porep: %s: %w", path, err)
 }
 
 // loadParams opens (or returns the already opened) .params file of cfg in
@@ -71,7 +115,7 @@ func loadParams(dir string, cfg *stacked.SectorConfig) (*groth16.Params, error) 
 	}
 	p, err := groth16.OpenParams(path, false)
 	if err != nil {
-		return nil, fmt.Errorf("porep: %s params: %w", cfg.Name, err)
+		return nil, paramReadError(path, err)
 	}
 	if err := checkParamsShape(path, p, cfg); err != nil {
 		p.Close()
@@ -85,33 +129,106 @@ func loadParams(dir string, cfg *stacked.SectorConfig) (*groth16.Params, error) 
 
 // loadVK reads (or returns the already prepared) .vk file of cfg in dir.
 func loadVK(dir string, cfg *stacked.SectorConfig) (*groth16.PreparedVerifyingKey, error) {
+	_, pvk, err := loadVKFile(dir, cfg)
+	return pvk, err
+}
+
+// loadVKFile is loadVK returning the decoded key too.
+func loadVKFile(dir string, cfg *stacked.SectorConfig) (*groth16.VerifyingKey, *groth16.PreparedVerifyingKey, error) {
 	_, path, _ := cfg.ParameterPaths(dir)
 	id, err := statID(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	paramsCacheMu.Lock()
 	defer paramsCacheMu.Unlock()
 	if c, ok := vkCache[path]; ok && c.id == id {
-		return c.pvk, nil
+		return c.vk, c.pvk, nil
 	}
 	if err := checkMeta(dir, cfg); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	vk, err := groth16.ReadVerifyingKeyFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("porep: %s vk: %w", cfg.Name, err)
+		return nil, nil, paramReadError(path, err)
 	}
 	if len(vk.IC) != cfg.NumPublicInputs() {
-		return nil, badInputf("porep: %s: vk has %d IC points, the %s circuit has %d public inputs (ONE included): parameters for another circuit",
+		return nil, nil, badInputf("porep: %s: vk has %d IC points, the %s circuit has %d public inputs (ONE included): parameters for another circuit",
 			path, len(vk.IC), cfg.Name, cfg.NumPublicInputs())
 	}
 	pvk, err := groth16.PrepareVerifyingKey(vk)
 	if err != nil {
-		return nil, fmt.Errorf("porep: %s: %w", path, err)
+		return nil, nil, fmt.Errorf("porep: %s: %w", path, err)
 	}
-	vkCache[path] = cachedVK{id, pvk}
-	return pvk, nil
+	vkCache[path] = cachedVK{id, vk, pvk}
+	return vk, pvk, nil
+}
+
+// paramReadError classifies an error from decoding a parameter file: a
+// corrupt or truncated file (*groth16.FormatError) and an os error about the
+// file are the user's input (ErrBadInput / ErrParamsNotFound); anything else
+// (a failed mmap) is not.
+func paramReadError(path string, err error) error {
+	var fe *groth16.FormatError
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &fe):
+		return badInputf("porep: %w", err)
+	case errors.As(err, &pe):
+		return paramFileError(path, pe)
+	}
+	return fmt.Errorf("porep: %s: %w", path, err)
+}
+
+// loadProvingKeys loads cfg's .params and .vk from dir and checks that the
+// .vk file, which verifiers (cuseal verify, rust-fil-proofs verify_seal,
+// the chain) use, holds the same verifying key as the .params file the
+// prover uses: SealCommitPhase2 self-verifies with the .vk, and a pair from
+// two setups would otherwise yield proofs that only the .params's own key
+// accepts. The comparison is of the encoded points (about 4.7 KB), done on
+// every call; the files themselves are cached.
+func loadProvingKeys(dir string, cfg *stacked.SectorConfig) (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
+	params, err := loadParams(dir, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	vk, pvk, err := loadVKFile(dir, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	pp, vp, _ := cfg.ParameterPaths(dir)
+	if field := vkDifference(&params.VK, vk); field != "" {
+		return nil, nil, badInputf("porep: %s and %s hold different verifying keys (first difference: %s): they come from different setups, and proofs made with this .params would not verify against this .vk; %s",
+			vp, pp, field, whichKeyIsWrong(vp, pp))
+	}
+	return params, pvk, nil
+}
+
+// vkDifference names the first field in which a and b differ (bellperson's
+// VerifyingKey field names), or "" when they are equal.
+func vkDifference(a, b *groth16.VerifyingKey) string {
+	switch {
+	case !a.Alpha1.Equal(&b.Alpha1):
+		return "alpha_g1"
+	case !a.Beta1.Equal(&b.Beta1):
+		return "beta_g1"
+	case !a.Beta2.Equal(&b.Beta2):
+		return "beta_g2"
+	case !a.Gamma2.Equal(&b.Gamma2):
+		return "gamma_g2"
+	case !a.Delta1.Equal(&b.Delta1):
+		return "delta_g1"
+	case !a.Delta2.Equal(&b.Delta2):
+		return "delta_g2"
+	case len(a.IC) != len(b.IC):
+		return fmt.Sprintf("ic count %d vs %d", len(b.IC), len(a.IC))
+	}
+	for i := range a.IC {
+		if !a.IC[i].Equal(&b.IC[i]) {
+			return fmt.Sprintf("ic[%d]", i)
+		}
+	}
+	return ""
 }
 
 // checkMeta compares the sector_size of cfg's .meta file in dir, when there
@@ -124,7 +241,7 @@ func checkMeta(dir string, cfg *stacked.SectorConfig) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("porep: %w", err)
+		return paramFileError(path, err)
 	}
 	var meta struct {
 		SectorSize *uint64 `json:"sector_size"`

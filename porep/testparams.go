@@ -103,10 +103,16 @@ func RecordR1CS(cfg *stacked.SectorConfig) (*cs.R1CS, error) {
 // FOR TESTS ONLY: anyone who knows seed can forge proofs. Setup for a
 // 2 KiB sector (2.7M constraints, domain 2^22) takes 37-90 s on two cores
 // and writes about 1.1 GB (.params).
-func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, log *slog.Logger) (*TestParams, error) {
+//
+// Options: WithProgress receives a PhaseStage event (Partition -1) as each
+// stage starts: "recording the circuit", "setup (powers of tau, queries)",
+// "writing the files".
+func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, log *slog.Logger, opts ...Option) (*TestParams, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	st := newSettings(opts)
+	stage := func(name string) { st.progress(PhaseEvent{Phase: PhaseStage, Partition: -1, Stage: name}) }
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("porep: test params: %w", err)
 	}
@@ -133,6 +139,7 @@ func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, lo
 		}
 	}
 	t0 := time.Now()
+	stage("recording the circuit")
 	r1cs, err := RecordR1CS(cfg)
 	if err != nil {
 		return nil, err
@@ -168,12 +175,14 @@ func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, lo
 		return nil, fmt.Errorf("porep: test params: %w", err)
 	}
 	t1 := time.Now()
+	stage("setup (powers of tau, queries)")
 	params, err := groth16.Setup(r1cs, groth16.ToxicWasteFromSeed(seed))
 	if err != nil {
 		return nil, fmt.Errorf("porep: test params: %w", err)
 	}
 	r1cs = nil
 	log.Info("test params: setup done", "circuit", cfg.Name, "took", time.Since(t1))
+	stage("writing the files")
 	if err := writeTestParamsFiles(out, cfg, params, stampJSON); err != nil {
 		return nil, err
 	}

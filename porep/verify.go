@@ -36,8 +36,10 @@ func to32(b []byte, name string) ([32]byte, error) {
 // points are an error, not a false result. Errors wrap ErrBadInput for
 // CIDs that are not v1 commitments, commitments that are not canonical field
 // elements, randomness that is not 32 bytes, a proof whose length is not
-// 192 × partitions, and proof bytes that do not decode; ErrUnsupportedProof
-// for NI-PoRep; ErrParamsNotFound for a missing verifying key. An unknown
+// 192 × partitions, and proof bytes that do not decode; ErrParamsNotFound
+// for a missing verifying key (or, for NI-PoRep, SRS). For NI-PoRep the
+// proof is the SnarkPack aggregate of the partition proofs (see
+// VerifyAggregateSeals). An unknown
 // registered proof or a corrupt verifying key is an error too.
 func VerifySeal(info proof.SealVerifyInfo, opts ...Option) (bool, error) {
 	s := newSettings(opts)
@@ -46,7 +48,7 @@ func VerifySeal(info proof.SealVerifyInfo, opts ...Option) (bool, error) {
 		return false, fmt.Errorf("porep: %w", err)
 	}
 	if cfg.Challenges == stacked.ChallengesNonInteractive {
-		return false, fmt.Errorf("%w: %s (NI-PoRep aggregates need SnarkPack)", ErrUnsupportedProof, cfg.Name)
+		return verifyNISeal(s.paramsDir, &cfg, info) // the proof is a SnarkPack aggregate
 	}
 	commRb, err := commcid.CIDToReplicaCommitmentV1(info.SealedCID)
 	if err != nil {
@@ -82,6 +84,9 @@ func VerifySeal(info proof.SealVerifyInfo, opts ...Option) (bool, error) {
 	if want := cfg.Partitions * groth16.ProofSize; len(info.Proof) != want {
 		return false, badInputf("porep: proof is %d bytes, want %d (%d partitions × %d) for %s",
 			len(info.Proof), want, cfg.Partitions, groth16.ProofSize, cfg.Name)
+	}
+	if err := productionCheck(s, &cfg, false); err != nil {
+		return false, err
 	}
 	pvk, err := loadVK(s.paramsDir, &cfg)
 	if err != nil {

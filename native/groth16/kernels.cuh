@@ -83,9 +83,11 @@ Xyzz batch_add(Exec& ex, const Aff* src, const uint32_t* idx, uint64_t count) {
 // executor memory, through the native core's reusable Pippenger phases
 // (msm/pippenger.cuh: accumulate_chunk — digits, block scan, counting sort,
 // load-balanced bucket pieces — and reduce_buckets), chunked over pointer
-// offsets when the sort scratch does not fit (no copies).
+// offsets when the sort scratch does not fit (no copies). max_chunk > 0
+// caps the chunk (tests force the multi-chunk path with it).
 template <class Exec, class Aff, class Xyzz, class Jac>
-Jac msm_resident(Exec& ex, const Aff* points, const fr_t* scalars, uint64_t n, unsigned window) {
+Jac msm_resident(Exec& ex, const Aff* points, const fr_t* scalars, uint64_t n, unsigned window,
+                 uint64_t max_chunk = 0) {
 	using namespace cuseal::msm;
 	if (n == 0) return Jac::infinity();
 	const layout L = make_layout(choose_window(n, window));
@@ -99,6 +101,7 @@ Jac msm_resident(Exec& ex, const Aff* points, const fr_t* scalars, uint64_t n, u
 		     fixed + per_point * 1024);
 	uint64_t chunk = std::min<uint64_t>(n, (budget - fixed) / per_point);
 	chunk = std::min<uint64_t>(chunk, uint64_t(1) << 30); // point index fits below SIGN_BIT
+	if (max_chunk) chunk = std::min<uint64_t>(chunk, max_chunk);
 	dbuf<Exec, Xyzz> buckets(ex, size_t(L.nwin) * L.nb);
 	sort_scratch<Exec> scratch(ex, L, uint32_t(chunk), sizeof(Xyzz));
 	ex.zero(buckets.get(), buckets.bytes(), STREAM_COMPUTE);

@@ -12,17 +12,39 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <type_traits>
+
 #include "../exec/exec_cuda.cuh"
+#include "../kernels.hpp"
+#include "../sppark/sppark.hpp"
 #include "prover_impl.cuh"
 
 namespace cuseal::g16 {
 
 namespace {
 
-void need_device(int dev) {
-	int n = cuda_device_count();
-	if (dev < 0 || dev >= n) fail(CUSEAL_ERR_NO_DEVICE, "CUDA device %d does not exist (%d found)", dev, n);
-}
+// sppark_kernels: run_batch's hooks (prover_impl.cuh) on sppark's MSM and NTT
+// (kernels.hpp). Each hook first waits for the executor's streams, since
+// sppark runs on its own streams and returns when its work is done. An
+// explicit MSM window (prove option) keeps that MSM on the reference kernels.
+struct sppark_kernels {
+	int dev;
+	bool ntt(cuda_exec& ex, fr_t* d, const ntt::options& o) {
+		ex.sync();
+		return sppark_ntt(dev, d, o, nullptr);
+	}
+	template <class Aff, class Jac>
+	bool msm(cuda_exec& ex, const Aff* p, bool p_dev, const fr_t* sc, bool sc_dev, uint64_t n, unsigned window,
+	         Jac& out) {
+		if (window != 0) return false;
+		ex.sync();
+		if constexpr (std::is_same_v<Aff, ec::g1_affine>)
+			spk::msm_g1(dev, p, p_dev, sc, sc_dev, n, &out);
+		else
+			spk::msm_g2(dev, p, p_dev, sc, sc_dev, n, &out);
+		return true;
+	}
+};
 
 // tables_on returns the NTT twiddle tables on dev (uploaded once per process).
 const fr_t* tables_on(int dev) {
@@ -112,14 +134,17 @@ bool make_resident(cuda_exec& ex, srs::srs& s, int dev, const batch_plan& p) {
 
 void run_cuda(int dev, srs::srs& s, const batch_plan& p, const cuseal_assignment* cs, const prove_options& o,
               sums* out, cuseal_prove_timings& t) {
-	need_device(dev);
+	check_device(dev); // exists, compute capability >= 7.5
 	cuda_exec ex(dev);
 	stopwatch sw;
 	const ntt::tables tw{tables_on(dev)};
 	t.resident = make_resident(ex, s, dev, p) ? 1 : 0;
 	t.upload += sw.lap();
 	cuda_bases b{ex, s, dev};
-	run_batch(ex, b, tw, s, p, cs, o, out, t);
+	if (kernels_for(dev) == kernel_set::sppark)
+		run_batch(ex, b, tw, s, p, cs, o, out, t, sppark_kernels{dev});
+	else
+		run_batch(ex, b, tw, s, p, cs, o, out, t);
 }
 
 bool cuda_pin(void* p, size_t bytes, char* why, size_t why_len) {

@@ -11,6 +11,9 @@
 //            once for the batch, each circuit's tail scalars go through the
 //            MSM and its 1-slots through the batch addition; otherwise one MSM
 //            over the density-compacted scalars.
+// The MSMs and NTTs go through the Kernels hooks first (reference_kernels:
+// none; prover_cuda.cu: sppark's, see kernels.hpp); the pointwise step, base
+// gathering and the 0/1 batch addition are always ours.
 // Bases must provide get<Aff>(q) (an executor pointer to SRS query q, valid
 // until done(q), or nullptr when q cannot be placed in executor memory: then
 // that query runs on the host path, msm::run over host bases in chunks) and
@@ -52,10 +55,17 @@ struct g2_tag {
 // (when the query cannot be placed on the device): per circuit the core's
 // chunked, double-buffered msm::run over the tail bases (gathered on the
 // host) followed by the circuit's 1-slot bases with scalar 1.
-template <class Exec, class Aff, class Xyzz, class Jac, class Store>
-void query_host(Exec& ex, const Aff* q, const query_plan& qp, size_t n, const msm::options& mo, Store&& store) {
+template <class Exec, class Aff, class Xyzz, class Jac, class Kernels, class Store>
+void query_host(Exec& ex, Kernels& kn, const Aff* q, const query_plan& qp, size_t n, const msm::options& mo,
+                Store&& store) {
+	// run: the hook's MSM over host data, else the core's chunked msm::run.
+	auto run = [&](const Aff* pts, const fr_t* sc, uint64_t m) {
+		Jac r;
+		if (kn.msm(ex, pts, false, sc, false, m, mo.window_bits, r)) return r;
+		return msm::run<Exec, Aff, Xyzz, Jac>(ex, pts, sc, m, mo);
+	};
 	if (!qp.split) {
-		for (size_t i = 0; i < n; i++) store(i, msm::run<Exec, Aff, Xyzz, Jac>(ex, q, qp.sc[i].p, qp.slots, mo));
+		for (size_t i = 0; i < n; i++) store(i, run(q, qp.sc[i].p, qp.slots));
 		return;
 	}
 	const uint64_t tail = qp.tail_slots.size();
@@ -70,13 +80,32 @@ void query_host(Exec& ex, const Aff* q, const query_plan& qp, size_t n, const ms
 		for (size_t k = 0; k < ones.size(); k++) b[tail + k] = q[ones[k]];
 		sc.assign(qp.sc[i].p, qp.sc[i].p + tail);
 		sc.resize(tail + ones.size(), fr_t::one());
-		store(i, msm::run<Exec, Aff, Xyzz, Jac>(ex, b.data(), sc.data(), b.size(), mo));
+		store(i, run(b.data(), sc.data(), b.size()));
 	}
 }
 
-template <class Exec, class Bases>
+// reference_kernels: run_batch's kernel hooks when everything runs on our
+// kernels (host emulation; CUDA with CUSEAL_KERNELS=reference). A Kernels
+// type provides
+//   bool ntt(ex, d, opts)  — transform executor data d, or return false;
+//   bool msm(ex, points, points_dev, scalars, scalars_dev, n, window, out)
+//                          — Σ scalars·points into out (Jacobian), or false.
+// Returning false runs the reference code (ntt::run, msm_resident, msm::run).
+struct reference_kernels {
+	template <class Exec>
+	bool ntt(Exec&, fr_t*, const ntt::options&) {
+		return false;
+	}
+	template <class Exec, class Aff, class Jac>
+	bool msm(Exec&, const Aff*, bool, const fr_t*, bool, uint64_t, unsigned, Jac&) {
+		return false;
+	}
+};
+
+template <class Exec, class Bases, class Kernels = reference_kernels>
 void run_batch(Exec& ex, Bases& bases, ntt::tables tw, srs::srs& s, const batch_plan& p,
-               const cuseal_assignment* cs, const prove_options& o, sums* out, cuseal_prove_timings& t) {
+               const cuseal_assignment* cs, const prove_options& o, sums* out, cuseal_prove_timings& t,
+               Kernels kn = Kernels{}) {
 	using ec::g1_affine;
 	using ec::g1_jacobian;
 	using ec::g1_xyzz;
@@ -116,11 +145,11 @@ void run_batch(Exec& ex, Bases& bases, ntt::tables tw, srs::srs& s, const batch_
 				ex.record(k, STREAM_COPY);
 				t.upload += sw.lap();
 				ex.wait(STREAM_COMPUTE, k);
-				ntt::run(ex, d[k], to_coeff, tw);
-				ntt::run(ex, d[k], to_coset, tw);
+				if (!kn.ntt(ex, d[k], to_coeff)) ntt::run(ex, d[k], to_coeff, tw);
+				if (!kn.ntt(ex, d[k], to_coset)) ntt::run(ex, d[k], to_coset, tw);
 			}
 			ex.template launch<k_hpoint>(m, STREAM_COMPUTE, d[0], (const fr_t*)d[1], (const fr_t*)d[2], zinv);
-			ntt::run(ex, d[0], from_coset, tw);
+			if (!kn.ntt(ex, d[0], from_coset)) ntt::run(ex, d[0], from_coset, tw);
 			ex.sync();
 			t.h_ntt += sw.lap();
 			if (!hb && !h_host) {
@@ -129,12 +158,14 @@ void run_batch(Exec& ex, Bases& bases, ntt::tables tw, srs::srs& s, const batch_
 				t.upload += sw.lap();
 			}
 			if (hb) {
-				out[i].h = msm_resident<Exec, g1_affine, g1_xyzz, g1_jacobian>(ex, hb, d[0], m - 1, o.msm_window);
+				if (!kn.msm(ex, hb, true, d[0], true, m - 1, o.msm_window, out[i].h))
+					out[i].h = msm_resident<Exec, g1_affine, g1_xyzz, g1_jacobian>(ex, hb, d[0], m - 1, o.msm_window);
 			} else { // host path: coefficients down, the core's chunked MSM over host bases
 				std::vector<fr_t> coef(m - 1);
 				ex.d2h(coef.data(), d[0], (m - 1) * sizeof(fr_t), STREAM_COMPUTE);
 				ex.sync();
-				out[i].h = msm::run<Exec, g1_affine, g1_xyzz, g1_jacobian>(ex, s.h, coef.data(), m - 1, host_opts);
+				if (!kn.msm(ex, s.h, false, coef.data(), false, m - 1, o.msm_window, out[i].h))
+					out[i].h = msm::run<Exec, g1_affine, g1_xyzz, g1_jacobian>(ex, s.h, coef.data(), m - 1, host_opts);
 			}
 			t.h_msm += sw.lap();
 		}
@@ -150,7 +181,7 @@ void run_batch(Exec& ex, Bases& bases, ntt::tables tw, srs::srs& s, const batch_
 		const Aff* base = bases.template get<Aff>(sq);
 		t.upload += sw.lap();
 		if (!base) { // host path: bases stay in host memory, the core's chunked MSM
-			query_host<Exec, Aff, Xyzz, Jac>(ex, static_cast<const Aff*>(s.query_ptr(sq)), qp, p.n, host_opts,
+			query_host<Exec, Aff, Xyzz, Jac>(ex, kn, static_cast<const Aff*>(s.query_ptr(sq)), qp, p.n, host_opts,
 			                                  [&](size_t i, const Jac& r) { store(out[i], r); });
 			acc += sw.lap();
 			return;
@@ -172,7 +203,9 @@ void run_batch(Exec& ex, Bases& bases, ntt::tables tw, srs::srs& s, const batch_
 		dbuf<Exec, uint32_t> ones(ex, max_ones);
 		for (size_t i = 0; i < p.n; i++) {
 			ex.h2d(sc.get(), qp.sc[i].p, tail * sizeof(fr_t), STREAM_COMPUTE);
-			Jac r = msm_resident<Exec, Aff, Xyzz, Jac>(ex, msm_base, sc.get(), tail, o.msm_window);
+			Jac r;
+			if (!kn.msm(ex, msm_base, true, (const fr_t*)sc.get(), true, tail, o.msm_window, r))
+				r = msm_resident<Exec, Aff, Xyzz, Jac>(ex, msm_base, sc.get(), tail, o.msm_window);
 			if (qp.split && !qp.ones[i].empty()) {
 				ex.h2d(ones.get(), qp.ones[i].data(), qp.ones[i].size() * 4, STREAM_COMPUTE);
 				Xyzz b = batch_add<Exec, Aff, Xyzz>(ex, base, ones.get(), qp.ones[i].size());

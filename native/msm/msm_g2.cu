@@ -1,6 +1,9 @@
-// msm_g2.cu: the G2 MSM on a CUDA device (pippenger.cuh with cuda_exec).
+// msm_g2.cu: the G2 MSM on a CUDA device: sppark's kernels (sppark/sppark.hpp) unless
+// kernels.hpp selects the reference set (pippenger.cuh with cuda_exec).
 #include "../backend.hpp"
 #include "../exec/exec_cuda.cuh"
+#include "../kernels.hpp"
+#include "../sppark/sppark.hpp"
 
 namespace cuseal {
 
@@ -9,6 +12,11 @@ void check_device(int dev); // backend_cuda.cu
 ec::g2_jacobian cuda_msm_g2(int dev, const ec::g2_affine* p, const ff::fr_t* s, uint64_t n, const msm::options& o) {
 	if (n == 0) return ec::g2_jacobian::infinity();
 	check_device(dev);
+	if (o.window_bits == 0 && o.chunk_points == 0 && kernels_for(dev) == kernel_set::sppark) {
+		ec::g2_jacobian r;
+		spk::msm_g2(dev, p, false, s, false, n, &r);
+		return r;
+	}
 	cuda_exec ex(dev);
 	return msm::run<cuda_exec, ec::g2_affine, ec::g2_xyzz, ec::g2_jacobian>(ex, p, s, n, o);
 }

@@ -39,6 +39,16 @@ type Backend interface {
 	QuerySums(ctx context.Context, params *Params, assignments []*cs.Assignment) ([]Sums, error)
 }
 
+// ProofBackend is a Backend that builds whole proofs itself from (r, s)
+// instead of returning query sums to the shared Assemble (supraseal-c2 does
+// the assembly inside its native call). Prove and ProveAndVerify use
+// ProveWith when a backend implements it; its proofs must equal Assemble's
+// for the same (r, s) byte for byte, which is what cross-backend tests check.
+type ProofBackend interface {
+	Backend
+	ProveWith(ctx context.Context, params *Params, assignments []*cs.Assignment, rs []Randomness) ([]Proof, error)
+}
+
 // CheckAssignment verifies that a fits params: |Input| = |ic|, |Aux| = |l|,
 // constraint count ≤ m = |h|+1 with |A| = |B| = |C|, density bit lengths
 // equal to the variable counts (no stray bits past them), |a| = |Input| +

@@ -228,6 +228,7 @@ func (b *CUDABackend) QuerySums(ctx context.Context, params *Params, as []*cs.As
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	ReportStage(ctx, "GPU batch")
 	out, err := b.querySums(ctx, params, as)
 	if err != nil && b.opts.FallbackToCPU && ctx.Err() == nil {
 		b.log.Warn("cuda: device failed, computing this batch on the CPU", "err", err)

@@ -51,7 +51,9 @@ func (b *CPUBackend) QuerySums(ctx context.Context, params *Params, as []*cs.Ass
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
+			ReportStage(ctx, "H polynomial")
 			coef := HCoefficients(dom, a.A, a.B, a.C)
+			ReportStage(ctx, "H MSM")
 			if err := msmG1(&out[i].H, hq, coef, cfg); err != nil {
 				return nil, fmt.Errorf("groth16: assignment %d: h msm: %w", i, err)
 			}
@@ -62,6 +64,7 @@ func (b *CPUBackend) QuerySums(ctx context.Context, params *Params, as []*cs.Ass
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	ReportStage(ctx, "L MSM")
 	lq, err := params.L()
 	if err != nil {
 		return nil, err
@@ -77,6 +80,7 @@ func (b *CPUBackend) QuerySums(ctx context.Context, params *Params, as []*cs.Ass
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	ReportStage(ctx, "A MSM")
 	aq, err := params.A()
 	if err != nil {
 		return nil, err
@@ -102,6 +106,7 @@ func (b *CPUBackend) QuerySums(ctx context.Context, params *Params, as []*cs.Ass
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	ReportStage(ctx, "B_G1 MSM")
 	bq1, err := params.BG1()
 	if err != nil {
 		return nil, err
@@ -115,6 +120,7 @@ func (b *CPUBackend) QuerySums(ctx context.Context, params *Params, as []*cs.Ass
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	ReportStage(ctx, "B_G2 MSM")
 	bq2, err := params.BG2()
 	if err != nil {
 		return nil, err

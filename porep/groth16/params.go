@@ -53,6 +53,7 @@ type Params struct {
 	VK VerifyingKey
 
 	name    string // file path or caller-chosen name
+	path    string // the file, for OpenParams; "" otherwise
 	checked bool
 	data    []byte // whole file (mmap or caller bytes); nil when memory-backed
 	mapped  bool
@@ -108,6 +109,7 @@ func OpenParams(path string, checked bool) (*Params, error) {
 		return nil, err
 	}
 	p.mapped = true
+	p.path = path
 	return p, nil
 }
 
@@ -200,6 +202,11 @@ func (p *Params) decoded() *queries {
 // Name returns the file path (or name) the params were read from; "" for
 // memory-backed params.
 func (p *Params) Name() string { return p.name }
+
+// Path returns the file an OpenParams Params was read from ("" for params
+// parsed from memory or made by Setup): backends that load the proving key
+// themselves (supraseal) read the same file.
+func (p *Params) Path() string { return p.path }
 
 // Checked reports whether queries are subgroup-checked when decoded.
 func (p *Params) Checked() bool { return p.checked }

@@ -69,11 +69,18 @@ func Assemble(vk *VerifyingKey, sums *Sums, rs *Randomness) (Proof, error) {
 }
 
 // Prove runs backend on the assignments and assembles one proof each with
-// rs[i]; len(rs) must equal len(assignments). It does not verify the
+// rs[i] (a ProofBackend builds the proofs itself); len(rs) must equal len(assignments). It does not verify the
 // proofs; ProveAndVerify does.
 func Prove(ctx context.Context, backend Backend, params *Params, assignments []*cs.Assignment, rs []Randomness) ([]Proof, error) {
 	if len(rs) != len(assignments) {
 		return nil, fmt.Errorf("groth16: prove: %d assignments but %d randomness pairs", len(assignments), len(rs))
+	}
+	if pb, ok := backend.(ProofBackend); ok {
+		proofs, err := pb.ProveWith(ctx, params, assignments, rs)
+		if err == nil && len(proofs) != len(assignments) {
+			err = fmt.Errorf("groth16: prove: backend returned %d proofs for %d assignments", len(proofs), len(assignments))
+		}
+		return proofs, err
 	}
 	sums, err := backend.QuerySums(ctx, params, assignments)
 	if err != nil {

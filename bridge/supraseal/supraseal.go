@@ -1,0 +1,80 @@
+// Package supraseal proves Groth16 circuits with supraseal-c2 (Supranational's CUDA prover,
+// the one bellperson's cuda-supraseal feature and Curio use), linked through cgo from the
+// Rust staticlib native/supraseal (a shim with the C ABI of native/supraseal/cuseal_supraseal.h).
+//
+// It is compiled in with the build tag supraseal (./build.sh supraseal builds the staticlib
+// with cargo, then bin/cuseal-supraseal); without the tag every entry point returns
+// ErrNotBuilt. The package knows nothing of PoRep: it takes synthesized circuits (a, b, c,
+// assignments, densities) and the blinding (r, s), and returns whole proofs.
+//
+// Layouts: gnark-crypto's fr.Element / fp.Element are Montgomery little-endian 64-bit limbs,
+// which is exactly sppark's host fr_t / fp_t (blst), so scalars go to supraseal and points come
+// back without any conversion or copy (see cuseal_supraseal.h).
+package supraseal
+
+import (
+	"errors"
+	"math/bits"
+	"unsafe"
+
+	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+)
+
+// ErrNotBuilt: the binary was built without the supraseal tag.
+var ErrNotBuilt = errors.New("supraseal: not built in (build tag supraseal: ./build.sh supraseal builds bin/cuseal-supraseal)")
+
+// ErrNoDevice: supraseal found no usable CUDA device (sppark counts devices with compute
+// capability >= 7.0 and cooperative launch; CUDA_VISIBLE_DEVICES is honoured by the runtime).
+var ErrNoDevice = errors.New("supraseal: no CUDA device supraseal can use")
+
+// Error is an error reported by the shim or by supraseal itself.
+type Error struct {
+	Code    int // 1 bad argument, 2 supraseal/CUDA error, 3 caught panic
+	Message string
+}
+
+func (e *Error) Error() string { return "supraseal: " + e.Message }
+
+// Density is a bitmap over variables: 64-bit words, LSB first, BitLen bits (porep/cs.Density).
+type Density struct {
+	Words  []uint64
+	BitLen int
+}
+
+// Circuit is one synthesized circuit (porep/cs.Assignment field for field): the evaluations
+// A, B, C per constraint (including the input rows), Input (ONE first), Aux, and the three
+// densities. All circuits of one Prove call must share sizes and densities.
+type Circuit struct {
+	A, B, C                                 []fr.Element
+	Input, Aux                              []fr.Element
+	ADensityAux, BDensityInput, BDensityAux Density
+}
+
+// Proof is a proof as supraseal writes it: affine points in gnark-crypto's in-memory layout
+// (identity = (0, 0)), 384 bytes.
+type Proof struct {
+	A bls.G1Affine
+	B bls.G2Affine
+	C bls.G1Affine
+}
+
+// The proof buffer is handed to C as is; these are the offsets of supraseal's groth16_proof.
+var _ = [1]struct{}{}[unsafe.Sizeof(Proof{})-384]
+var _ = [1]struct{}{}[unsafe.Offsetof(Proof{}.B)-96]
+var _ = [1]struct{}{}[unsafe.Offsetof(Proof{}.C)-288]
+var _ = [1]struct{}{}[unsafe.Sizeof(fr.Element{})-32]
+
+var densityNames = [3]string{"A-aux", "B-input", "B-aux"}
+
+// popcount returns the set bits among the first nbits bits of words.
+func popcount(words []uint64, nbits int) int {
+	n := 0
+	for i := 0; i < nbits/64; i++ {
+		n += bits.OnesCount64(words[i])
+	}
+	if r := nbits % 64; r != 0 {
+		n += bits.OnesCount64(words[nbits/64] & (1<<uint(r) - 1))
+	}
+	return n
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// TestEstimateCommit2Memory: the 2 KiB estimate is in the range of the measured peak RSS
+// (README: ~3.6 GB on the CPU backend, the mapped 1.1 GB .params included), grows with the
+// partitions in flight, and the CUDA backend needs no host-side H stage.
+func TestEstimateCommit2Memory(t *testing.T) {
+	cfg, err := stacked.ConfigByName("StackedDrg2KiBV1_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := porep.EstimateCommit2Memory(&cfg, porep.BackendCPU, 1, false, 1114707768)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Total < 3<<30 || one.Total > 5<<30 {
+		t.Fatalf("2 KiB estimate %d bytes, want 3-5 GiB", one.Total)
+	}
+	shape, _ := porep.EstimateCommit2Memory(&cfg, porep.BackendCPU, 1, false, 0)
+	if d := int64(shape.Params) - 1114707768; d < 0 || d > 1114707768/10 {
+		t.Errorf(".params size from the shape %d, file 1114707768", shape.Params)
+	}
+	two, _ := porep.EstimateCommit2Memory(&cfg, porep.BackendCPU, 2, false, 1114707768)
+	if two.Total != one.Total+2*one.PerPartition {
+		t.Errorf("2 in flight: %d, want %d", two.Total, one.Total+2*one.PerPartition)
+	}
+	cuda, _ := porep.EstimateCommit2Memory(&cfg, porep.BackendCUDA, 1, false, 1114707768)
+	if cuda.Backend != 0 || cuda.Total >= one.Total {
+		t.Errorf("cuda estimate %+v", cuda)
+	}
+}
+
+// fakeParamsDir writes placeholder 2 KiB parameter files (the preflight runs before they
+// are read).
+func fakeParamsDir(t *testing.T) string {
+	dir := t.TempDir()
+	cfg, err := stacked.ConfigByName("StackedDrg2KiBV1_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pp, vp, _ := cfg.ParameterPaths(dir)
+	write(t, pp, "x")
+	write(t, vp, "x")
+	return dir
+}
+
+// TestProveMemoryPreflight (issue 15, fault 4): with little memory available commit2 and
+// bench prove refuse before reading the parameters, exit 2, naming the estimate, the limit
+// and --force; a refusal writes no proof.
+func TestProveMemoryPreflight(t *testing.T) {
+	c1 := filepath.Join(sealedSample(t), FileC1)
+	fake := filepath.Join(t.TempDir(), "meminfo")
+	write(t, fake, "MemTotal:       4000000 kB\nMemAvailable:   1000000 kB\n")
+	old := memInfoPath
+	memInfoPath = fake
+	defer func() { memInfoPath = old }()
+	dir := fakeParamsDir(t)
+	out := filepath.Join(t.TempDir(), "proof")
+	for _, args := range [][]string{
+		{"commit2", "--c1", c1, "--params-dir", dir, "--sector", "7", "--backend", "cpu", "--out", out},
+		{"commit2", "--c1", c1, "--params-dir", dir, "--sector", "7", "--backend", "cpu", "--out", out, "--partitions-in-flight", "2"},
+		{"bench", "prove", "--c1", c1, "--params-dir", dir, "--sector", "7", "--backend", "cpu"},
+	} {
+		code, _, stderr := runCLI(t, args...)
+		if code != exitUsage {
+			t.Fatalf("%v: exit %d, want %d: %s", args, code, exitUsage, stderr)
+		}
+		wantOneLineError(t, stderr, "needs about")
+		for _, want := range []string{"976.6MiB is available (MemAvailable", "--force"} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("%v: stderr lacks %q: %s", args, want, stderr)
+			}
+		}
+		if strings.Contains(strings.Join(args, " "), "--partitions-in-flight 2") && !strings.Contains(stderr, "--partitions-in-flight 1 (now 2") {
+			t.Errorf("the knob is not named: %s", stderr)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("a proof was written")
+	}
+	// --force skips the preflight: the placeholder parameters are then the error.
+	code, _, stderr := runCLI(t, "commit2", "--c1", c1, "--params-dir", dir, "--sector", "7", "--backend", "cpu", "--out", out, "--force")
+	if code != exitUsage || strings.Contains(stderr, "needs about") {
+		t.Fatalf("--force: exit %d: %s", code, stderr)
+	}
+}
+
+// TestProveMemoryPreflightRlimit is the reported reproduction: commit2 of a 2 KiB sector under
+// `prlimit --as` 2.5 GB exits 2 with one line, not "runtime: out of memory" and a goroutine
+// dump. The test binary re-runs itself under prlimit (skipped where prlimit is missing).
+func TestProveMemoryPreflightRlimit(t *testing.T) {
+	if os.Getenv("CUSEAL_PRLIMIT_HELPER") != "" {
+		args := strings.Split(os.Getenv("CUSEAL_PRLIMIT_HELPER"), "\x1f")
+		os.Exit(run(append([]string{"cuseal"}, args...), os.Stdout, os.Stderr))
+	}
+	prlimit, err := exec.LookPath("prlimit")
+	if err != nil {
+		t.Skip("prlimit not installed")
+	}
+	c1 := filepath.Join(sealedSample(t), FileC1)
+	dir := fakeParamsDir(t)
+	args := []string{"commit2", "--c1", c1, "--params-dir", dir, "--sector", "7", "--backend", "cpu", "--out", filepath.Join(t.TempDir(), "proof")}
+	cmd := exec.Command(prlimit, "--as=2500000000", os.Args[0], "-test.run=^TestProveMemoryPreflightRlimit$")
+	cmd.Env = append(os.Environ(), "CUSEAL_PRLIMIT_HELPER="+strings.Join(args, "\x1f"))
+	outb, err := cmd.CombinedOutput()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != exitUsage {
+		t.Fatalf("exit %v, want %d:\n%s", err, exitUsage, outb)
+	}
+	wantOneLineError(t, string(outb), "the address-space limit (RLIMIT_AS")
+}

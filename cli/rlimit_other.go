@@ -1,0 +1,6 @@
+//go:build !unix
+
+package main
+
+// addressSpaceLimit: no RLIMIT_AS outside unix.
+func addressSpaceLimit() (uint64, bool) { return 0, false }

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"runtime"
+
+	"github.com/cuseal/cuseal/porep"
+)
+
+// libInfo is the JSON object cuseal_porep_info returns.
+type libInfo struct {
+	ABIVersion    int      `json:"abi_version"`
+	Version       string   `json:"version"`
+	GoVersion     string   `json:"go_version"`
+	OS            string   `json:"os"`
+	Arch          string   `json:"arch"`
+	CUDA          bool     `json:"cuda"`                     // built with -tags cuda (the native core linked in)
+	NativeVersion string   `json:"native_version,omitempty"` // the linked native library (cuda builds)
+	NativeError   string   `json:"native_error,omitempty"`   // why it could not be asked
+	Backends      []string `json:"backends"`                 // registered proving backends
+}
+
+func collectInfo() libInfo {
+	info := libInfo{
+		ABIVersion: abiVersion,
+		Version:    version,
+		GoVersion:  runtime.Version(),
+		OS:         runtime.GOOS,
+		Arch:       runtime.GOARCH,
+		CUDA:       cudaBuild,
+		Backends:   porep.Backends(),
+	}
+	probeNative(&info)
+	return info
+}

@@ -1,0 +1,29 @@
+// Command libcuseal is not a program: it is the Go side of libcuseal, the C
+// ABI declared in include/cuseal_porep.h (Filecoin PoRep commit phase 2,
+// seal verification and test parameters, for C, C++, Rust and Python
+// callers). Build it as a library:
+//
+//	go build -buildmode=c-shared -o build/lib/libcuseal.so ./libcuseal
+//	go build -buildmode=c-archive -o build/lib/libcuseal.a ./libcuseal
+//
+// or run `./build.sh lib`, which builds both and copies the header next to
+// them. With -tags cuda (and build/native/libcuseal_native.a from
+// `./build.sh cuda`) the library carries the native CUDA core and offers
+// the "cuda" backend, exactly as bin/cuseal-cuda does.
+//
+// Every exported function is a thin shell over package porep: it converts
+// C arguments, calls the Go API, maps the error to a status code
+// (the CLI's exit-code classes) and recovers panics. No proving logic lives
+// here.
+package main
+
+// version is libcuseal's version string (as the CLI's); release builds set
+// it with -ldflags "-X main.version=v1.2.3".
+var version = "0.1.0-dev"
+
+// abiVersion is CUSEAL_POREP_ABI_VERSION (include/cuseal_porep.h), which
+// exports.go checks at compile time.
+const abiVersion = 1
+
+// main is required by -buildmode=c-shared and c-archive and never runs.
+func main() {}

@@ -1,0 +1,30 @@
+// sppark_msm_g2.cu: sppark's Pippenger MSM for BLS12-381 G2: XYZZ buckets
+// over Fp2 (each Fp2 element split across two lanes, fp2_t::degree = 2),
+// Jacobian result, Fr scalars.
+#include "prefix.hpp"
+
+#include "msm_pre.hpp"
+
+#include <ff/bls12-381-fp2.hpp>
+#include <ec/jacobian_t.hpp>
+#include <ec/xyzz_t.hpp>
+
+typedef jacobian_t<fp2_t> point_t;
+typedef xyzz_t<fp2_t> bucket_t;
+typedef bucket_t::affine_t affine_t;
+typedef fr_t scalar_t;
+
+#define sort cuseal_spk_sort_g2 // see msm_pre.hpp
+#include <msm/pippenger.cuh>
+#undef sort
+
+#include "msm_impl.cuh"
+
+namespace cuseal::spk {
+
+void msm_g2(int dev, const void* points, bool points_dev, const void* scalars, bool scalars_dev, size_t n,
+            void* out) {
+	detail::msm<192, 288>(dev, points, points_dev, scalars, scalars_dev, n, out, "msm g2");
+}
+
+} // namespace cuseal::spk

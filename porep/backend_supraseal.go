@@ -1,0 +1,39 @@
+//go:build supraseal
+
+package porep
+
+import (
+	"sync"
+
+	"github.com/cuseal/cuseal/porep/groth16"
+)
+
+// The supraseal-c2 backend is registered as "supraseal" in binaries built
+// with the supraseal tag. One backend is shared by the process, so the SRS
+// supraseal loads from a .params file stays in (pinned) memory across
+// SealCommitPhase2 calls. Without a usable device the factory fails with
+// bridge/supraseal.ErrNoDevice (or groth16.ErrGPUDisabled under
+// BELLMAN_NO_GPU).
+func init() {
+	if err := RegisterBackend(BackendSupraSeal, sharedSupraSealBackend); err != nil {
+		panic(err)
+	}
+}
+
+var (
+	supraMu      sync.Mutex
+	supraBackend *groth16.SupraSealBackend
+)
+
+func sharedSupraSealBackend() (groth16.Backend, error) {
+	supraMu.Lock()
+	defer supraMu.Unlock()
+	if supraBackend == nil {
+		b, err := groth16.NewSupraSealBackend()
+		if err != nil {
+			return nil, err
+		}
+		supraBackend = b
+	}
+	return supraBackend, nil
+}

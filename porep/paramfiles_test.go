@@ -1,0 +1,212 @@
+package porep
+
+import (
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
+
+	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// cachedParams2K returns the directory of already generated 2 KiB test
+// parameters: under -short it skips when $CUSEAL_TEST_PARAMS_DIR holds none
+// (generating them takes minutes), else it generates them (testParams2K).
+func cachedParams2K(t *testing.T) string {
+	t.Helper()
+	cfg := config2K(t)
+	if testing.Short() {
+		dir := os.Getenv("CUSEAL_TEST_PARAMS_DIR")
+		pp, _, _ := cfg.ParameterPaths(dir)
+		if _, err := os.Stat(pp); dir == "" || err != nil {
+			t.Skip("-short: needs 2 KiB test parameters in $CUSEAL_TEST_PARAMS_DIR")
+		}
+	}
+	return testParams2K(t)
+}
+
+// linkParams makes dir a parameter directory whose .params, .meta and stamp
+// are symbolic links to src's (read-only there), so a test can put its own
+// .vk next to them.
+func linkParams(t *testing.T, src, dir string, cfg *stacked.SectorConfig) {
+	t.Helper()
+	spp, _, smp := cfg.ParameterPaths(src)
+	pp, _, mp := cfg.ParameterPaths(dir)
+	for _, l := range [][2]string{{spp, pp}, {smp, mp}} {
+		if err := os.Symlink(l[0], l[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestCommit2VKMismatch (issue 15, fault 1): a .vk that is not the .params
+// file's key — one from another setup of the same circuit (the
+// rust-fil-proofs reference .vk in testdata/golden), or the right .vk with
+// its IC count at bytes 864–867 changed from 40 to 39 — must stop
+// SealCommitPhase2 before proving with an error wrapping ErrBadInput that
+// names the file(s), instead of writing a proof the verifiers reject.
+// VerifySeal with the altered .vk is an input error too.
+func TestCommit2VKMismatch(t *testing.T) {
+	src := cachedParams2K(t)
+	s := seal2K(t)
+	cfg := config2K(t)
+	_, svp, _ := cfg.ParameterPaths(src)
+	good, err := os.ReadFile(svp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := os.ReadFile(filepath.Join("..", "testdata", "golden", "2KiB-s10", filepath.Base(svp)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	altered := append([]byte(nil), good...)
+	if n := binary.BigEndian.Uint32(altered[864:868]); n != 40 {
+		t.Fatalf("IC count field = %d, want 40", n)
+	}
+	binary.BigEndian.PutUint32(altered[864:868], 39)
+
+	for _, c := range []struct {
+		name string
+		vk   []byte
+		want []string
+	}{
+		{"vk of another setup", other, []string{"hold different verifying keys (first difference: alpha_g1)", ".params", ".vk"}},
+		{"IC count 39", altered, []string{".vk", "96 bytes after the verifying key"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			linkParams(t, src, dir, &cfg)
+			_, vp, _ := cfg.ParameterPaths(dir)
+			if err := os.WriteFile(vp, c.vk, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := SealCommitPhase2(s.c1, testSector, testMiner, WithParamsDir(dir))
+			if !errors.Is(err, ErrBadInput) {
+				t.Fatalf("SealCommitPhase2: %v; want an error wrapping ErrBadInput", err)
+			}
+			for _, w := range append(c.want, dir) {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("SealCommitPhase2 error %q does not say %q", err, w)
+				}
+			}
+		})
+	}
+	t.Run("verify with the altered vk", func(t *testing.T) {
+		dir := t.TempDir()
+		_, vp, _ := cfg.ParameterPaths(dir)
+		if err := os.WriteFile(vp, altered, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, g1, g2 := bls.Generators()
+		pf := (&groth16.Proof{A: g1, B: g2, C: g1}).Bytes()
+		ok, err := VerifySeal(verifyInfo(t, s, pf[:]), WithParamsDir(dir))
+		if ok || !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), vp) {
+			t.Fatalf("VerifySeal = %v, %v; want ErrBadInput naming %s", ok, err, vp)
+		}
+	})
+}
+
+// TestVKDifference names the first differing field.
+func TestVKDifference(t *testing.T) {
+	_, _, g1, g2 := bls.Generators()
+	var g1x2 bls.G1Affine
+	g1x2.Add(&g1, &g1)
+	a := groth16.VerifyingKey{Alpha1: g1, Beta1: g1, Beta2: g2, Gamma2: g2, Delta1: g1, Delta2: g2, IC: []bls.G1Affine{g1, g1}}
+	if d := vkDifference(&a, &a); d != "" {
+		t.Fatalf("equal keys differ in %s", d)
+	}
+	b := a
+	b.IC = []bls.G1Affine{g1, g1x2}
+	if d := vkDifference(&a, &b); d != "ic[1]" {
+		t.Fatalf("difference %q, want ic[1]", d)
+	}
+	b.Delta1 = g1x2
+	if d := vkDifference(&a, &b); d != "delta_g1" {
+		t.Fatalf("difference %q, want delta_g1", d)
+	}
+}
+
+// TestParamFileKinds (issue 15, fault 3): every problem with a parameter
+// file — a directory where the .params should be, a dangling symbolic link,
+// a truncated file, a .meta that is a directory, an unreadable file — is the
+// user's (ErrBadInput or ErrParamsNotFound, exit 2 in the CLI), named in one
+// line, never an internal error.
+func TestParamFileKinds(t *testing.T) {
+	s := seal2K(t)
+	cfg := config2K(t)
+	for _, c := range []struct {
+		name     string
+		setup    func(t *testing.T, dir string)
+		sentinel error
+		want     string
+	}{
+		{"params is a directory", func(t *testing.T, dir string) {
+			writeFakeParams(t, dir, &cfg, cfg.NumPublicInputs(), 3, 1)
+			pp, _, _ := cfg.ParameterPaths(dir)
+			os.Remove(pp)
+			if err := os.Mkdir(pp, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, ErrBadInput, ".params: is a directory"},
+		{"params is a dangling link", func(t *testing.T, dir string) {
+			writeFakeParams(t, dir, &cfg, cfg.NumPublicInputs(), 3, 1)
+			pp, _, _ := cfg.ParameterPaths(dir)
+			os.Remove(pp)
+			if err := os.Symlink(filepath.Join(dir, "gone.params"), pp); err != nil {
+				t.Fatal(err)
+			}
+		}, ErrParamsNotFound, "is a dangling symbolic link (to "},
+		{"params truncated", func(t *testing.T, dir string) {
+			writeFakeParams(t, dir, &cfg, cfg.NumPublicInputs(), 3, 1)
+			pp, _, _ := cfg.ParameterPaths(dir)
+			if err := os.Truncate(pp, 5000); err != nil {
+				t.Fatal(err)
+			}
+		}, ErrBadInput, "truncated"},
+		{"meta is a directory", func(t *testing.T, dir string) {
+			writeFakeParams(t, dir, &cfg, cfg.NumPublicInputs(), 3, 1)
+			_, _, mp := cfg.ParameterPaths(dir)
+			if err := os.Mkdir(mp, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, ErrBadInput, ".meta: read is a directory"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			c.setup(t, dir)
+			_, err := SealCommitPhase2(s.c1, testSector, testMiner, WithParamsDir(dir))
+			if !errors.Is(err, c.sentinel) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("SealCommitPhase2: %v; want %v saying %q", err, c.sentinel, c.want)
+			}
+		})
+	}
+	t.Run("unreadable", func(t *testing.T) {
+		// As root (the CI machine) mode 000 is still readable: check the
+		// classification of the os error directly, and the file when it bites.
+		pe := &fs.PathError{Op: "open", Path: "/p/x.params", Err: fs.ErrPermission}
+		if err := paramFileError("/p/x.params", pe); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "/p/x.params: permission denied") {
+			t.Fatalf("paramFileError(permission) = %v; want ErrBadInput naming the file", err)
+		}
+		dir := t.TempDir()
+		writeFakeParams(t, dir, &cfg, cfg.NumPublicInputs(), 3, 1)
+		pp, _, _ := cfg.ParameterPaths(dir)
+		if err := os.Chmod(pp, 0); err != nil {
+			t.Fatal(err)
+		}
+		if f, err := os.Open(pp); err == nil {
+			f.Close()
+			t.Log("mode 000 is readable by this user (root): file case not checked")
+			return
+		}
+		_, err := SealCommitPhase2(s.c1, testSector, testMiner, WithParamsDir(dir))
+		if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "permission denied") {
+			t.Fatalf("SealCommitPhase2: %v; want ErrBadInput, permission denied", err)
+		}
+	})
+}

@@ -48,28 +48,32 @@ func seed32(t testing.TB, what, s string) [32]byte {
 
 // refParamsDir returns a directory with 2 KiB test parameters from seed:
 // $CUSEAL_TEST_PARAMS_DIR when its stamp records that seed, otherwise
-// parameters generated into a temporary directory (about a minute, 1.1 GB,
-// 2.7 GB of memory).
-func refParamsDir(t *testing.T, cfg *stacked.SectorConfig, seed [32]byte) (dir string, generated bool) {
+// $TMPDIR/cuseal-golden-params (shared with TestSealCommitPhase2NIGolden,
+// same toxic seed), generated there on first use (about a minute, 1.1 GB,
+// 2.7 GB of memory) and reused while its stamp records the same seed and
+// R1CS digest.
+func refParamsDir(t *testing.T, cfg *stacked.SectorConfig, seed [32]byte) string {
 	t.Helper()
 	if d := os.Getenv("CUSEAL_TEST_PARAMS_DIR"); d != "" {
 		stamp := filepath.Join(d, "v28-"+cfg.ParameterIdentifier()+".cuseal-test.json")
 		if st, err := readTestStamp(stamp); err == nil && st.Seed == hex.EncodeToString(seed[:]) {
-			return d, false
+			return d
 		}
 		// The shared cache holds parameters from cuseal's own test seed.
 	}
-	dir = t.TempDir()
+	dir := filepath.Join(os.TempDir(), "cuseal-golden-params")
 	start := time.Now()
-	if _, err := GenerateTestParams(dir, cfg, seed, nil); err != nil {
+	tp, err := GenerateTestParams(dir, cfg, seed, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("2 KiB parameters from the reference toxic seed generated in %v", time.Since(start))
-	return dir, true
+	t.Logf("2 KiB parameters from the reference toxic seed in %s (reused %v) in %v", dir, tp.Reused, time.Since(start))
+	return dir
 }
 
-// TestReferenceParamsAndProofs generates the 2 KiB test parameters from
-// 2KiB-s10's toxic_seed and checks their BLAKE2b digests against
+// TestReferenceParamsAndProofs generates (or reuses, see refParamsDir) the
+// 2 KiB test parameters from 2KiB-s10's toxic_seed and checks their BLAKE2b
+// digests against
 // bellperson's (params_blake2b16, vk_blake2b16; the .vk also byte for byte
 // against the shipped one), then proves 2KiB-s10 and 2KiB-s14 with
 // WithDeterministicRandomness(rs_seed) on the CPU backend and checks the
@@ -90,17 +94,17 @@ func TestReferenceParamsAndProofs(t *testing.T) {
 	if m10.RegisteredProof != cfg.Name {
 		t.Fatalf("2KiB-s10 is %s, want %s", m10.RegisteredProof, cfg.Name)
 	}
-	dir, generated := refParamsDir(t, &cfg, seed32(t, "toxic_seed", m10.ToxicSeed))
+	dir := refParamsDir(t, &cfg, seed32(t, "toxic_seed", m10.ToxicSeed))
 	paramsPath, vkPath := filepath.Join(dir, m10.ParamsFile), filepath.Join(dir, m10.VKFile)
-	if generated {
-		for _, f := range []struct{ path, want string }{{paramsPath, m10.ParamsBlake2b}, {vkPath, m10.VKBlake2b}} {
-			got, err := groth16.FileDigest(f.path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != f.want {
-				t.Errorf("%s: BLAKE2b-512[:16] %s, bellperson %s", filepath.Base(f.path), got, f.want)
-			}
+	// Generated now or earlier by cuseal from this seed (the stamp says so):
+	// the files must be bellperson's.
+	for _, f := range []struct{ path, want string }{{paramsPath, m10.ParamsBlake2b}, {vkPath, m10.VKBlake2b}} {
+		got, err := groth16.FileDigest(f.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != f.want {
+			t.Errorf("%s: BLAKE2b-512[:16] %s, bellperson %s", filepath.Base(f.path), got, f.want)
 		}
 	}
 	vk, err := os.ReadFile(vkPath)

@@ -78,6 +78,9 @@ func benchProveAction(c *cli.Context) error {
 	if n := c.Int("partitions-in-flight"); n < 1 {
 		return usageErrorf("--partitions-in-flight %d: must be at least 1", n)
 	}
+	if w := c.Int("synth-workers"); w < 0 {
+		return usageErrorf("--synth-workers %d: must be at least 0", w)
+	}
 	dir := c.String("params-dir")
 	if err := checkParamsPresent(dir, &in.cfg, true); err != nil {
 		return err

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"os"
 	"runtime"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -22,7 +24,10 @@ func benchSynthCommand() *cli.Command {
 			"ProvingAssignment pre-sized to the exact partition size, as the prover does: the time covers\n" +
 			"circuit construction from C1, synthesis (witness, a/b/c, densities) and the per-input\n" +
 			"rows. --synthetic makes correctly shaped but invalid C1 data for any sector size, so\n" +
-			"32GiB shapes can be measured without sealing.",
+			"32GiB shapes can be measured without sealing. As the prover, it synthesizes a partition's\n" +
+			"challenges on --workers goroutines and reuses assignment storage across partitions and\n" +
+			"runs: the first partition is cold (fresh memory), later ones warm. Per partition it\n" +
+			"reports wall and CPU time, cores used (CPU/wall) and minor page faults (getrusage).",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB ... 64GiB); with --c1, must match it"},
 			&cli.StringFlag{Name: "c1", Usage: "C1 JSON (or lotus-bench Commit2In) `FILE`"},
@@ -32,6 +37,9 @@ func benchSynthCommand() *cli.Command {
 			&cli.IntFlag{Name: "runs", Usage: "measured runs (min/median/max reported)", Value: 1},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
 			&cli.BoolFlag{Name: "digests", Usage: "also report the R1CS, witness, a/b/c and density digests of partition 0"},
+			&cli.IntFlag{Name: "workers", Usage: "goroutines synthesizing one partition's challenges (0: GOMAXPROCS; 1: sequential), as commit2 --synth-workers", Value: 0},
+			&cli.BoolFlag{Name: "no-pool", Usage: "fresh assignment storage for every partition (no reuse across partitions and runs)"},
+			&cli.StringFlag{Name: "hugepages", Usage: "madvise(MADV_HUGEPAGE) the large vectors: auto (only where THP defrag is defer or never, so faults do not stall on compaction), on, off", Value: "auto"},
 		}, profileFlags()...),
 		Action: benchSynthAction,
 	}
@@ -57,10 +65,22 @@ type synthResult struct {
 	AllocBytes           uint64  `json:"alloc_bytes"`            // heap bytes allocated per run
 	PeakRSSBytes         uint64  `json:"peak_rss_bytes"`         // of the whole process
 	GOMAXPROCS           int     `json:"gomaxprocs"`
-	R1CSDigest           string  `json:"r1cs_digest,omitempty"`
-	WitnessDigest        string  `json:"witness_digest,omitempty"`
-	ABCDigest            string  `json:"abc_digest,omitempty"`
-	DensityDigest        string  `json:"density_digest,omitempty"`
+	Workers              int     `json:"workers"`   // synthesis goroutines per partition
+	Pool                 bool    `json:"pool"`      // storage reused across partitions and runs
+	HugePages            string  `json:"hugepages"` // auto, on, off
+	// PartitionRuns lists every partition synthesized, in order.
+	PartitionRuns []partitionRun `json:"partition_runs"`
+	// ColdSeconds is the first partition's time (fresh storage); WarmSeconds
+	// the median of the others (reused storage; 0 with one partition).
+	ColdSeconds     float64 `json:"cold_seconds"`
+	WarmSeconds     float64 `json:"warm_seconds"`
+	ColdMinorFaults uint64  `json:"cold_minor_faults"`
+	WarmMinorFaults uint64  `json:"warm_minor_faults"` // median of the warm partitions
+	CoresUsed       float64 `json:"cores_used"`        // CPU seconds / wall seconds over all partitions
+	R1CSDigest      string  `json:"r1cs_digest,omitempty"`
+	WitnessDigest   string  `json:"witness_digest,omitempty"`
+	ABCDigest       string  `json:"abc_digest,omitempty"`
+	DensityDigest   string  `json:"density_digest,omitempty"`
 }
 
 func benchSynthAction(c *cli.Context) error {
@@ -93,15 +113,49 @@ func benchSynthAction(c *cli.Context) error {
 		return err
 	}
 	jsonOut := c.Bool("json")
+	workers := c.Int("workers")
+	if workers < 0 {
+		return usageErrorf("--workers %d: must be at least 0", workers)
+	}
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	switch hp := c.String("hugepages"); hp {
+	case "auto":
+		cs.HugePages = cs.HugePagesAuto
+	case "on":
+		cs.HugePages = cs.HugePagesOn
+	case "off":
+		cs.HugePages = cs.HugePagesOff
+	default:
+		return usageErrorf("--hugepages %q: want auto, on or off", hp)
+	}
+	var pool *cs.BufferPool
+	if !c.Bool("no-pool") {
+		pool = &cs.BufferPool{}
+	}
 	bar := newProgress(c.App.ErrWriter, jsonOut, int64(runs*parts), "synthesizing")
 	var shape [3]int // constraints incl. input rows, aux, inputs
-	m, err := measure(runs, func(int) error {
+	var pruns []partitionRun
+	m, err := measure(runs, func(run int) error {
 		for k := 0; k < parts; k++ {
-			a, err := synthesizePartition(c1, &cfg, k, hint)
+			u0, t0 := selfUsage(), time.Now()
+			a, err := synthesizePartition(c1, &cfg, k, hint, workers, pool)
 			if err != nil {
 				return err
 			}
+			wall, u1 := time.Since(t0).Seconds(), selfUsage()
+			pr := partitionRun{Run: run, Partition: k, Seconds: wall, CPUSeconds: u1.cpu - u0.cpu,
+				MinorFaults: u1.minorFaults - u0.minorFaults, Cold: pool == nil || len(pruns) == 0}
+			if wall > 0 {
+				pr.Cores = pr.CPUSeconds / wall
+			}
+			pruns = append(pruns, pr)
+			slog.Info("partition synthesized", "run", run, "k", k, "seconds", wall, "cores", pr.Cores, "minor_faults", pr.MinorFaults)
 			shape = [3]int{len(a.A), len(a.Aux), len(a.Input)}
+			if pool != nil {
+				pool.Release(a)
+			}
 			bar.Add(1)
 		}
 		return nil
@@ -131,12 +185,17 @@ func benchSynthAction(c *cli.Context) error {
 		AllocBytes:      m.Bytes,
 		PeakRSSBytes:    peakRSS(),
 		GOMAXPROCS:      runtime.GOMAXPROCS(0),
+		Workers:         workers,
+		Pool:            pool != nil,
+		HugePages:       c.String("hugepages"),
+		PartitionRuns:   pruns,
 	}
+	res.summarizePartitions()
 	if sp.Median > 0 {
 		res.ConstraintsPerSecond = float64(res.Constraints) * float64(parts) / sp.Median
 	}
 	if c.Bool("digests") {
-		if err := synthDigests(c1, &cfg, hint, &res); err != nil {
+		if err := synthDigests(c1, &cfg, hint, workers, &res); err != nil {
 			return err
 		}
 	}
@@ -147,6 +206,14 @@ func benchSynthAction(c *cli.Context) error {
 	printf(c, "  constraints: %d per partition (%d inputs, %d aux)\n", res.Constraints, res.Inputs, res.Aux)
 	printf(c, "  time:        %.3fs median, %.3fs min, %.3fs max over %d run(s)\n", res.Seconds, res.SecondsMin, res.SecondsMax, runs)
 	printf(c, "  rate:        %.3g constraints/s\n", res.ConstraintsPerSecond)
+	printf(c, "  cold:        %.3fs (%d minor faults)", res.ColdSeconds, res.ColdMinorFaults)
+	if res.WarmSeconds > 0 {
+		printf(c, ", warm %.3fs median (%d minor faults)", res.WarmSeconds, res.WarmMinorFaults)
+	}
+	printf(c, "\n  cores used:  %.2f (GOMAXPROCS %d, %d worker(s) per partition)\n", res.CoresUsed, res.GOMAXPROCS, res.Workers)
+	for _, p := range res.PartitionRuns {
+		printf(c, "    run %d partition %d: %.3fs, %.2f cores, %d minor faults\n", p.Run, p.Partition, p.Seconds, p.Cores, p.MinorFaults)
+	}
 	printf(c, "  allocations: %d per run, %s\n", res.Allocs, humanBytes(res.AllocBytes))
 	printf(c, "  peak RSS:    %s\n", humanBytes(res.PeakRSSBytes))
 	if res.R1CSDigest != "" {
@@ -156,22 +223,76 @@ func benchSynthAction(c *cli.Context) error {
 	return nil
 }
 
+// partitionRun is one partition's synthesis in `bench synth`.
+type partitionRun struct {
+	Run         int     `json:"run"`
+	Partition   int     `json:"partition"`
+	Seconds     float64 `json:"seconds"`
+	CPUSeconds  float64 `json:"cpu_seconds"` // user + system, whole process
+	Cores       float64 `json:"cores"`       // cpu_seconds / seconds
+	MinorFaults uint64  `json:"minor_faults"`
+	Cold        bool    `json:"cold"` // fresh storage (first partition, or --no-pool)
+}
+
+// summarizePartitions fills the cold/warm and cores fields from PartitionRuns.
+func (r *synthResult) summarizePartitions() {
+	var wall, cpu float64
+	var warm []float64
+	var warmFaults []float64
+	for i, p := range r.PartitionRuns {
+		wall += p.Seconds
+		cpu += p.CPUSeconds
+		if i == 0 {
+			r.ColdSeconds, r.ColdMinorFaults = p.Seconds, p.MinorFaults
+		} else {
+			warm = append(warm, p.Seconds)
+			warmFaults = append(warmFaults, float64(p.MinorFaults))
+		}
+	}
+	if wall > 0 {
+		r.CoresUsed = cpu / wall
+	}
+	if len(warm) > 0 {
+		r.WarmSeconds = summarize(warm).Median
+		r.WarmMinorFaults = uint64(summarize(warmFaults).Median)
+	}
+}
+
 // synthesizePartition builds partition k's circuit from c1 and synthesizes it into a
-// ProvingAssignment sized by hint.
-func synthesizePartition(c1 *stacked.C1Output, cfg *stacked.SectorConfig, k int, hint cs.SizeHint) (*cs.Assignment, error) {
+// ProvingAssignment sized by hint (storage from pool unless nil), its challenges on
+// workers goroutines (stacked.Circuit.SynthesizeParallel; 1: sequentially), as
+// porep.SealCommitPhase2 does.
+func synthesizePartition(c1 *stacked.C1Output, cfg *stacked.SectorConfig, k int, hint cs.SizeHint, workers int, pool *cs.BufferPool) (*cs.Assignment, error) {
 	circ, err := stacked.NewCircuit(c1, cfg, k)
 	if err != nil {
 		return nil, inputError(err)
 	}
-	pa := cs.NewProvingAssignment(hint)
+	var pa *cs.ProvingAssignment
+	if pool != nil {
+		pa = pool.NewProvingAssignment(hint)
+	} else {
+		pa = cs.NewProvingAssignment(hint)
+	}
+	if workers > 1 {
+		per, err := stacked.ChallengeSizeHint(cfg)
+		if err != nil {
+			return nil, internalError(err)
+		}
+		err = circ.SynthesizeParallel(context.Background(), pa, per, workers)
+		if err != nil {
+			return nil, inputError(err)
+		}
+		return pa.Assignment(), nil
+	}
 	if err := circ.Synthesize(pa); err != nil {
 		return nil, inputError(err)
 	}
 	return pa.Assignment(), nil
 }
 
-// synthDigests fills the digests of partition 0 (digests.md §1–§4).
-func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, hint cs.SizeHint, res *synthResult) error {
+// synthDigests fills the digests of partition 0 (digests.md §1–§4); the witness, a/b/c and
+// density digests come from the same synthesis path as the timed runs.
+func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, hint cs.SizeHint, workers int, res *synthResult) error {
 	circ, err := stacked.NewCircuit(c1, cfg, 0)
 	if err != nil {
 		return inputError(err)
@@ -183,12 +304,11 @@ func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, hint cs.SizeH
 	d := rec.Digest()
 	res.R1CSDigest = hex.EncodeToString(d[:])
 	rec = nil
-	pa := cs.NewProvingAssignment(hint)
-	if err := circ.Synthesize(pa); err != nil {
-		return inputError(err)
+	a, err := synthesizePartition(c1, cfg, 0, hint, workers, nil)
+	if err != nil {
+		return err
 	}
-	pa.Assignment()
-	w, abc, den := pa.WitnessDigest(), pa.ABCDigest(), pa.DensityDigest()
+	w, abc, den := a.WitnessDigest(), a.ABCDigest(), a.DensityDigest()
 	res.WitnessDigest = hex.EncodeToString(w[:])
 	res.ABCDigest = hex.EncodeToString(abc[:])
 	res.DensityDigest = hex.EncodeToString(den[:])

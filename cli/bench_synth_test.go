@@ -37,7 +37,8 @@ func TestBenchSynthSynthetic2KiB(t *testing.T) {
 	res, raw := benchSynthJSON(t, "--sector-size", "2KiB", "--synthetic", "--runs", "2", "--digests",
 		"--cpuprofile", cpu, "--memprofile", mem)
 	for _, k := range []string{"constraints", "aux", "inputs", "seconds", "constraints_per_second", "allocs",
-		"peak_rss_bytes", "r1cs_digest", "witness_digest", "abc_digest", "density_digest"} {
+		"peak_rss_bytes", "r1cs_digest", "witness_digest", "abc_digest", "density_digest",
+		"workers", "partition_runs", "cold_seconds", "warm_seconds", "cold_minor_faults", "cores_used"} {
 		if _, ok := raw[k]; !ok {
 			t.Errorf("--json lacks key %q", k)
 		}
@@ -57,6 +58,11 @@ func TestBenchSynthSynthetic2KiB(t *testing.T) {
 	if res.PeakRSSBytes == 0 || res.AllocBytes == 0 {
 		t.Fatalf("peak RSS %d, alloc bytes %d", res.PeakRSSBytes, res.AllocBytes)
 	}
+	// Two runs of one partition: the first cold, the second warm (reused storage).
+	if len(res.PartitionRuns) != 2 || !res.PartitionRuns[0].Cold || res.PartitionRuns[1].Cold ||
+		res.ColdSeconds != res.PartitionRuns[0].Seconds || res.WarmSeconds != res.PartitionRuns[1].Seconds || !res.Pool {
+		t.Fatalf("partition runs %+v, cold %v, warm %v", res.PartitionRuns, res.ColdSeconds, res.WarmSeconds)
+	}
 	for _, p := range []string{cpu, mem} {
 		if st, err := os.Stat(p); err != nil || st.Size() == 0 {
 			t.Errorf("profile %s: %v", p, err)
@@ -73,6 +79,11 @@ func TestBenchSynthSynthetic2KiB(t *testing.T) {
 	if code, _, stderr := runCLI(t, "--log-level", "warn", "seal", "--data", sampleData, "--out", out,
 		"--ticket", testTicket, "--seed", testSeed); code != exitOK {
 		t.Fatalf("seal: exit %d: %s", code, stderr)
+	}
+	// The sequential path (--workers 1, no pool) gives the parallel path's digests.
+	seq, _ := benchSynthJSON(t, "--sector-size", "2KiB", "--synthetic", "--digests", "--workers", "1", "--no-pool")
+	if seq.WitnessDigest != res.WitnessDigest || seq.ABCDigest != res.ABCDigest || seq.DensityDigest != res.DensityDigest || seq.Workers != 1 {
+		t.Errorf("--workers 1 digests %+v differ from the default's %+v", seq, res)
 	}
 	real, _ := benchSynthJSON(t, "--c1", filepath.Join(out, FileC1), "--sector-size", "2KiB", "--digests")
 	if real.R1CSDigest != res.R1CSDigest {
@@ -117,6 +128,8 @@ func TestBenchSynthBadInput(t *testing.T) {
 		{"zero challenges", []string{"--synthetic", "--sector-size", "2KiB", "--challenges", "0"}, "want 1..18"},
 		{"19 challenges", []string{"--synthetic", "--sector-size", "2KiB", "--challenges", "19"}, "want 1..18"},
 		{"huge challenges", []string{"--synthetic", "--sector-size", "2KiB", "--challenges", "1000000"}, "want 1..18"},
+		{"negative workers", []string{"--synthetic", "--sector-size", "2KiB", "--workers", "-1"}, "--workers"},
+		{"bad hugepages", []string{"--synthetic", "--sector-size", "2KiB", "--hugepages", "maybe"}, "--hugepages"},
 		{"unwritable profile", []string{"--synthetic", "--sector-size", "2KiB", "--cpuprofile", filepath.Join(dir, "no", "cpu.prof")}, "--cpuprofile"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -84,7 +84,13 @@ func proverFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.IntFlag{Name: "partitions-in-flight", Usage: "partitions whose assignments may be alive at once (2 overlaps synthesis with proving; a 32GiB partition takes ~16GiB)", Value: 1},
 		&cli.BoolFlag{Name: "preload-params", Usage: "decode the whole .params file once up front (memory: its size; helps the CPU backend with several partitions or runs)"},
+		synthWorkersFlag(),
 	}
+}
+
+// synthWorkersFlag limits the goroutines synthesizing one partition.
+func synthWorkersFlag() cli.Flag {
+	return &cli.IntFlag{Name: "synth-workers", Usage: "goroutines synthesizing one partition's challenges concurrently (0: GOMAXPROCS; 1: sequential); the result is the same", Value: 0}
 }
 
 // proverOptions turns the common flags into porep options.
@@ -101,7 +107,11 @@ func proverOptions(c *cli.Context, dir, backend string, rec *phaseRecorder) ([]p
 		opts = append(opts, porep.WithPreloadParams())
 	}
 	opts = append(opts, productionOptions(c)...)
-	return opts, nil
+	w := c.Int("synth-workers")
+	if w < 0 {
+		return nil, usageErrorf("--synth-workers %d: must be at least 0", w)
+	}
+	return append(opts, porep.WithSynthesisWorkers(w)), nil
 }
 
 func commit2Command() *cli.Command {
@@ -288,6 +298,9 @@ func commit2Action(c *cli.Context) error {
 	}
 	if n := c.Int("partitions-in-flight"); n < 1 {
 		return usageErrorf("--partitions-in-flight %d: must be at least 1", n)
+	}
+	if w := c.Int("synth-workers"); w < 0 {
+		return usageErrorf("--synth-workers %d: must be at least 0", w)
 	}
 	outPath := c.String("out")
 	if outPath != "" {

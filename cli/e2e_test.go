@@ -318,6 +318,8 @@ func TestCommit2VerifyBadInput(t *testing.T) {
 		{"--out is a directory", []string{"commit2", "--c1", c1, "--params-dir", dir, "--sector", "7", "--out", dir}, "is a directory"},
 		{"bench prove without params", []string{"bench", "prove", "--c1", c1, "--params-dir", dir, "--sector", "7"}, "cuseal params generate"},
 		{"zero partitions in flight", []string{"commit2", "--c1", c1, "--params-dir", other, "--sector", "7", "--partitions-in-flight", "0"}, "--partitions-in-flight"},
+		{"negative synth workers", []string{"commit2", "--c1", c1, "--params-dir", other, "--sector", "7", "--synth-workers", "-1"}, "--synth-workers"},
+		{"bench prove negative synth workers", []string{"bench", "prove", "--c1", c1, "--params-dir", other, "--sector", "7", "--synth-workers", "-1"}, "--synth-workers"},
 		{"bench prove zero runs", []string{"bench", "prove", "--c1", c1, "--params-dir", dir, "--runs", "0"}, "--runs"},
 		{"bench prove wrong sector", []string{"bench", "prove", "--c1", c1, "--params-dir", dir, "--sector", "9"}, "wrong --miner or --sector"},
 		{"flipped seed", []string{"commit2", "--c1", badSeed, "--params-dir", dir, "--sector", "7"}, "bad-seed.json: c1: vanilla_proofs.StackedDrg2KiBV1[0][0].labeling_proofs[0].node"},

@@ -19,3 +19,18 @@ func peakRSS() uint64 {
 	}
 	return uint64(ru.Maxrss) * 1024 // KiB on Linux and the BSDs
 }
+
+// usage is the process's CPU time and minor page faults so far (getrusage).
+type usage struct {
+	cpu         float64 // user + system seconds
+	minorFaults uint64
+}
+
+func selfUsage() usage {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return usage{}
+	}
+	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+	return usage{cpu: tv(ru.Utime) + tv(ru.Stime), minorFaults: uint64(ru.Minflt)}
+}

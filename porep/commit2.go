@@ -246,7 +246,7 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 	synth := func(k int) (*cs.Assignment, error) {
 		t0 := time.Now()
 		s.progress(PhaseEvent{Phase: PhaseSynthesizing, Partition: k, Backend: bname})
-		a, err := synthesizePartition(ctx, pc, k, hint)
+		a, err := synthesizePartition(ctx, pc, k, hint, s.synthWorkers())
 		if err != nil {
 			return nil, err
 		}
@@ -281,11 +281,13 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 			return fmt.Errorf("porep: partition %d: the produced proof does not verify against %s: %w", k, vp, err)
 		}
 		proofs[k] = ps[0]
+		synthPool.Release(a) // a is not used after this
 		took := time.Since(t0)
 		s.log.Info("partition proven", "k", k, "took", took)
 		s.progress(PhaseEvent{Phase: PhaseProven, Partition: k, Backend: bname, Took: took})
 		return nil
 	}
+	synthPool.Reserve(s.inFlight)
 	if err := pipeline(ctx, n, s.inFlight, synth, prove); err != nil {
 		return nil, err
 	}
@@ -296,15 +298,39 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 	return groth16.EncodeProofs(proofs), nil
 }
 
+// synthPool recycles assignment storage across the partitions and the
+// calls of this process (see cs.BufferPool): later partitions synthesize
+// into memory that is already faulted in. It keeps as many sets as the
+// largest WithMaxPartitionsInFlight seen, and drops them when memory runs
+// short.
+var synthPool = &cs.BufferPool{}
+
+// ReleaseSynthesisBuffers drops the assignment storage SealCommitPhase2
+// keeps for the next partition or call (about 16 GiB per partition in
+// flight at 32 GiB), so the garbage collector can return it to the system.
+// The storage is also dropped by itself when memory runs short; call this
+// when no more proofs are coming soon.
+func ReleaseSynthesisBuffers() { synthPool.Trim() }
+
 // synthesizePartition builds and synthesizes partition k into a
-// ProvingAssignment and checks that its inputs are the public inputs the
-// verifier will derive (a mismatch would only show up as a failed proof).
-func synthesizePartition(ctx context.Context, pc *parsedC1, k int, hint cs.SizeHint) (*cs.Assignment, error) {
+// ProvingAssignment, its challenges on up to workers goroutines
+// (stacked.Circuit.SynthesizeParallel; 1: sequentially).
+func synthesizePartition(ctx context.Context, pc *parsedC1, k int, hint cs.SizeHint, workers int) (*cs.Assignment, error) {
 	circ, err := stacked.NewCircuit(pc.c1, &pc.cfg, k)
 	if err != nil {
 		return nil, fmt.Errorf("porep: %w", err)
 	}
-	pa := cs.NewProvingAssignment(hint)
+	pa := synthPool.NewProvingAssignment(hint)
+	if workers > 1 {
+		per, err := stacked.ChallengeSizeHint(&pc.cfg)
+		if err == nil {
+			err = circ.SynthesizeParallel(ctx, pa, per, workers)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("porep: partition %d: synthesize: %w", k, err)
+		}
+		return pa.Assignment(), nil
+	}
 	if err := circ.SynthesizeContext(ctx, pa); err != nil {
 		return nil, fmt.Errorf("porep: partition %d: synthesize: %w", k, err)
 	}

@@ -21,6 +21,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"runtime"
 	"time"
 
 	"github.com/cuseal/cuseal/porep/groth16"
@@ -39,6 +40,7 @@ type settings struct {
 	progress  func(PhaseEvent)
 	inFlight  int
 	preload   bool
+	workers   int // synthesis workers per partition; 0: GOMAXPROCS
 
 	requireProduction bool
 	digestCacheFile   string
@@ -188,6 +190,33 @@ func WithMaxPartitionsInFlight(n int) Option {
 			s.inFlight = n
 		}
 	}
+}
+
+// WithSynthesisWorkers bounds the goroutines that synthesize one
+// partition's challenge sub-circuits concurrently (stacked.Circuit.
+// SynthesizeParallel; the result is bit-identical to a sequential
+// synthesis). n = 0 (the default) means runtime.GOMAXPROCS(0), capped at
+// the number of challenges; n = 1 synthesizes sequentially on one
+// goroutine. The workers share the partition's pre-sized assignment: each
+// adds only one challenge's gadget scratch (stacked.ChallengeScratchBytes,
+// ~300 MB at 32 GiB), and SynthesizeParallel starts no more workers than
+// half of MemAvailable holds scratch for. With
+// WithMaxPartitionsInFlight(2) a synthesis overlaps a proof, which also
+// wants the cores: lower n to keep some for it.
+func WithSynthesisWorkers(n int) Option {
+	return func(s *settings) {
+		if n >= 0 {
+			s.workers = n
+		}
+	}
+}
+
+// synthWorkers is the number of synthesis workers per partition.
+func (s *settings) synthWorkers() int {
+	if s.workers > 0 {
+		return s.workers
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // WithPreloadParams decodes the whole .params file once, before the first

@@ -88,6 +88,8 @@ type Assignment struct {
 	ADensityAux   Density // A-aux density (inputs are always dense in A)
 	BDensityInput Density // B-input density
 	BDensityAux   Density // B-aux density
+
+	pooled *bufferSet // BufferPool storage, for BufferPool.Release
 }
 
 // Matrix is one of A, B, C in compressed sparse rows: row r's terms are

@@ -25,6 +25,9 @@ type ProvingAssignment struct {
 	cands []cand  // density candidates of the current LC (scratch)
 	slots []int32 // dedup hash table for long LCs (scratch)
 	done  *Assignment
+
+	split  []*Segment // segments of an unjoined Split
+	pooled *bufferSet // storage from a BufferPool, handed to the Assignment
 }
 
 // gone flags a candidate merged into an earlier one (no real variable has
@@ -266,6 +269,7 @@ func (p *ProvingAssignment) Assignment() *Assignment {
 		ADensityAux:   p.aDenAux.density(),
 		BDensityInput: p.bDenIn.density(),
 		BDensityAux:   p.bDenAux.density(),
+		pooled:        p.pooled,
 	}
 	return p.done
 }

@@ -141,6 +141,10 @@ type C1Output struct {
 	RegisteredProof string
 	// VanillaTag is the VanillaSealProof variant ("StackedDrg2KiBV1" …).
 	VanillaTag string
+	// Bare marks C1 read in filecoin-proofs' own format (no
+	// registered_proof, untagged vanilla_proofs). ParseC1ForConfig fills
+	// RegisteredProof and VanillaTag from a test configuration then.
+	Bare bool
 	// VanillaProofs[k][i] is challenge i of partition k.
 	VanillaProofs [][]VanillaProof
 	CommR         Domain

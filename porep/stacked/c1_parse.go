@@ -571,7 +571,12 @@ func (r *jreader) vanilla(path *jpath, v *VanillaProof) error {
 }
 
 // DecodeC1 parses C1 JSON bytes into a C1Output without semantic checks
-// (syntax, field names, 32-byte arrays, integer ranges only). Most callers
+// (syntax, field names, 32-byte arrays, integer ranges only). Besides
+// filecoin-proofs-api's SealCommitPhase1Output (what filecoin-ffi returns:
+// registered_proof and a tagged vanilla_proofs) it reads filecoin-proofs'
+// own SealCommitPhase1Output<Tree> (no registered_proof, vanilla_proofs a
+// bare [[…]] array; what rust-fil-proofs' tests of test-only shapes write),
+// marking it Bare. Most callers
 // want ParseC1, which also validates against the sector configuration.
 func DecodeC1(data []byte) (*C1Output, error) {
 	r := &jreader{data: data}
@@ -587,13 +592,7 @@ func DecodeC1(data []byte) (*C1Output, error) {
 			out.RegisteredProof = s
 			return err
 		case "vanilla_proofs":
-			variants := 0
-			err := r.object(kp, nil, func(tag string, tp *jpath) error {
-				variants++
-				if variants > 1 {
-					return r.fail(kp, "more than one VanillaSealProof variant")
-				}
-				out.VanillaTag = tag
+			partitions := func(tp *jpath) error {
 				return r.array(tp, func(k int, pp *jpath) error {
 					out.VanillaProofs = append(out.VanillaProofs, nil)
 					return r.array(pp, func(i int, ip *jpath) error {
@@ -601,6 +600,21 @@ func DecodeC1(data []byte) (*C1Output, error) {
 						return r.vanilla(ip, &out.VanillaProofs[k][i])
 					})
 				})
+			}
+			if r.peek() == '[' {
+				// filecoin-proofs' own SealCommitPhase1Output<Tree>: the
+				// bare Vec<Vec<VanillaSealProof>> without the enum tag.
+				out.Bare = true
+				return partitions(kp)
+			}
+			variants := 0
+			err := r.object(kp, nil, func(tag string, tp *jpath) error {
+				variants++
+				if variants > 1 {
+					return r.fail(kp, "more than one VanillaSealProof variant")
+				}
+				out.VanillaTag = tag
+				return partitions(tp)
 			})
 			if err != nil {
 				return err
@@ -636,7 +650,12 @@ func DecodeC1(data []byte) (*C1Output, error) {
 	if r.peek() != 0 {
 		return nil, r.fail(root, "trailing data after the C1 object")
 	}
-	if err := r.required(root, have, fields[:7]...); err != nil {
+	req := fields[:7]
+	if out.Bare {
+		// filecoin-proofs' own format has no registered_proof.
+		req = fields[1:7]
+	}
+	if err := r.required(root, have, req...); err != nil {
 		return nil, err
 	}
 	return out, nil

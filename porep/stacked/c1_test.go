@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -300,5 +301,40 @@ func TestUnwrapC1InputEdgeCases(t *testing.T) {
 				t.Fatalf("error %v; want one naming %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestParseC1BareFormat: filecoin-proofs' own C1 (no registered_proof, bare
+// vanilla_proofs array) parses for a test configuration as it is; ParseC1
+// and a registered configuration refuse it with a one-line reason.
+func TestParseC1BareFormat(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "golden", "4KiB-s11", "c1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := NewTestConfig(4<<10, Shape820, [32]byte{128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128}, APIVersion1_1_0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, err := ParseC1ForConfig(raw, &cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c1.Bare || c1.RegisteredProof != cfg.Name || c1.VanillaTag != cfg.VanillaTag() || len(c1.VanillaProofs) != 1 || len(c1.VanillaProofs[0]) != 2 {
+		t.Fatalf("parsed bare=%v %q %q %d partitions", c1.Bare, c1.RegisteredProof, c1.VanillaTag, len(c1.VanillaProofs))
+	}
+	if _, _, err := ParseC1(raw); err == nil || !strings.Contains(err.Error(), "ParseC1ForConfig") {
+		t.Errorf("ParseC1 of the bare format: %v, want a pointer to ParseC1ForConfig", err)
+	}
+	reg, err := ConfigByName("StackedDrg2KiBV1_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseC1ForConfig(raw, &reg); err == nil || !strings.Contains(err.Error(), "registered_proof") {
+		t.Errorf("bare format for a registered proof: %v, want a registered_proof error", err)
+	}
+	// The bare array without its other required fields names the missing one.
+	if _, err := DecodeC1([]byte(`{"vanilla_proofs":[],"comm_r":[` + strings.Repeat("0,", 31) + `0]}`)); err == nil || !strings.Contains(err.Error(), "comm_d") {
+		t.Errorf("missing comm_d: %v", err)
 	}
 }

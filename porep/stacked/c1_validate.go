@@ -22,6 +22,10 @@ func ParseC1(data []byte) (*C1Output, SectorConfig, error) {
 	if err != nil {
 		return nil, SectorConfig{}, err
 	}
+	if out.Bare {
+		return nil, SectorConfig{}, &ParseError{Path: "vanilla_proofs", Offset: -1,
+			Msg: "filecoin-proofs' own C1 format (no registered_proof, untagged vanilla_proofs) names no sector configuration: parse it with ParseC1ForConfig"}
+	}
 	cfg, err := ConfigByName(out.RegisteredProof)
 	if err != nil {
 		msg := err.Error()
@@ -37,7 +41,11 @@ func ParseC1(data []byte) (*C1Output, SectorConfig, error) {
 }
 
 // ParseC1ForConfig parses and validates C1 JSON for a given configuration,
-// e.g. a test-only shape; registered_proof must equal cfg.Name.
+// e.g. a test-only shape; registered_proof must equal cfg.Name. For a test
+// configuration (not Registered) it also reads filecoin-proofs' own
+// SealCommitPhase1Output<Tree> (no registered_proof, bare vanilla_proofs
+// array), as rust-fil-proofs' tests write it, and fills RegisteredProof and
+// VanillaTag from cfg. A registered proof's C1 must carry its name.
 func ParseC1ForConfig(data []byte, cfg *SectorConfig) (*C1Output, error) {
 	raw, _, err := UnwrapC1Input(data)
 	if err != nil {
@@ -46,6 +54,12 @@ func ParseC1ForConfig(data []byte, cfg *SectorConfig) (*C1Output, error) {
 	out, err := DecodeC1(raw)
 	if err != nil {
 		return nil, err
+	}
+	if out.Bare {
+		if cfg.Registered {
+			return nil, semErr("registered_proof", "missing (filecoin-proofs' own C1 format), want %q: filecoin-ffi's C1 names its registered proof", cfg.Name)
+		}
+		out.RegisteredProof, out.VanillaTag = cfg.Name, cfg.VanillaTag()
 	}
 	if err := out.Validate(cfg); err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
@@ -353,23 +354,11 @@ func (c *Circuit) SynthesizeContext(ctx context.Context, sys cs.ConstraintSystem
 	if err := c.Check(); err != nil {
 		return err
 	}
-	// §2.1 steps 1–5.
-	replicaID := gadget.AllocNum(sys, &c.ReplicaID)
-	replicaID.Inputize(sys)
-	replicaBits := gadget.ReverseBitNumbering(replicaID.ToBitsLE(sys))
-	commD := gadget.AllocNum(sys, &c.CommD)
-	commD.Inputize(sys)
-	commR := gadget.AllocNum(sys, &c.CommR)
-	commR.Inputize(sys)
-	commRLast := gadget.AllocNum(sys, &c.CommRLast)
-	commC := gadget.AllocNum(sys, &c.CommC)
-	// Steps 6–7: comm_r = H(comm_c, comm_r_last).
-	v, val, err := poseidon.HashCircuit(sys, []cs.Variable{commC.Var, commRLast.Var}, []fr.Element{commC.Val, commRLast.Val})
+	// §2.1 steps 1–7.
+	commD, commC, commRLast, replicaBits, err := c.synthesizeTop(sys)
 	if err != nil {
-		return fmt.Errorf("circuit: comm_r hash: %w", err)
+		return err
 	}
-	hash := gadget.AllocatedNum{Var: v, Val: val}
-	gadget.Equal(sys, &commR, &hash)
 	// Step 8.
 	for i := range c.Proofs {
 		if err := ctx.Err(); err != nil {
@@ -383,6 +372,116 @@ func (c *Circuit) SynthesizeContext(ctx context.Context, sys cs.ConstraintSystem
 		}
 	}
 	return nil
+}
+
+// synthesizeTop is §2.1 steps 1–7: the public inputs, comm_r_last, comm_c
+// and the comm_r check. It returns what every challenge reads.
+func (c *Circuit) synthesizeTop(sys cs.ConstraintSystem) (commD, commC, commRLast gadget.AllocatedNum, replicaBits []gadget.Boolean, err error) {
+	replicaID := gadget.AllocNum(sys, &c.ReplicaID)
+	replicaID.Inputize(sys)
+	replicaBits = gadget.ReverseBitNumbering(replicaID.ToBitsLE(sys))
+	commD = gadget.AllocNum(sys, &c.CommD)
+	commD.Inputize(sys)
+	commR := gadget.AllocNum(sys, &c.CommR)
+	commR.Inputize(sys)
+	commRLast = gadget.AllocNum(sys, &c.CommRLast)
+	commC = gadget.AllocNum(sys, &c.CommC)
+	// Steps 6–7: comm_r = H(comm_c, comm_r_last).
+	v, val, err := poseidon.HashCircuit(sys, []cs.Variable{commC.Var, commRLast.Var}, []fr.Element{commC.Val, commRLast.Val})
+	if err != nil {
+		return commD, commC, commRLast, nil, fmt.Errorf("circuit: comm_r hash: %w", err)
+	}
+	hash := gadget.AllocatedNum{Var: v, Val: val}
+	gadget.Equal(sys, &commR, &hash)
+	return commD, commC, commRLast, replicaBits, nil
+}
+
+// SynthesizeParallel synthesizes the circuit into p — a fresh
+// ProvingAssignment (ONE allocated, nothing else) — with the same result
+// as SynthesizeContext, bit for bit (R1CS order, aux and input numbering,
+// witness, a/b/c, densities), but with the challenge sub-circuits on up to
+// workers goroutines at once: the top part (§2.1 steps 1–7) is synthesized
+// first, then every challenge into its own precomputed range of p
+// (cs.ProvingAssignment.Split; per is ChallengeSizeHint of the circuit's
+// configuration). Challenges are handed out in order; ctx is checked before
+// each. workers < 1 means 1; it is capped at the number of challenges and
+// by memory: the memory beyond p's vectors is one challenge's gadget
+// scratch per worker (ChallengeScratchBytes, ~300 MB at 32 GiB), and no
+// more workers start than half of MemAvailable holds scratch for.
+func (c *Circuit) SynthesizeParallel(ctx context.Context, p *cs.ProvingAssignment, per cs.SizeHint, workers int) error {
+	if err := c.Check(); err != nil {
+		return err
+	}
+	if p.NumInputs() != 1 || p.NumAux() != 0 || p.NumConstraints() != 0 {
+		return fmt.Errorf("circuit: SynthesizeParallel needs a fresh ProvingAssignment (has %d inputs, %d aux, %d constraints)",
+			p.NumInputs(), p.NumAux(), p.NumConstraints())
+	}
+	commD, commC, commRLast, replicaBits, err := c.synthesizeTop(p)
+	if err != nil {
+		return err
+	}
+	if p.NumConstraints() != topConstraints || p.NumAux() != topAux || p.NumInputs() != 1+topInputs {
+		return fmt.Errorf("circuit: top part has %d constraints, %d aux, %d inputs; want %d, %d, %d",
+			p.NumConstraints(), p.NumAux(), p.NumInputs(), topConstraints, topAux, 1+topInputs)
+	}
+	n := len(c.Proofs)
+	segs := p.Split(n, per)
+	workers = min(workers, n)
+	if avail, ok := cs.MemAvailable(); ok {
+		workers = min(workers, int(avail/2/ChallengeScratchBytes(per)))
+	}
+	workers = max(1, workers)
+	errs := make([]error, n)
+	var next atomic.Int64
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || stop.Load() {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					errs[i] = fmt.Errorf("circuit: challenge %d: %w", i, err)
+					stop.Store(true)
+					return
+				}
+				if err := c.Proofs[i].synthesize(segs[i], c.Layers, &commD, &commC, &commRLast, replicaBits); err != nil {
+					errs[i] = fmt.Errorf("circuit: challenge %d: %w", i, err)
+					stop.Store(true)
+					return
+				}
+				if err := segs[i].Err(); err != nil {
+					errs[i] = fmt.Errorf("circuit: challenge %d: size %+v: %w", i, per, err)
+					stop.Store(true)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	joinErr := p.Join()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	if joinErr != nil {
+		return fmt.Errorf("circuit: challenge size %+v: %w", per, joinErr)
+	}
+	return nil
+}
+
+// ChallengeScratchBytes estimates the heap one challenge's synthesis
+// allocates besides the assignment (gadget temporaries: bits, LCs, column
+// hashes): 40 bytes per constraint, measured as 297 MiB allocated in all
+// for one 7.2M-constraint 32 GiB challenge with reused assignment storage
+// (`cuseal bench synth --sector-size 32GiB --synthetic --challenges 1`).
+func ChallengeScratchBytes(per cs.SizeHint) uint64 {
+	return max(uint64(per.Constraints)*40, 1<<20)
 }
 
 // allocColumn allocates a column's rows (column.rs Column::alloc).
@@ -493,14 +592,11 @@ type hintKey struct {
 // perChallenge caches the cost of one challenge per circuit shape.
 var perChallenge sync.Map // hintKey → cs.SizeHint (one challenge, no top)
 
-// SizeHintFor returns the exact size of one partition circuit of cfg
-// (circuit constraints without the per-input rows, aux, inputs with ONE),
-// to pre-size a cs.ProvingAssignment so that synthesis never reallocates
-// (a 32 GiB partition's a/b/c are 4 GiB each; growing one would briefly
-// need twice that). The cost of one challenge is measured once per shape by
-// synthesizing a one-challenge blank circuit into a cs.Counter (≈ 7 s for
-// 32 GiB, 0.3 s for 2 KiB) and cached.
-func SizeHintFor(cfg *SectorConfig) (cs.SizeHint, error) {
+// ChallengeSizeHint returns the exact size of one challenge sub-circuit of
+// cfg's shape (constraints, aux and inputs it adds to a partition): every
+// challenge of a partition has this size, whatever its witness. Measured
+// once per shape on a one-challenge blank circuit and cached.
+func ChallengeSizeHint(cfg *SectorConfig) (cs.SizeHint, error) {
 	key := hintKey{cfg.Layers, cfg.Shape, cfg.Nodes}
 	v, ok := perChallenge.Load(key)
 	if !ok {
@@ -513,7 +609,21 @@ func SizeHintFor(cfg *SectorConfig) (cs.SizeHint, error) {
 		v = cs.SizeHint{Constraints: cnt.Constraints - topConstraints, Aux: cnt.Aux - topAux, Inputs: cnt.Inputs - 1 - topInputs}
 		perChallenge.Store(key, v)
 	}
-	per := v.(cs.SizeHint)
+	return v.(cs.SizeHint), nil
+}
+
+// SizeHintFor returns the exact size of one partition circuit of cfg
+// (circuit constraints without the per-input rows, aux, inputs with ONE),
+// to pre-size a cs.ProvingAssignment so that synthesis never reallocates
+// (a 32 GiB partition's a/b/c are 4 GiB each; growing one would briefly
+// need twice that). The cost of one challenge is measured once per shape by
+// synthesizing a one-challenge blank circuit into a cs.Counter (≈ 7 s for
+// 32 GiB, 0.3 s for 2 KiB) and cached.
+func SizeHintFor(cfg *SectorConfig) (cs.SizeHint, error) {
+	per, err := ChallengeSizeHint(cfg)
+	if err != nil {
+		return cs.SizeHint{}, err
+	}
 	n := cfg.ChallengesPerPartition
 	return cs.SizeHint{
 		Constraints: topConstraints + n*per.Constraints,

@@ -1,0 +1,296 @@
+package cs
+
+import (
+	"fmt"
+	"slices"
+	"sync/atomic"
+
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+)
+
+// Segment is a ConstraintSystem over one precomputed range of a
+// ProvingAssignment: a fixed number of constraints, aux and input variables
+// that it fills in order, exactly as the same synthesis appended to the
+// ProvingAssignment would, so that segments synthesized concurrently give
+// the bit-identical R1CS order, numbering, witness, a/b/c and densities of
+// one sequential synthesis. See ProvingAssignment.Split.
+//
+// A segment may read the variables the ProvingAssignment held when it was
+// split (the shared prefix) and its own; it writes only its own range and,
+// atomically, density bits. Overflowing its range, or reading another
+// segment's variable, is recorded as an error (reported by Join) and turns
+// the rest of its synthesis into no-ops; it never touches another segment.
+type Segment struct {
+	p *ProvingAssignment
+
+	a, b, c []fr.Element // this segment's rows
+	aux     []fr.Element // this segment's aux values
+	input   []fr.Element // this segment's input values
+
+	auxBase, inBase int // global index of aux[0], input[0]
+	auxShared       int // aux variables below this index are the shared prefix
+	inShared        int // likewise for inputs
+
+	nC, nAux, nIn int // filled so far
+
+	cands []cand
+	slots []int32
+	err   error
+}
+
+// Split reserves, after everything p holds now, n consecutive segments of
+// exactly seg.Constraints constraints, seg.Aux aux and seg.Inputs input
+// variables each, and returns them in order. p's vectors are extended (a,
+// b, c keep room for the per-input rows Assignment appends) without
+// clearing what the segments will overwrite; density bits of the new
+// variables start clear. Until Join returns, p must not be used; the
+// segments may be synthesized concurrently, one goroutine per segment.
+func (p *ProvingAssignment) Split(n int, seg SizeHint) []*Segment {
+	c0, aux0, in0 := len(p.a), len(p.aux), len(p.input)
+	nc, naux, nin := c0+n*seg.Constraints, aux0+n*seg.Aux, in0+n*seg.Inputs
+	// Room for the per-input rows too, so Assignment does not move a/b/c.
+	p.a = extend(p.a, nc, nin)
+	p.b = extend(p.b, nc, nin)
+	p.c = extend(p.c, nc, nin)
+	p.aux = extend(p.aux, naux, 0)
+	p.input = extend(p.input, nin, 0)
+	p.aDenAux.grow(naux)
+	p.bDenAux.grow(naux)
+	p.bDenIn.grow(nin)
+	segs := make([]*Segment, n)
+	for i := range segs {
+		cb, ab, ib := c0+i*seg.Constraints, aux0+i*seg.Aux, in0+i*seg.Inputs
+		segs[i] = &Segment{
+			p:         p,
+			a:         p.a[cb : cb+seg.Constraints : cb+seg.Constraints],
+			b:         p.b[cb : cb+seg.Constraints : cb+seg.Constraints],
+			c:         p.c[cb : cb+seg.Constraints : cb+seg.Constraints],
+			aux:       p.aux[ab : ab+seg.Aux : ab+seg.Aux],
+			input:     p.input[ib : ib+seg.Inputs : ib+seg.Inputs],
+			auxBase:   ab,
+			inBase:    ib,
+			auxShared: aux0,
+			inShared:  in0,
+			cands:     make([]cand, 0, 64),
+		}
+	}
+	p.split = segs
+	return segs
+}
+
+// extend returns v with length n and capacity at least n+extra, keeping
+// v's elements; elements past len(v) are left as they are (not cleared)
+// when v's array is large enough.
+func extend(v []fr.Element, n, extra int) []fr.Element {
+	if cap(v) < n+extra {
+		v = slices.Grow(v, n+extra-len(v))
+	}
+	return v[:n]
+}
+
+// Join ends a Split: it checks that every segment was filled exactly and
+// without error and makes p usable again (Assignment, more synthesis).
+// The error names the first faulty segment.
+func (p *ProvingAssignment) Join() error {
+	segs := p.split
+	p.split = nil
+	for i, s := range segs {
+		if s.err != nil {
+			return fmt.Errorf("segment %d: %w", i, s.err)
+		}
+		if s.nC != len(s.a) || s.nAux != len(s.aux) || s.nIn != len(s.input) {
+			return fmt.Errorf("segment %d: filled %d constraints, %d aux, %d inputs of %d, %d, %d",
+				i, s.nC, s.nAux, s.nIn, len(s.a), len(s.aux), len(s.input))
+		}
+	}
+	return nil
+}
+
+func (s *Segment) fail(format string, args ...any) {
+	if s.err == nil {
+		s.err = fmt.Errorf(format, args...)
+	}
+}
+
+// Err returns the first error the segment recorded (nil if none).
+func (s *Segment) Err() error { return s.err }
+
+// Alloc sets the segment's next aux variable to *value (nil means zero).
+func (s *Segment) Alloc(value *fr.Element) Variable {
+	if s.err != nil {
+		return One
+	}
+	if s.nAux == len(s.aux) {
+		s.fail("more than its %d aux variables", len(s.aux))
+		return One
+	}
+	if value == nil {
+		s.aux[s.nAux] = fr.Element{}
+	} else {
+		s.aux[s.nAux] = *value
+	}
+	s.nAux++
+	return Aux(s.auxBase + s.nAux - 1)
+}
+
+// AllocInput sets the segment's next input variable to *value.
+func (s *Segment) AllocInput(value *fr.Element) Variable {
+	if s.err != nil {
+		return One
+	}
+	if s.nIn == len(s.input) {
+		s.fail("more than its %d inputs", len(s.input))
+		return One
+	}
+	if value == nil {
+		s.input[s.nIn] = fr.Element{}
+	} else {
+		s.input[s.nIn] = *value
+	}
+	s.nIn++
+	return Input(s.inBase + s.nIn - 1)
+}
+
+// Push is a no-op.
+func (s *Segment) Push(string) {}
+
+// Pop is a no-op.
+func (s *Segment) Pop() {}
+
+// Enforce evaluates the constraint into the segment's next row and marks
+// densities, as ProvingAssignment.Enforce does.
+func (s *Segment) Enforce(a, b, c LC) {
+	if s.err != nil {
+		return
+	}
+	if s.nC == len(s.a) {
+		s.fail("more than its %d constraints", len(s.a))
+		return
+	}
+	p := s.p
+	s.eval(&s.a[s.nC], a, nil, &p.aDenAux)
+	s.eval(&s.b[s.nC], b, &p.bDenIn, &p.bDenAux)
+	s.eval(&s.c[s.nC], c, nil, nil)
+	s.nC++
+}
+
+// value returns the variable's value, or nil (recording an error) for a
+// variable outside the shared prefix and this segment's filled range.
+func (s *Segment) value(v Variable) *fr.Element {
+	idx := v.Index()
+	if v.IsAux() {
+		switch {
+		case idx < s.auxShared:
+			return &s.p.aux[idx]
+		case idx >= s.auxBase && idx < s.auxBase+s.nAux:
+			return &s.aux[idx-s.auxBase]
+		}
+		s.fail("reads aux %d outside the shared prefix [0,%d) and its range [%d,%d)", idx, s.auxShared, s.auxBase, s.auxBase+s.nAux)
+		return nil
+	}
+	switch {
+	case idx < s.inShared:
+		return &s.p.input[idx]
+	case idx >= s.inBase && idx < s.inBase+s.nIn:
+		return &s.input[idx-s.inBase]
+	}
+	s.fail("reads input %d outside the shared prefix [0,%d) and its range [%d,%d)", idx, s.inShared, s.inBase, s.inBase+s.nIn)
+	return nil
+}
+
+// eval is ProvingAssignment.eval over the segment's view, with density bits
+// read and set atomically (segments share bitmap words: the shared
+// prefix's variables and the words at segment boundaries). A bit set by
+// another segment during the scan only drops a candidate whose bit is set
+// anyway, so the bitmaps equal the sequential ones.
+func (s *Segment) eval(acc *fr.Element, lc LC, inDen, auxDen *bitmap) {
+	acc.SetZero()
+	cands := s.cands[:0]
+	for i := range lc {
+		t := &lc[i]
+		x := s.value(t.Var)
+		if x == nil {
+			continue
+		}
+		if t.Var.IsAux() {
+			if auxDen != nil && !auxDen.hasAtomic(t.Var.Index()) {
+				cands = append(cands, cand{t.Var, t.Coeff})
+			}
+		} else if inDen != nil && !inDen.hasAtomic(t.Var.Index()) {
+			cands = append(cands, cand{t.Var, t.Coeff})
+		}
+		switch {
+		case x.IsZero():
+		case *x == frOne:
+			acc.Add(acc, &t.Coeff)
+		case t.Coeff == frOne:
+			acc.Add(acc, x)
+		case t.Coeff == frMinusOne:
+			acc.Sub(acc, x)
+		default:
+			var tmp fr.Element
+			tmp.Mul(&t.Coeff, x)
+			acc.Add(acc, &tmp)
+		}
+	}
+	if len(cands) > 0 {
+		s.resolveDensity(cands, inDen, auxDen)
+	}
+	s.cands = cands
+}
+
+// resolveDensity is ProvingAssignment.resolveDensity with atomic marks.
+func (s *Segment) resolveDensity(cands []cand, inDen, auxDen *bitmap) {
+	mark := func(v Variable) {
+		if v.IsAux() {
+			auxDen.setAtomic(v.Index())
+		} else {
+			inDen.setAtomic(v.Index())
+		}
+	}
+	switch n := len(cands); {
+	case n == 1:
+		if !cands[0].coeff.IsZero() {
+			mark(cands[0].v)
+		}
+	case n <= smallLC:
+		for i := 0; i < n; i++ {
+			v := cands[i].v
+			if v == gone {
+				continue
+			}
+			sum := cands[i].coeff
+			for j := i + 1; j < n; j++ {
+				if cands[j].v == v {
+					sum.Add(&sum, &cands[j].coeff)
+					cands[j].v = gone
+				}
+			}
+			if !sum.IsZero() {
+				mark(v)
+			}
+		}
+	default:
+		s.slots = dedupResolve(s.slots, cands, mark)
+	}
+}
+
+// grow extends the bitmap to n bits; the new bits are clear.
+func (m *bitmap) grow(n int) {
+	words := (n + 63) / 64
+	for len(m.words) < words {
+		m.words = append(m.words, 0)
+	}
+	m.n = n
+}
+
+// hasAtomic is has with an atomic load (for concurrent segments).
+func (m *bitmap) hasAtomic(i int) bool {
+	return atomic.LoadUint64(&m.words[i>>6])&(1<<(uint(i)&63)) != 0
+}
+
+// setAtomic sets bit i atomically; the incremental popcount is not
+// maintained (only Counter reads it).
+func (m *bitmap) setAtomic(i int) {
+	atomic.OrUint64(&m.words[i>>6], 1<<(uint(i)&63))
+}

@@ -1,0 +1,104 @@
+package stacked_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/porep/seal"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// TestSynthesizeParallelErrors: a wrong challenge size, a cancelled context
+// and a used ProvingAssignment are errors, never a panic or a wrong
+// assignment.
+func TestSynthesizeParallelErrors(t *testing.T) {
+	cfg, err := stacked.ConfigByName("StackedDrg2KiBV1_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	per, err := stacked.ChallengeSizeHint(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hint, err := stacked.SizeHintFor(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	circ := stacked.BlankCircuit(&cfg)
+
+	small := per
+	small.Aux--
+	if err := circ.SynthesizeParallel(context.Background(), cs.NewProvingAssignment(hint), small, 2); err == nil || !strings.Contains(err.Error(), "aux") {
+		t.Errorf("one aux short: %v", err)
+	}
+	large := per
+	large.Constraints++
+	if err := circ.SynthesizeParallel(context.Background(), cs.NewProvingAssignment(hint), large, 2); err == nil || !strings.Contains(err.Error(), "filled") {
+		t.Errorf("one constraint too many: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := circ.SynthesizeParallel(ctx, cs.NewProvingAssignment(hint), per, 2); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	used := cs.NewProvingAssignment(hint)
+	used.Alloc(nil)
+	if err := circ.SynthesizeParallel(context.Background(), used, per, 2); err == nil || !strings.Contains(err.Error(), "fresh") {
+		t.Errorf("used assignment: %v", err)
+	}
+}
+
+// TestSynthesizeParallelManyChallenges: with more challenges than workers
+// and more workers than cores (7 challenges, 1–4 workers), the parallel
+// path gives the sequential witness, a/b/c and density digests, into fresh
+// and into reused (pooled, not cleared) storage.
+func TestSynthesizeParallelManyChallenges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: 5 syntheses of 9.4M constraints")
+	}
+	cfg, err := stacked.ConfigByName("StackedDrg2KiBV1_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ChallengesPerPartition = 7
+	c1, err := seal.SyntheticC1(cfg, seal.SyntheticOptions{ChallengesPerPartition: 7, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	circ, err := stacked.NewCircuit(c1, &cfg, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hint, err := stacked.SizeHintFor(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	per, err := stacked.ChallengeSizeHint(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	digests := func(a *cs.Assignment) [3][32]byte {
+		return [3][32]byte{a.WitnessDigest(), a.ABCDigest(), a.DensityDigest()}
+	}
+	seq := cs.NewProvingAssignment(hint)
+	if err := circ.Synthesize(seq); err != nil {
+		t.Fatal(err)
+	}
+	want := digests(seq.Assignment())
+	seq = nil
+	var pool cs.BufferPool
+	for _, workers := range []int{1, 2, 3, 4} {
+		pa := pool.NewProvingAssignment(hint)
+		if err := circ.SynthesizeParallel(context.Background(), pa, per, workers); err != nil {
+			t.Fatal(err)
+		}
+		a := pa.Assignment()
+		if got := digests(a); got != want {
+			t.Errorf("%d workers: digests differ from the sequential synthesis", workers)
+		}
+		pool.Release(a)
+	}
+}

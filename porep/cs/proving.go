@@ -165,13 +165,19 @@ func (p *ProvingAssignment) eval(acc *fr.Element, lc LC, inDen, auxDen *bitmap) 
 // merged coefficient is non-zero. All duplicates of a candidate variable
 // are candidates too, since bits are only set here, after the scan.
 func (p *ProvingAssignment) resolveDensity(cands []cand, inDen, auxDen *bitmap) {
-	mark := func(v Variable) {
+	p.slots = mergeCandidates(p.slots, cands, func(v Variable) {
 		if v.IsAux() {
 			auxDen.set(v.Index())
 		} else {
 			inDen.set(v.Index())
 		}
-	}
+	})
+}
+
+// mergeCandidates calls mark once for every variable of cands whose merged
+// coefficient is non-zero; slot is the scratch table of long LCs, returned
+// for reuse.
+func mergeCandidates(slot []int32, cands []cand, mark func(Variable)) []int32 {
 	switch n := len(cands); {
 	case n == 1:
 		if !cands[0].coeff.IsZero() {
@@ -196,13 +202,11 @@ func (p *ProvingAssignment) resolveDensity(cands []cand, inDen, auxDen *bitmap) 
 			}
 		}
 	default:
-		p.slots = dedupResolve(p.slots, cands, mark)
+		slot = dedupResolve(slot, cands, mark)
 	}
+	return slot
 }
 
-// dedupResolve merges many candidates in O(n) with an open-addressing hash
-// table (slot[h] = 1 + index of the first candidate with that variable),
-// marks the non-zero merged ones and returns the (cleared, reusable) table.
 func dedupResolve(slot []int32, cands []cand, mark func(Variable)) []int32 {
 	n := len(cands)
 	size := 1

@@ -241,38 +241,13 @@ func (s *Segment) eval(acc *fr.Element, lc LC, inDen, auxDen *bitmap) {
 
 // resolveDensity is ProvingAssignment.resolveDensity with atomic marks.
 func (s *Segment) resolveDensity(cands []cand, inDen, auxDen *bitmap) {
-	mark := func(v Variable) {
+	s.slots = mergeCandidates(s.slots, cands, func(v Variable) {
 		if v.IsAux() {
 			auxDen.setAtomic(v.Index())
 		} else {
 			inDen.setAtomic(v.Index())
 		}
-	}
-	switch n := len(cands); {
-	case n == 1:
-		if !cands[0].coeff.IsZero() {
-			mark(cands[0].v)
-		}
-	case n <= smallLC:
-		for i := 0; i < n; i++ {
-			v := cands[i].v
-			if v == gone {
-				continue
-			}
-			sum := cands[i].coeff
-			for j := i + 1; j < n; j++ {
-				if cands[j].v == v {
-					sum.Add(&sum, &cands[j].coeff)
-					cands[j].v = gone
-				}
-			}
-			if !sum.IsZero() {
-				mark(v)
-			}
-		}
-	default:
-		s.slots = dedupResolve(s.slots, cands, mark)
-	}
+	})
 }
 
 // grow extends the bitmap to n bits; the new bits are clear.

@@ -224,14 +224,8 @@ func aggregateAction(c *cli.Context) error {
 		return &exitError{code: exitInvalidProof, err: errors.New("the aggregate does not verify: an input proof is invalid for its sector")}
 	}
 	vtook := time.Since(t0)
-	if outPath != "" {
-		data := agg
-		if c.Bool("hex") {
-			data = []byte(hex.EncodeToString(agg) + "\n")
-		}
-		if err := writeFileAtomic(outPath, data); err != nil {
-			return inputError(fmt.Errorf("--out: %w", fileError(err)))
-		}
+	if err := writeProofOut(outPath, agg, c.Bool("hex")); err != nil {
+		return err
 	}
 	n := len(secs) * cfg.Partitions
 	pad := 2

@@ -341,14 +341,8 @@ func commit2Action(c *cli.Context) error {
 		return classifyPorepError(err)
 	}
 	total := time.Since(start)
-	if outPath != "" {
-		data := proof
-		if c.Bool("hex") {
-			data = []byte(hex.EncodeToString(proof) + "\n")
-		}
-		if err := writeFileAtomic(outPath, data); err != nil {
-			return inputError(fmt.Errorf("--out: %w", fileError(err)))
-		}
+	if err := writeProofOut(outPath, proof, c.Bool("hex")); err != nil {
+		return err
 	}
 	out := commit2Output{
 		RegisteredProof: in.cfg.Name,
@@ -487,4 +481,20 @@ func (h *phaseRecorder) backend() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.name
+}
+
+// writeProofOut writes proof bytes (hex with a newline when asHex) to
+// --out atomically; no path means nothing to write.
+func writeProofOut(outPath string, proof []byte, asHex bool) error {
+	if outPath == "" {
+		return nil
+	}
+	data := proof
+	if asHex {
+		data = []byte(hex.EncodeToString(proof) + "\n")
+	}
+	if err := writeFileAtomic(outPath, data); err != nil {
+		return inputError(fmt.Errorf("--out: %w", fileError(err)))
+	}
+	return nil
 }

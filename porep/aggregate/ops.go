@@ -9,6 +9,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc"
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/cuseal/cuseal/internal/parallel"
 )
 
 // pairProd returns ∏ e(P_i, Q_i): Miller loops over GOMAXPROCS chunks,
@@ -21,24 +22,16 @@ func pairProd(P []bls.G1Affine, Q []bls.G2Affine) (bls.GT, error) {
 	if workers <= 1 {
 		return bls.Pair(P, Q)
 	}
-	chunk := (len(P) + workers - 1) / workers
 	ml := make([]bls.GT, 0, workers)
 	errs := make([]error, 0, workers)
 	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for lo := 0; lo < len(P); lo += chunk {
-		hi := min(lo+chunk, len(P))
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			r, err := bls.MillerLoop(P[lo:hi], Q[lo:hi])
-			mu.Lock()
-			ml = append(ml, r)
-			errs = append(errs, err)
-			mu.Unlock()
-		}(lo, hi)
-	}
-	wg.Wait()
+	parallel.For(len(P), (len(P)+workers-1)/workers, func(lo, hi int) {
+		r, err := bls.MillerLoop(P[lo:hi], Q[lo:hi])
+		mu.Lock()
+		ml = append(ml, r)
+		errs = append(errs, err)
+		mu.Unlock()
+	})
 	var acc bls.GT
 	acc.SetOne()
 	for i := range ml {
@@ -84,7 +77,7 @@ func bigOf(x *fr.Element) *big.Int {
 func foldG1(left, right []bls.G1Affine, x *fr.Element) []bls.G1Affine {
 	out := make([]bls.G1Affine, len(left))
 	xb := bigOf(x)
-	_ = parallel(len(left), func(i int) error {
+	_ = parallel.Each(len(left), func(i int) error {
 		var t bls.G1Affine
 		t.ScalarMultiplication(&right[i], xb)
 		out[i].Add(&left[i], &t)
@@ -96,7 +89,7 @@ func foldG1(left, right []bls.G1Affine, x *fr.Element) []bls.G1Affine {
 func foldG2(left, right []bls.G2Affine, x *fr.Element) []bls.G2Affine {
 	out := make([]bls.G2Affine, len(left))
 	xb := bigOf(x)
-	_ = parallel(len(left), func(i int) error {
+	_ = parallel.Each(len(left), func(i int) error {
 		var t bls.G2Affine
 		t.ScalarMultiplication(&right[i], xb)
 		out[i].Add(&left[i], &t)
@@ -108,7 +101,7 @@ func foldG2(left, right []bls.G2Affine, x *fr.Element) []bls.G2Affine {
 // scaleG1 returns p_i·s_i.
 func scaleG1(p []bls.G1Affine, s []fr.Element) []bls.G1Affine {
 	out := make([]bls.G1Affine, len(p))
-	_ = parallel(len(p), func(i int) error {
+	_ = parallel.Each(len(p), func(i int) error {
 		out[i].ScalarMultiplication(&p[i], bigOf(&s[i]))
 		return nil
 	})
@@ -117,7 +110,7 @@ func scaleG1(p []bls.G1Affine, s []fr.Element) []bls.G1Affine {
 
 func scaleG2(p []bls.G2Affine, s []fr.Element) []bls.G2Affine {
 	out := make([]bls.G2Affine, len(p))
-	_ = parallel(len(p), func(i int) error {
+	_ = parallel.Each(len(p), func(i int) error {
 		out[i].ScalarMultiplication(&p[i], bigOf(&s[i]))
 		return nil
 	})

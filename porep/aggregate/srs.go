@@ -9,11 +9,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sync"
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/cuseal/cuseal/internal/parallel"
 	"golang.org/x/sys/unix"
 )
 
@@ -122,45 +121,9 @@ func ParseSRS(data []byte, name string, maxLen int) (*GenericSRS, error) {
 	return &s, nil
 }
 
-// parallel runs f(i) for i in [0, n) on GOMAXPROCS goroutines and returns
-// the error of the lowest failing index.
-func parallel(n int, f func(i int) error) error {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			if err := f(i); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	chunk := (n + workers - 1) / workers
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				if errs[i] = f(i); errs[i] != nil {
-					return
-				}
-			}
-		}(lo, hi)
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func decodeG1Vec(data []byte, k int, name, vec string, base int) ([]bls.G1Affine, error) {
 	out := make([]bls.G1Affine, k)
-	err := parallel(k, func(i int) error {
+	err := parallel.Each(k, func(i int) error {
 		if err := decodeG1(&out[i], data[i*g1Size:]); err != nil {
 			return &SRSError{name, vec, i, int64(base + i*g1Size), err}
 		}
@@ -171,7 +134,7 @@ func decodeG1Vec(data []byte, k int, name, vec string, base int) ([]bls.G1Affine
 
 func decodeG2Vec(data []byte, k int, name, vec string, base int) ([]bls.G2Affine, error) {
 	out := make([]bls.G2Affine, k)
-	err := parallel(k, func(i int) error {
+	err := parallel.Each(k, func(i int) error {
 		if err := decodeG2(&out[i], data[i*g2Size:]); err != nil {
 			return &SRSError{name, vec, i, int64(base + i*g2Size), err}
 		}

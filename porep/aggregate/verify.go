@@ -9,6 +9,7 @@ import (
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuseal/cuseal/internal/parallel"
 	"github.com/cuseal/cuseal/porep/groth16"
 )
 
@@ -184,7 +185,7 @@ func Verify(vsrs *VerifierSRS, vk *groth16.VerifyingKey, public [][]fr.Element, 
 		return invalid("MIPP z_c ≠ final_c^final_r")
 	}
 	results := make([]error, len(checks))
-	_ = parallel(len(checks), func(i int) error {
+	_ = parallel.Each(len(checks), func(i int) error {
 		c := &checks[i]
 		got, err := bls.Pair(c.P, c.Q)
 		if err != nil {

@@ -7,11 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"sync/atomic"
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/cuseal/cuseal/internal/parallel"
 	"golang.org/x/sys/unix"
 )
 
@@ -280,7 +280,7 @@ func (p *Params) BG2() ([]bls.G2Affine, error) {
 		return nil, fmt.Errorf("groth16: %s: params closed", p.name)
 	}
 	out := make([]bls.G2Affine, s.Count)
-	err := parallelDecode(s.Count, func(i int) error {
+	err := parallel.Each(s.Count, func(i int) error {
 		off := s.Offset + int64(i*s.ElemSize)
 		if err := decodeG2Uncompressed(&out[i], p.data[off:], p.checked); err != nil {
 			return &FormatError{p.name, s.Name, i, off, err}
@@ -311,7 +311,7 @@ func (p *Params) g1Query(q int) ([]bls.G1Affine, error) {
 	}
 	s := p.sec[q]
 	out := make([]bls.G1Affine, s.Count)
-	err := parallelDecode(s.Count, func(i int) error {
+	err := parallel.Each(s.Count, func(i int) error {
 		off := s.Offset + int64(i*s.ElemSize)
 		if err := decodeG1Uncompressed(&out[i], p.data[off:], p.checked); err != nil {
 			return &FormatError{p.name, s.Name, i, off, err}
@@ -322,42 +322,6 @@ func (p *Params) g1Query(q int) ([]bls.G1Affine, error) {
 		return nil, err
 	}
 	return out, nil
-}
-
-// parallelDecode runs f(i) for i < n on GOMAXPROCS goroutines over
-// contiguous chunks and returns the error of the lowest failing index, so
-// the reported error does not depend on scheduling.
-func parallelDecode(n int, f func(i int) error) error {
-	if n == 0 {
-		return nil
-	}
-	workers := runtime.GOMAXPROCS(0)
-	if workers > n {
-		workers = n
-	}
-	chunk := (n + workers - 1) / workers
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo, hi := w*chunk, min((w+1)*chunk, n)
-		wg.Add(1)
-		go func(w, lo, hi int) {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				if err := f(i); err != nil {
-					errs[w] = err
-					return
-				}
-			}
-		}(w, lo, hi)
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // WriteTo writes the params in bellperson's Parameters::write layout. For

@@ -2,10 +2,9 @@ package poseidon
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/cuseal/cuseal/internal/parallel"
 )
 
 // Tree is a Poseidon Merkle tree in the compound shape of rust-fil-proofs'
@@ -146,26 +145,13 @@ func HashGroups(dst, src []fr.Element, arity int) error {
 func hashLevel(out []fr.Element, in [][]fr.Element, arity int) {
 	c := mustConstants(arity)
 	m := len(in[0]) / arity
-	total := len(out)
-	workers := runtime.GOMAXPROCS(0)
 	const minPerWorker = 256
-	if w := total / minPerWorker; w < workers {
-		workers = max(w, 1)
-	}
-	var wg sync.WaitGroup
-	chunk := (total + workers - 1) / workers
-	for lo := 0; lo < total; lo += chunk {
-		hi := min(lo+chunk, total)
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				k, j := i/m, i%m
-				hashOptimized(c, &out[i], in[k][j*arity:(j+1)*arity])
-			}
-		}(lo, hi)
-	}
-	wg.Wait()
+	parallel.For(len(out), minPerWorker, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			k, j := i/m, i%m
+			hashOptimized(c, &out[i], in[k][j*arity:(j+1)*arity])
+		}
+	})
 }
 
 // Leaves returns the number of leaves.

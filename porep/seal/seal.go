@@ -16,6 +16,7 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/ipfs/go-cid"
 
+	"github.com/cuseal/cuseal/internal/parallel"
 	"github.com/cuseal/cuseal/porep/poseidon"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -342,7 +343,7 @@ func precommit2(ctx context.Context, cfg *stacked.SectorConfig, dir string, laye
 	if err = bytesToFr(dataFr, data); err != nil {
 		return commC, commRLast, fmt.Errorf("seal: data: %w", err) // unreachable: padded nodes are < 2^254
 	}
-	parallelFor(nodes, 8192, func(lo, hi int) {
+	parallel.For(nodes, 8192, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			replica[i].Add(&replica[i], &dataFr[i])
 		}
@@ -399,7 +400,7 @@ func columnHashes(ctx context.Context, cfg *stacked.SectorConfig, dir string, la
 			}
 		}
 		var mu = make(chan error, 1)
-		parallelFor(hi-lo, 1024, func(a, b int) {
+		parallel.For(hi-lo, 1024, func(a, b int) {
 			col := make([]fr.Element, L)
 			for i := a; i < b; i++ {
 				for l := 0; l < L; l++ {
@@ -430,7 +431,7 @@ func columnHashes(ctx context.Context, cfg *stacked.SectorConfig, dir string, la
 // writeFr writes elements as 32-byte little-endian canonical values.
 func writeFr(path string, v []fr.Element) error {
 	buf := make([]byte, 32*len(v))
-	parallelFor(len(v), 8192, func(lo, hi int) {
+	parallel.For(len(v), 8192, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			b := stacked.FrToBytes(&v[i])
 			copy(buf[32*i:], b[:])

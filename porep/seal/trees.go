@@ -3,38 +3,14 @@ package seal
 import (
 	"crypto/sha256"
 	"fmt"
-	"runtime"
 	"sync"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuseal/cuseal/internal/parallel"
 	"github.com/cuseal/cuseal/porep/poseidon"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
-
-// parallelFor runs fn over [0, n) split into contiguous chunks on up to
-// GOMAXPROCS goroutines (only when n is large enough to pay).
-func parallelFor(n int, minChunk int, fn func(lo, hi int)) {
-	workers := runtime.GOMAXPROCS(0)
-	if w := n / max(minChunk, 1); w < workers {
-		workers = max(w, 1)
-	}
-	if workers == 1 {
-		fn(0, n)
-		return
-	}
-	chunk := (n + workers - 1) / workers
-	var wg sync.WaitGroup
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			fn(lo, hi)
-		}(lo, hi)
-	}
-	wg.Wait()
-}
 
 // sha256Tree is the binary SHA-256 comm_d tree (tree D): levels[0] are the
 // padded data nodes, every parent is trim(sha256(left ‖ right)).
@@ -52,7 +28,7 @@ func buildTreeD(data []byte) *sha256Tree {
 	t := &sha256Tree{levels: [][]stacked.Domain{leaves}}
 	for cur := leaves; len(cur) > 1; {
 		next := make([]stacked.Domain, len(cur)/2)
-		parallelFor(len(next), 4096, func(lo, hi int) {
+		parallel.For(len(next), 4096, func(lo, hi int) {
 			var buf [64]byte
 			for i := lo; i < hi; i++ {
 				copy(buf[:32], cur[2*i][:])
@@ -113,7 +89,7 @@ func poseidonProof(t *poseidon.Tree, shape stacked.TreeShape, i uint64) (stacked
 func bytesToFr(out []fr.Element, b []byte) error {
 	var mu sync.Mutex
 	var err error
-	parallelFor(len(out), 8192, func(lo, hi int) {
+	parallel.For(len(out), 8192, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			var d [32]byte
 			copy(d[:], b[32*i:])

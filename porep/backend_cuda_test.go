@@ -27,27 +27,7 @@ func TestSealCommitPhase2CUDA(t *testing.T) {
 	}
 	s := seal2K(t)
 	dir := testParams2K(t)
-	prove := func(backend string) ([]byte, time.Duration) {
-		t.Helper()
-		start := time.Now()
-		pf, err := SealCommitPhase2(s.c1, testSector, testMiner, WithParamsDir(dir), WithBackend(backend),
-			WithDeterministicRandomness(testRSSeed))
-		if err != nil {
-			t.Fatalf("%s: %v", backend, err)
-		}
-		return pf, time.Since(start)
-	}
-	// The first CUDA call uploads the SRS; the second is the steady state.
-	_, firstGPU := prove(BackendCUDA)
-	gpu, tGPU := prove(BackendCUDA)
-	cpu, tCPU := prove(BackendCPU)
-	t.Logf("2 KiB C2: GPU %v (first call %v, incl. SRS upload), CPU %v", tGPU, firstGPU, tCPU)
-	if !bytes.Equal(gpu, cpu) {
-		t.Fatalf("CUDA proof differs from the CPU proof:\n cuda %x\n cpu  %x", gpu, cpu)
-	}
-	if ok, err := VerifySeal(verifyInfo(t, s, gpu), WithParamsDir(dir)); err != nil || !ok {
-		t.Fatalf("VerifySeal(cuda proof) = %v, %v", ok, err)
-	}
+	cpu := proveMatchesCPU(t, s, dir, BackendCUDA)
 	var wg sync.WaitGroup
 	res := make([][]byte, 2)
 	errs := make([]error, 2)

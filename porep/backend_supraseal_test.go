@@ -1,12 +1,10 @@
 package porep
 
 import (
-	"bytes"
 	"errors"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cuseal/cuseal/bridge/supraseal"
 )
@@ -47,26 +45,5 @@ func TestSealCommitPhase2SupraSeal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: 2 KiB test parameters take minutes to generate")
 	}
-	s := seal2K(t)
-	dir := testParams2K(t)
-	prove := func(backend string) ([]byte, time.Duration) {
-		t.Helper()
-		start := time.Now()
-		pf, err := SealCommitPhase2(s.c1, testSector, testMiner, WithParamsDir(dir), WithBackend(backend),
-			WithDeterministicRandomness(testRSSeed))
-		if err != nil {
-			t.Fatalf("%s: %v", backend, err)
-		}
-		return pf, time.Since(start)
-	}
-	_, first := prove(BackendSupraSeal) // loads the SRS
-	ss, tSS := prove(BackendSupraSeal)
-	cpu, tCPU := prove(BackendCPU)
-	t.Logf("2 KiB C2: supraseal %v (first call %v, incl. SRS load), CPU %v", tSS, first, tCPU)
-	if !bytes.Equal(ss, cpu) {
-		t.Fatalf("supraseal proof differs from the CPU proof:\n supraseal %x\n cpu       %x", ss, cpu)
-	}
-	if ok, err := VerifySeal(verifyInfo(t, s, ss), WithParamsDir(dir)); err != nil || !ok {
-		t.Fatalf("VerifySeal(supraseal proof) = %v, %v", ok, err)
-	}
+	proveMatchesCPU(t, seal2K(t), testParams2K(t), BackendSupraSeal)
 }

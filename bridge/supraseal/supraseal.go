@@ -19,6 +19,8 @@ import (
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuseal/cuseal/bridge"
 )
 
 // ErrNotBuilt: the binary was built without the supraseal tag.
@@ -36,20 +38,13 @@ type Error struct {
 
 func (e *Error) Error() string { return "supraseal: " + e.Message }
 
-// Density is a bitmap over variables: 64-bit words, LSB first, BitLen bits (porep/cs.Density).
-type Density struct {
-	Words  []uint64
-	BitLen int
-}
-
-// Circuit is one synthesized circuit (porep/cs.Assignment field for field): the evaluations
-// A, B, C per constraint (including the input rows), Input (ONE first), Aux, and the three
-// densities. All circuits of one Prove call must share sizes and densities.
-type Circuit struct {
-	A, B, C                                 []fr.Element
-	Input, Aux                              []fr.Element
-	ADensityAux, BDensityInput, BDensityAux Density
-}
+// Density and Circuit are the native prover's types (bridge): one synthesized circuit as a
+// GPU prover takes it, whichever prover that is. All circuits of one Prove call must share
+// sizes and densities.
+type (
+	Density = bridge.Density
+	Circuit = bridge.Circuit
+)
 
 // Proof is a proof as supraseal writes it: affine points in gnark-crypto's in-memory layout
 // (identity = (0, 0)), 384 bytes.

@@ -245,12 +245,7 @@ func (b *CUDABackend) querySums(ctx context.Context, params *Params, as []*cs.As
 	defer s.Close()
 	circuits := make([]bridge.Circuit, len(as))
 	for i, a := range as {
-		circuits[i] = bridge.Circuit{
-			A: a.A, B: a.B, C: a.C, Input: a.Input, Aux: a.Aux,
-			ADensityAux:   bridge.Density{Words: a.ADensityAux.Words, BitLen: a.ADensityAux.BitLen},
-			BDensityInput: bridge.Density{Words: a.BDensityInput.Words, BitLen: a.BDensityInput.BitLen},
-			BDensityAux:   bridge.Density{Words: a.BDensityAux.Words, BitLen: a.BDensityAux.BitLen},
-		}
+		circuits[i] = nativeCircuit(a)
 	}
 	out := make([]Sums, len(as))
 
@@ -343,4 +338,15 @@ func (b *CUDABackend) querySums(ctx context.Context, params *Params, as []*cs.As
 		return nil, err
 	}
 	return out, nil
+}
+
+// nativeCircuit is a's view as the GPU provers (bridge, bridge/supraseal) take it: the same
+// slices, no copy.
+func nativeCircuit(a *cs.Assignment) bridge.Circuit {
+	return bridge.Circuit{
+		A: a.A, B: a.B, C: a.C, Input: a.Input, Aux: a.Aux,
+		ADensityAux:   bridge.Density(a.ADensityAux),
+		BDensityInput: bridge.Density(a.BDensityInput),
+		BDensityAux:   bridge.Density(a.BDensityAux),
+	}
 }

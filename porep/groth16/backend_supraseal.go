@@ -124,12 +124,7 @@ func (b *SupraSealBackend) ProveWith(ctx context.Context, params *Params, assign
 		if err := CheckAssignment(params, a); err != nil {
 			return nil, fmt.Errorf("assignment %d: %w", i, err)
 		}
-		circuits[i] = supraseal.Circuit{
-			A: a.A, B: a.B, C: a.C, Input: a.Input, Aux: a.Aux,
-			ADensityAux:   supraseal.Density(a.ADensityAux),
-			BDensityInput: supraseal.Density(a.BDensityInput),
-			BDensityAux:   supraseal.Density(a.BDensityAux),
-		}
+		circuits[i] = nativeCircuit(a)
 		r[i], s[i] = rs[i].R, rs[i].S
 	}
 	if err := ctx.Err(); err != nil {

@@ -22,9 +22,7 @@ func supraCircuits(t *testing.T) ([]*cs.Assignment, []supraseal.Circuit) {
 		c.valueSeed = v
 		a, _ := c.assignment(t)
 		as = append(as, a)
-		cc = append(cc, supraseal.Circuit{A: a.A, B: a.B, C: a.C, Input: a.Input, Aux: a.Aux,
-			ADensityAux: supraseal.Density(a.ADensityAux), BDensityInput: supraseal.Density(a.BDensityInput),
-			BDensityAux: supraseal.Density(a.BDensityAux)})
+		cc = append(cc, nativeCircuit(a))
 	}
 	return as, cc
 }

@@ -101,6 +101,10 @@ func (b Boolean) LC(coeff fr.Element) cs.LC {
 // allocBit: alloc v; enforce (ONE − v) · v = 0.
 func (s *synth) allocBit(val bool) AllocatedBit {
 	v := s.sys.Alloc(frBit(val))
+	if s.ev != nil {
+		s.ev.EnforceEvaluated(frBit(!val), frBit(val), &frZero, a1(v), b1(v))
+		return AllocatedBit{Var: v, Val: val}
+	}
 	s.reset()
 	s.a = append(s.a, term(&frOne, cs.One), term(&frMinusOne, v))
 	s.b = append(s.b, term(&frOne, v))
@@ -112,6 +116,10 @@ func (s *synth) allocBit(val bool) AllocatedBit {
 func (s *synth) xorBits(a, b AllocatedBit) AllocatedBit {
 	val := a.Val != b.Val
 	c := s.sys.Alloc(frBit(val))
+	if s.ev != nil { // a + b − c = 2(a ∧ b)
+		s.ev.EnforceEvaluated(frInt(2*b2i(a.Val)), frBit(b.Val), frInt(2*b2i(a.Val && b.Val)), a1(a.Var), b1(b.Var))
+		return AllocatedBit{Var: c, Val: val}
+	}
 	s.reset()
 	s.a = append(s.a, term(&frTwo, a.Var)) // a + a, merged
 	s.b = append(s.b, term(&frOne, b.Var))
@@ -124,6 +132,10 @@ func (s *synth) xorBits(a, b AllocatedBit) AllocatedBit {
 func (s *synth) andBits(a, b AllocatedBit) AllocatedBit {
 	val := a.Val && b.Val
 	c := s.sys.Alloc(frBit(val))
+	if s.ev != nil {
+		s.ev.EnforceEvaluated(frBit(a.Val), frBit(b.Val), frBit(val), a1(a.Var), b1(b.Var))
+		return AllocatedBit{Var: c, Val: val}
+	}
 	s.reset()
 	s.a = append(s.a, term(&frOne, a.Var))
 	s.b = append(s.b, term(&frOne, b.Var))
@@ -136,6 +148,10 @@ func (s *synth) andBits(a, b AllocatedBit) AllocatedBit {
 func (s *synth) andNotBits(a, b AllocatedBit) AllocatedBit {
 	val := a.Val && !b.Val
 	c := s.sys.Alloc(frBit(val))
+	if s.ev != nil && b.Var != cs.One {
+		s.ev.EnforceEvaluated(frBit(a.Val), frBit(!b.Val), frBit(val), a1(a.Var), b2(cs.One, b.Var))
+		return AllocatedBit{Var: c, Val: val}
+	}
 	s.reset()
 	s.a = append(s.a, term(&frOne, a.Var))
 	s.b = append(s.b, term(&frOne, cs.One), term(&frMinusOne, b.Var))
@@ -148,6 +164,10 @@ func (s *synth) andNotBits(a, b AllocatedBit) AllocatedBit {
 func (s *synth) norBits(a, b AllocatedBit) AllocatedBit {
 	val := !a.Val && !b.Val
 	c := s.sys.Alloc(frBit(val))
+	if s.ev != nil && b.Var != cs.One {
+		s.ev.EnforceEvaluated(frBit(!a.Val), frBit(!b.Val), frBit(val), a1(a.Var), b2(cs.One, b.Var))
+		return AllocatedBit{Var: c, Val: val}
+	}
 	s.reset()
 	s.a = append(s.a, term(&frOne, cs.One), term(&frMinusOne, a.Var))
 	s.b = append(s.b, term(&frOne, cs.One), term(&frMinusOne, b.Var))
@@ -215,6 +235,11 @@ func (s *synth) sha256Ch(a, b, c Boolean) Boolean {
 	}
 	// a may still be Constant(true): fall through to the general case.
 	ch := s.sys.Alloc(frBit(val))
+	if s.ev != nil && b.v != c.v { // b, c are Is/Not here; equal variables would merge
+		bv, cv := b.Value(), c.Value()
+		s.ev.EnforceEvaluated(frInt(b2i(bv)-b2i(cv)), frBit(a.Value()), frInt(b2i(val)-b2i(cv)), a2(b.v, c.v), lcVars(a))
+		return Is(AllocatedBit{Var: ch, Val: val})
+	}
 	s.reset()
 	// (b − c) · a = ch − c
 	s.a = appendLC(s.a, b, &frOne, &frMinusOne)
@@ -248,6 +273,11 @@ func (s *synth) sha256Maj(a, b, c Boolean) Boolean {
 	}
 	maj := s.sys.Alloc(frBit(val)) // allocated before bc, as upstream
 	bc := s.and(b, c)
+	if s.ev != nil && b.v != c.v && bc.kind == KindIs { // equal variables would merge
+		bcv := bc.Value()
+		s.ev.EnforceEvaluated(frInt(2*b2i(bcv)-b2i(bv)-b2i(cv)), frBit(av), frInt(b2i(bcv)-b2i(val)), a3(bc.v, b.v, c.v), lcVars(a))
+		return Is(AllocatedBit{Var: maj, Val: val})
+	}
 	s.reset()
 	// (2bc − b − c) · a = bc − maj
 	s.a = appendLC(s.a, bc, &frTwo, &negPow2[1])

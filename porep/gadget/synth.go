@@ -60,6 +60,7 @@ func frBit(b bool) *fr.Element {
 // so that building a constraint does not allocate.
 type synth struct {
 	sys     cs.ConstraintSystem
+	ev      cs.EvaluatedEnforcer // sys, where it takes evaluated constraints
 	a, b, c cs.LC
 	meq     multiEq
 	sha     shaScratch
@@ -72,11 +73,15 @@ var synthPool = sync.Pool{New: func() any {
 func acquire(sys cs.ConstraintSystem) *synth {
 	s := synthPool.Get().(*synth)
 	s.sys = sys
+	s.ev = nil
+	if evaluatedPath {
+		s.ev, _ = sys.(cs.EvaluatedEnforcer)
+	}
 	return s
 }
 
 func release(s *synth) {
-	s.sys = nil
+	s.sys, s.ev = nil, nil
 	synthPool.Put(s)
 }
 
@@ -86,6 +91,51 @@ func (s *synth) enforce() { s.sys.Enforce(s.a, s.b, s.c) }
 // reset clears the scratch LCs.
 func (s *synth) reset() {
 	s.a, s.b, s.c = s.a[:0], s.b[:0], s.c[:0]
+}
+
+// evaluatedPath lets the bit gadgets hand their known LC values to an
+// EvaluatedEnforcer instead of building LCs (tests switch it off to compare).
+var evaluatedPath = true
+
+// small[k+2] = k for k in −2..2: the values a bit gadget's LCs take.
+var small = func() (t [5]fr.Element) {
+	for k := range t {
+		t[k].SetInt64(int64(k - 2))
+	}
+	return t
+}()
+
+// frInt returns a pointer to the constant k (−2 ≤ k ≤ 2).
+func frInt(k int) *fr.Element { return &small[k+2] }
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// a1, a2, a3 and b1, b2 fill EnforceEvaluated's variable lists.
+func a1(v cs.Variable) [3]cs.Variable       { return [3]cs.Variable{v, cs.NoVar, cs.NoVar} }
+func a2(v, w cs.Variable) [3]cs.Variable    { return [3]cs.Variable{v, w, cs.NoVar} }
+func a3(u, v, w cs.Variable) [3]cs.Variable { return [3]cs.Variable{u, v, w} }
+func b1(v cs.Variable) [2]cs.Variable       { return [2]cs.Variable{v, cs.NoVar} }
+func b2(v, w cs.Variable) [2]cs.Variable    { return [2]cs.Variable{v, w} }
+
+// lcVars returns the variables of b.lc(ONE, ±1) with a non-zero
+// coefficient: Is → v, Not → ONE and v, Constant(true) → ONE.
+func lcVars(b Boolean) [2]cs.Variable {
+	switch b.kind {
+	case KindIs:
+		return b1(b.v)
+	case KindNot:
+		return b2(cs.One, b.v)
+	}
+	if b.bit {
+		return b1(cs.One)
+	}
+	return b1(cs.NoVar)
 }
 
 func term(c *fr.Element, v cs.Variable) cs.Term { return cs.Term{Coeff: *c, Var: v} }

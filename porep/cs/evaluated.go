@@ -1,0 +1,77 @@
+package cs
+
+import "github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+// NoVar fills an unused slot of EnforceEvaluated's variable lists (no real
+// variable has the aux bit and the maximal index).
+const NoVar = ^Variable(0)
+
+// EvaluatedEnforcer is implemented by the constraint systems that keep only
+// a constraint's evaluations and densities (ProvingAssignment, Segment).
+// The bit gadgets of the SHA-256 hot path know their LC values from the
+// bits they combine and use it to skip generic LC evaluation; the result
+// must be exactly what Enforce would store for the same constraint
+// (gadget tests compare both paths element for element).
+type EvaluatedEnforcer interface {
+	// EnforceEvaluated appends the constraint with ⟨A,w⟩ = *va, ⟨B,w⟩ = *vb,
+	// ⟨C,w⟩ = *vc. a and b list every variable with a non-zero merged
+	// coefficient in A and B (NoVar in unused slots), for the densities:
+	// A tracks aux variables only, B inputs and aux, as Enforce does.
+	EnforceEvaluated(va, vb, vc *fr.Element, a [3]Variable, b [2]Variable)
+}
+
+// EnforceEvaluated implements EvaluatedEnforcer.
+func (p *ProvingAssignment) EnforceEvaluated(va, vb, vc *fr.Element, a [3]Variable, b [2]Variable) {
+	p.a = append(p.a, *va)
+	p.b = append(p.b, *vb)
+	p.c = append(p.c, *vc)
+	for _, v := range a {
+		if v != NoVar && v.IsAux() {
+			p.aDenAux.set(v.Index())
+		}
+	}
+	for _, v := range b {
+		switch {
+		case v == NoVar:
+		case v.IsAux():
+			p.bDenAux.set(v.Index())
+		default:
+			p.bDenIn.set(v.Index())
+		}
+	}
+}
+
+// EnforceEvaluated implements EvaluatedEnforcer; variables outside the
+// segment's view are an error, as in Enforce.
+func (s *Segment) EnforceEvaluated(va, vb, vc *fr.Element, a [3]Variable, b [2]Variable) {
+	if s.err != nil {
+		return
+	}
+	if s.nC == len(s.a) {
+		s.fail("more than its %d constraints", len(s.a))
+		return
+	}
+	p := s.p
+	for _, v := range a {
+		if v == NoVar || s.value(v) == nil {
+			continue
+		}
+		if v.IsAux() && !p.aDenAux.hasAtomic(v.Index()) {
+			p.aDenAux.setAtomic(v.Index())
+		}
+	}
+	for _, v := range b {
+		if v == NoVar || s.value(v) == nil {
+			continue
+		}
+		den := &p.bDenIn
+		if v.IsAux() {
+			den = &p.bDenAux
+		}
+		if !den.hasAtomic(v.Index()) {
+			den.setAtomic(v.Index())
+		}
+	}
+	s.a[s.nC], s.b[s.nC], s.c[s.nC] = *va, *vb, *vc
+	s.nC++
+}

@@ -1,0 +1,122 @@
+package gadget
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/cuseal/cuseal/porep/cs"
+)
+
+// rawBooleans allocates two bits without booleanity constraints (so they are
+// in no density yet and every density mark of the gadget under test shows)
+// and returns constants, Is and Not of each.
+func rawBooleans(sys cs.ConstraintSystem) []Boolean {
+	x := AllocatedBit{Var: sys.Alloc(frBit(true)), Val: true}
+	y := AllocatedBit{Var: sys.Alloc(frBit(false)), Val: false}
+	return []Boolean{Constant(false), Constant(true), Is(x), Is(y), Is(x).Not(), Is(y).Not()}
+}
+
+// bitCases are one-gadget circuits over raw bits: every bit gadget on every
+// combination of Boolean kinds and values (b and c sometimes share a
+// variable), plus the SHA-256 node circuit.
+func bitCases(t *testing.T) map[string]func(cs.ConstraintSystem) {
+	cases := map[string]func(cs.ConstraintSystem){
+		"node": func(sys cs.ConstraintSystem) { nodeCircuit(t, sys) },
+		"alloc": func(sys cs.ConstraintSystem) {
+			AllocBit(sys, true)
+			AllocBit(sys, false)
+		},
+	}
+	const n = 6
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			cases[fmt.Sprintf("xor/%d%d", i, j)] = func(sys cs.ConstraintSystem) {
+				bs := rawBooleans(sys)
+				Xor(sys, bs[i], bs[j])
+			}
+			cases[fmt.Sprintf("and/%d%d", i, j)] = func(sys cs.ConstraintSystem) {
+				bs := rawBooleans(sys)
+				And(sys, bs[i], bs[j])
+			}
+			for k := 0; k < n; k++ {
+				cases[fmt.Sprintf("ch/%d%d%d", i, j, k)] = func(sys cs.ConstraintSystem) {
+					bs := rawBooleans(sys)
+					SHA256Ch(sys, bs[i], bs[j], bs[k])
+				}
+				cases[fmt.Sprintf("maj/%d%d%d", i, j, k)] = func(sys cs.ConstraintSystem) {
+					bs := rawBooleans(sys)
+					SHA256Maj(sys, bs[i], bs[j], bs[k])
+				}
+			}
+		}
+	}
+	return cases
+}
+
+func withEvaluatedPath(on bool, f func()) {
+	old := evaluatedPath
+	evaluatedPath = on
+	defer func() { evaluatedPath = old }()
+	f()
+}
+
+// The evaluated path (bit gadgets hand their values to EnforceEvaluated)
+// gives exactly the generic path's assignment — a, b, c, witness and the
+// three density bitmaps — in a ProvingAssignment and in a Segment.
+func TestEvaluatedPathMatchesGeneric(t *testing.T) {
+	for name, circuit := range bitCases(t) {
+		var want *cs.Assignment
+		withEvaluatedPath(false, func() {
+			p := cs.NewProvingAssignment(cs.SizeHint{})
+			circuit(p)
+			want = p.Assignment()
+		})
+		cnt := cs.NewCounter()
+		circuit(cnt)
+		// The same circuit in one segment after ONE (Split's shared prefix).
+		seg := cs.SizeHint{Constraints: cnt.Constraints, Aux: cnt.Aux, Inputs: cnt.Inputs - 1}
+		runs := map[string]func() (*cs.Assignment, error){
+			"ProvingAssignment": func() (*cs.Assignment, error) {
+				p := cs.NewProvingAssignment(cs.SizeHint{})
+				circuit(p)
+				return p.Assignment(), nil
+			},
+			"Segment": func() (*cs.Assignment, error) {
+				p := cs.NewProvingAssignment(cs.SizeHint{})
+				s := p.Split(1, seg)
+				circuit(s[0])
+				if err := p.Join(); err != nil {
+					return nil, err
+				}
+				return p.Assignment(), nil
+			},
+		}
+		for kind, run := range runs {
+			var got *cs.Assignment
+			var err error
+			withEvaluatedPath(true, func() { got, err = run() })
+			if err != nil {
+				t.Fatalf("%s, %s: %v", name, kind, err)
+			}
+			den := func(a, b cs.Density) bool { return slices.Equal(a.Words, b.Words) && a.BitLen == b.BitLen }
+			for _, v := range []struct {
+				what string
+				eq   bool
+			}{
+				{"A", slices.Equal(got.A, want.A)},
+				{"B", slices.Equal(got.B, want.B)},
+				{"C", slices.Equal(got.C, want.C)},
+				{"aux", slices.Equal(got.Aux, want.Aux)},
+				{"input", slices.Equal(got.Input, want.Input)},
+				{"A-aux density", den(got.ADensityAux, want.ADensityAux)},
+				{"B-input density", den(got.BDensityInput, want.BDensityInput)},
+				{"B-aux density", den(got.BDensityAux, want.BDensityAux)},
+			} {
+				if !v.eq {
+					t.Errorf("%s, %s: %s differs from the generic path", name, kind, v.what)
+				}
+			}
+		}
+	}
+}

@@ -89,9 +89,9 @@ func TestCUDAUsableReasons(t *testing.T) {
 	}
 }
 
-// TestKnownBackends: every backend is known in every build; Built says which this binary
+// TestBackendRegistryKnown: every backend is known in every build; Built says which this binary
 // has, and agrees with Backends.
-func TestKnownBackends(t *testing.T) {
+func TestBackendRegistryKnown(t *testing.T) {
 	var names []string
 	for _, s := range KnownBackends() {
 		names = append(names, s.Name)
@@ -116,9 +116,9 @@ func TestKnownBackends(t *testing.T) {
 	}
 }
 
-// TestBackendAutoFallback: "auto" falls back to the CPU with one slog line at info level
+// TestBackendRegistryAutoFallback: "auto" falls back to the CPU with one slog line at info level
 // naming the reason, which AutoBackend reports too; a GPU backend asked for by name fails.
-func TestBackendAutoFallback(t *testing.T) {
+func TestBackendRegistryAutoFallback(t *testing.T) {
 	var logs bytes.Buffer
 	prev := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo})))

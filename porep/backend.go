@@ -31,8 +31,8 @@ const (
 	// tag (bin/cuseal-supraseal). For comparison and as a proven fallback;
 	// BackendAuto never picks it.
 	BackendSupraSeal = "supraseal"
-	// BackendAuto picks BackendCUDA when it is registered and its factory
-	// succeeds, else BackendCPU.
+	// BackendAuto picks BackendCUDA when it is built, usable here and its
+	// factory succeeds, else BackendCPU, logging why (see AutoBackend).
 	BackendAuto = "auto"
 )
 
@@ -94,7 +94,8 @@ var backendsMu sync.RWMutex
 var ErrUnknownBackend = errors.New("porep: unknown backend")
 
 // ErrGPUDisabled: BELLMAN_NO_GPU is set (to anything but "0") and a GPU
-// backend was asked for by name.
+// backend was asked for by name. (Its text is the one it had when groth16
+// declared it, so messages stay as they were.)
 var ErrGPUDisabled = errors.New("groth16: GPU disabled by BELLMAN_NO_GPU")
 
 // provideBackend fills in a known backend's implementation; the
@@ -204,10 +205,10 @@ func AutoBackend() (name, reason string) {
 // last one tried (or the first one not built) could not be used.
 func chooseAuto() (groth16.Backend, string, string, error) {
 	backendsMu.RLock()
-	var cands []*backendEntry
+	var cands []backendEntry // copies: RegisterBackend may fill an entry meanwhile
 	for _, e := range knownBackends {
 		if e.Auto {
-			cands = append(cands, e)
+			cands = append(cands, *e)
 		}
 	}
 	cpu := lookupBackend(BackendCPU).factory

@@ -9,28 +9,48 @@ import (
 	"github.com/cuseal/cuseal/porep"
 )
 
+// The backend names, what each needs and whether this binary has it come from porep's one
+// registry (porep.KnownBackends); the CLI only maps --backend and --no-gpu onto it.
+
+// backendChoices is "auto, cpu, cuda or supraseal": auto and every backend cuseal knows.
+func backendChoices() string {
+	names := []string{porep.BackendAuto}
+	for _, s := range porep.KnownBackends() {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
 // backendUsage is the --backend help of commit2 and bench prove.
-const backendUsage = "proving backend: auto, cpu, cuda or supraseal (supraseal: bin/cuseal-supraseal only)"
+func backendUsage() string {
+	var notes []string
+	for _, s := range porep.KnownBackends() {
+		if s.UsageNote != "" {
+			notes = append(notes, s.UsageNote)
+		}
+	}
+	u := "proving backend: " + backendChoices()
+	if len(notes) > 0 {
+		u += " (" + strings.Join(notes, "; ") + ")"
+	}
+	return u
+}
 
 // resolveBackend checks one --backend value against this binary and --no-gpu / BELLMAN_NO_GPU
 // and returns the porep backend name to use.
 func resolveBackend(c *cli.Context, b string) (string, error) {
-	switch b {
-	case porep.BackendAuto, porep.BackendCPU, porep.BackendCUDA, porep.BackendSupraSeal:
-	default:
-		return "", usageErrorf("--backend %q: want auto, cpu, cuda or supraseal", b)
+	spec, known := porep.LookupBackend(b)
+	if !known && b != porep.BackendAuto {
+		return "", usageErrorf("--backend %q: want %s", b, backendChoices())
 	}
 	if noGPU(c) {
-		if b == porep.BackendCUDA || b == porep.BackendSupraSeal {
+		if spec.GPU {
 			return "", usageErrorf("--backend %s contradicts --no-gpu (BELLMAN_NO_GPU)", b)
 		}
 		return porep.BackendCPU, nil
 	}
-	if b == porep.BackendCUDA && !cudaBuild {
-		return "", usageErrorf("--backend cuda: this binary was built without CUDA (pure Go); use bin/cuseal-cuda (built by ./build.sh build where nvcc is installed), or --backend cpu")
-	}
-	if b == porep.BackendSupraSeal && !slices.Contains(porep.Backends(), porep.BackendSupraSeal) {
-		return "", usageErrorf("--backend supraseal: this binary was built without the supraseal backend; use bin/cuseal-supraseal (./build.sh supraseal: needs cargo and nvcc), or --backend cpu")
+	if known && !spec.Built {
+		return "", usageErrorf("--backend %s: this binary was built without %s; use %s, or --backend cpu", b, spec.Without, spec.Binary)
 	}
 	return b, nil
 }

@@ -20,7 +20,7 @@ func benchProveCommand() *cli.Command {
 			requireProductionFlag(),
 			minerFlag(),
 			sectorFlag(),
-			&cli.StringFlag{Name: "backend", Usage: backendUsage + "; a comma-separated list (cpu,cuda,supraseal) runs each on the same C1 in turn, with the same fixed blinding (r, s), and reports them side by side with whether their proofs are byte-identical", Value: porep.BackendAuto},
+			&cli.StringFlag{Name: "backend", Usage: backendUsage() + "; a comma-separated list (cpu,cuda,supraseal) runs each on the same C1 in turn, with the same fixed blinding (r, s), and reports them side by side with whether their proofs are byte-identical", Value: porep.BackendAuto},
 			noGPUFlag(),
 			&cli.IntFlag{Name: "runs", Usage: "measured runs", Value: 1},
 			&cli.BoolFlag{Name: "force", Usage: "prove even when the estimated memory need exceeds the available memory"},

@@ -127,7 +127,7 @@ func commit2Command() *cli.Command {
 			requireProductionFlag(),
 			minerFlag(),
 			sectorFlag(),
-			&cli.StringFlag{Name: "backend", Usage: backendUsage, Value: porep.BackendAuto},
+			&cli.StringFlag{Name: "backend", Usage: backendUsage(), Value: porep.BackendAuto},
 			noGPUFlag(),
 			&cli.BoolFlag{Name: "json", Usage: "print the result and timings as one JSON object"},
 		}, proverFlags()...),

@@ -67,8 +67,8 @@ func TestInfoJSON(t *testing.T) {
 	if b := m["backend"]; b != "cpu" && b != "cuda" {
 		t.Errorf("backend = %v", b)
 	}
-	if !cudaBuild && m["backend"] != "cpu" {
-		t.Errorf("pure-Go build picks backend %v", m["backend"])
+	if !cudaBuild && (m["backend"] != "cpu" || m["backend_reason"] != "built without the cuda tag") {
+		t.Errorf("pure-Go build picks backend %v (reason %v)", m["backend"], m["backend_reason"])
 	}
 }
 
@@ -130,6 +130,9 @@ func TestInfoText(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("info output lacks %q:\n%s", want, out)
 		}
+	}
+	if !cudaBuild && !strings.Contains(out, "fallback:   auto uses the CPU: built without the cuda tag") {
+		t.Errorf("pure-Go info does not say why auto uses the CPU:\n%s", out)
 	}
 	if !cudaBuild && !strings.Contains(out, "not built in") {
 		t.Errorf("pure-Go info does not say CUDA is not built in:\n%s", out)

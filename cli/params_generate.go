@@ -410,10 +410,7 @@ func checkProveMemory(c *cli.Context, cfg *stacked.SectorConfig, backend, params
 	inFlight := c.Int("partitions-in-flight")
 	preload := c.Bool("preload-params")
 	if backend == porep.BackendAuto {
-		backend = porep.BackendCPU
-		if cudaBuild {
-			backend = porep.BackendCUDA
-		}
+		backend = porep.AutoPreference() // the backend auto tries first in this build
 	}
 	est, err := porep.EstimateCommit2Memory(cfg, backend, inFlight, preload, size)
 	if err != nil {

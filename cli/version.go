@@ -4,13 +4,11 @@ import (
 	"encoding/json"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/cuseal/cuseal/porep"
-	"github.com/cuseal/cuseal/porep/groth16"
 )
 
 // version is cuseal's version; release builds set it with
@@ -29,10 +27,11 @@ type buildInfo struct {
 	CUDAArchs     []string     `json:"cuda_archs"`               // SM architectures compiled into the native library
 	Kernels       string       `json:"kernels,omitempty"`        // GPU MSM/NTT kernel set: "sppark-<version>" or "reference"
 	Devices       []deviceInfo `json:"devices"`
-	DeviceError   string       `json:"device_error,omitempty"` // why devices could not be listed
-	Backend       string       `json:"backend"`                // what --backend auto picks: "cpu" or "cuda"
-	Backends      []string     `json:"backends"`               // proving backends registered in this binary
-	NoGPU         bool         `json:"no_gpu"`                 // BELLMAN_NO_GPU is set
+	DeviceError   string       `json:"device_error,omitempty"`   // why devices could not be listed
+	Backend       string       `json:"backend"`                  // what --backend auto picks: "cpu" or "cuda"
+	BackendReason string       `json:"backend_reason,omitempty"` // why auto picks the CPU (porep.AutoBackend), if it does
+	Backends      []string     `json:"backends"`                 // proving backends registered in this binary
+	NoGPU         bool         `json:"no_gpu"`                   // BELLMAN_NO_GPU is set
 }
 
 // deviceInfo describes one CUDA device.
@@ -83,7 +82,7 @@ func noGPUFlag() cli.Flag {
 
 // noGPU reports whether --no-gpu or BELLMAN_NO_GPU forbids the GPU.
 func noGPU(c *cli.Context) bool {
-	return c.Bool("no-gpu") || groth16.GPUDisabledByEnv()
+	return c.Bool("no-gpu") || porep.GPUDisabledByEnv()
 }
 
 func collectInfo(noGPU bool) buildInfo {
@@ -99,11 +98,15 @@ func collectInfo(noGPU bool) buildInfo {
 		NoGPU:     noGPU,
 	}
 	probeBackend(&info)
-	// What --backend auto picks: CUDA when a CUDA backend is registered with porep and a
-	// device is found, unless BELLMAN_NO_GPU / --no-gpu.
-	info.Backend = porep.BackendCPU
-	if info.CUDA && len(info.Devices) > 0 && !noGPU && slices.Contains(porep.Backends(), porep.BackendCUDA) {
-		info.Backend = porep.BackendCUDA
+	// What --backend auto picks: porep's registry decides (and says why it falls back to the
+	// CPU); --no-gpu / BELLMAN_NO_GPU make the CLI use the CPU (resolveBackend).
+	switch {
+	case noGPU && porep.GPUDisabledByEnv():
+		info.Backend, info.BackendReason = porep.BackendCPU, "BELLMAN_NO_GPU is set"
+	case noGPU:
+		info.Backend, info.BackendReason = porep.BackendCPU, "--no-gpu"
+	default:
+		info.Backend, info.BackendReason = porep.AutoBackend()
 	}
 	info.Backends = porep.Backends()
 	return info
@@ -163,4 +166,7 @@ func printInfo(c *cli.Context, info buildInfo) {
 		note = " (BELLMAN_NO_GPU / --no-gpu set)"
 	}
 	printf(c, "  backend:    %s%s (registered: %s)\n", info.Backend, note, strings.Join(info.Backends, ", "))
+	if info.BackendReason != "" && !info.NoGPU {
+		printf(c, "  fallback:   auto uses the CPU: %s\n", info.BackendReason)
+	}
 }

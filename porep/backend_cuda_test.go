@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cuseal/cuseal/bridge"
 	"github.com/cuseal/cuseal/porep/groth16"
 )
 
@@ -19,7 +20,7 @@ import (
 // skips without a usable device; test parameters are generated (minutes) or
 // reused from $CUSEAL_TEST_PARAMS_DIR.
 func TestSealCommitPhase2CUDA(t *testing.T) {
-	if ok, why := groth16.CUDAUsable(); !ok {
+	if ok, why := cudaUsable(); !ok {
 		t.Skip("skipping GPU test: " + why)
 	}
 	if testing.Short() {
@@ -74,4 +75,35 @@ func TestSealCommitPhase2HostEmulation(t *testing.T) {
 	if !bytes.Equal(emu, cpu) {
 		t.Fatalf("host-emulation proof differs from the CPU proof:\n emu %x\n cpu %x", emu, cpu)
 	}
+}
+
+// TestBackendHostEnv: CUSEAL_CUDA_DEVICES=host makes "auto" and "cuda" pick
+// the CUDA backend in its host emulation, even with BELLMAN_NO_GPU set (no
+// GPU is used).
+func TestBackendHostEnv(t *testing.T) {
+	t.Setenv("CUSEAL_CUDA_DEVICES", "host")
+	t.Setenv("BELLMAN_NO_GPU", "1")
+	cudaMu.Lock()
+	saved := cudaBackend
+	cudaMu.Unlock()
+	for _, name := range []string{BackendAuto, BackendCUDA} {
+		cudaMu.Lock()
+		cudaBackend = nil // a fresh shared backend, made from this environment
+		cudaMu.Unlock()
+		b, got, err := NewBackend(name)
+		if err != nil || got != BackendCUDA {
+			t.Fatalf("%s: %q %v", name, got, err)
+		}
+		cb := b.(*groth16.CUDABackend)
+		if d := cb.Devices(); len(d) != 1 || d[0] != bridge.HostDevice {
+			t.Errorf("%s: devices %v", name, d)
+		}
+		if name, reason := AutoBackend(); name != BackendCUDA || reason != "" {
+			t.Errorf("AutoBackend = %q, %q", name, reason)
+		}
+		cb.Close()
+	}
+	cudaMu.Lock()
+	cudaBackend = saved
+	cudaMu.Unlock()
 }

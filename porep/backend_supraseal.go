@@ -8,17 +8,12 @@ import (
 	"github.com/cuseal/cuseal/porep/groth16"
 )
 
-// The supraseal-c2 backend is registered as "supraseal" in binaries built
-// with the supraseal tag. One backend is shared by the process, so the SRS
+// The supraseal-c2 backend: the registry entry BackendSupraSeal, built with
+// the supraseal tag. One backend is shared by the process, so the SRS
 // supraseal loads from a .params file stays in (pinned) memory across
 // SealCommitPhase2 calls. Without a usable device the factory fails with
-// bridge/supraseal.ErrNoDevice (or groth16.ErrGPUDisabled under
-// BELLMAN_NO_GPU).
-func init() {
-	if err := RegisterBackend(BackendSupraSeal, sharedSupraSealBackend); err != nil {
-		panic(err)
-	}
-}
+// bridge/supraseal.ErrNoDevice (or ErrGPUDisabled under BELLMAN_NO_GPU).
+func init() { provideBackend(BackendSupraSeal, nil, sharedSupraSealBackend) }
 
 var (
 	supraMu      sync.Mutex
@@ -26,6 +21,9 @@ var (
 )
 
 func sharedSupraSealBackend() (groth16.Backend, error) {
+	if GPUDisabledByEnv() {
+		return nil, ErrGPUDisabled
+	}
 	supraMu.Lock()
 	defer supraMu.Unlock()
 	if supraBackend == nil {

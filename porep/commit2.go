@@ -207,7 +207,7 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 		return nil, err
 	}
 	cfg := &pc.cfg
-	backend, bname, err := NewBackend(s.backend)
+	backend, bname, err := newBackend(s.backend, s.log)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@
 // SealCommitPhase2 parses the C1 output (filecoin-ffi's serde JSON, or a
 // lotus-bench Commit2In wrapper), synthesizes each partition's
 // Stacked-DRG circuit (porep/stacked), proves it with a groth16.Backend
-// chosen by name (see RegisterBackend), verifies the proofs against the
+// chosen by name (see WithBackend), verifies the proofs against the
 // parameters' verifying key and returns the 192-byte partition proofs
 // concatenated in partition order. Partitions flow through a bounded
 // pipeline, so at most WithMaxPartitionsInFlight assignments are alive.
@@ -84,9 +84,10 @@ func WithParamsDir(dir string) Option {
 	}
 }
 
-// WithBackend chooses the proving backend by registered name: BackendCPU,
-// BackendCUDA (available once the bridge registers it) or BackendAuto
-// (the default: CUDA when registered and usable, else CPU).
+// WithBackend chooses the proving backend by name (backend.go's registry):
+// BackendCPU, BackendCUDA (tag cuda), BackendSupraSeal (tag supraseal) or
+// BackendAuto (the default: CUDA when built and usable, else the CPU, with
+// the reason logged on WithLogger's logger).
 func WithBackend(name string) Option {
 	return func(s *settings) { s.backend = name }
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"runtime"
 	"sync"
 	"time"
@@ -22,11 +23,10 @@ import (
 type CUDAOptions struct {
 	// Devices lists the device indices circuits are spread over (a batch is
 	// cut into contiguous groups, one native call per device, run in
-	// parallel). Empty: $CUSEAL_CUDA_DEVICES if set (comma-separated
-	// indices, or "host"), else all devices the CUDA runtime sees (it
-	// honours CUDA_VISIBLE_DEVICES). bridge.HostDevice (-1, "host") selects
-	// the host emulation of the kernels: correct on any machine, slow; for
-	// tests.
+	// parallel). Empty: all devices the CUDA runtime sees (it honours
+	// CUDA_VISIBLE_DEVICES; porep's registry passes $CUSEAL_CUDA_DEVICES
+	// here). bridge.HostDevice (-1, "host") selects the host emulation of the
+	// kernels: correct on any machine, slow; for tests.
 	Devices []int
 	// BG2OnCPU computes ΣB_G2 on the CPU with gnark-crypto (one goroutine
 	// per circuit), overlapped with the device work, instead of on the device.
@@ -75,13 +75,6 @@ func NewCUDABackend(o CUDAOptions) (*CUDABackend, error) {
 		return nil, fmt.Errorf("groth16: cuda backend: %w", err)
 	}
 	devs := append([]int(nil), o.Devices...)
-	if len(devs) == 0 {
-		env, err := devicesFromEnv()
-		if err != nil {
-			return nil, err
-		}
-		devs = env
-	}
 	needGPU := len(devs) == 0
 	for _, d := range devs {
 		if d != bridge.HostDevice {
@@ -109,6 +102,16 @@ func NewCUDABackend(o CUDAOptions) (*CUDABackend, error) {
 	}
 	o.Devices = devs
 	return &CUDABackend{opts: o, log: log, srs: map[*Params]*bridge.SRS{}}, nil
+}
+
+// visibleDevicesNote names CUDA_VISIBLE_DEVICES in device errors when it is
+// set, since the CUDA runtime hides every device it does not list.
+func visibleDevicesNote() string {
+	v, ok := os.LookupEnv("CUDA_VISIBLE_DEVICES")
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("; CUDA_VISIBLE_DEVICES=%q", v)
 }
 
 // Devices returns the device indices the backend spreads circuits over.

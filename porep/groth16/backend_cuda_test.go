@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"path/filepath"
 	"testing"
@@ -33,6 +34,22 @@ func hostBackend(t *testing.T, o CUDAOptions) *CUDABackend {
 	}
 	t.Cleanup(func() { b.Close() })
 	return b
+}
+
+// noDevice says why no CUDA device can be used here ("" when one can). Tests only:
+// backend choice, BELLMAN_NO_GPU included, is porep's registry's.
+func noDevice() string {
+	v, err := bridge.Version()
+	switch {
+	case err != nil:
+		return err.Error()
+	case !v.BuiltWithCUDA:
+		return "native library built without CUDA (CUSEAL_CUDA=OFF)"
+	}
+	if n, err := bridge.DeviceCount(); err != nil || n == 0 {
+		return fmt.Sprintf("no CUDA device found (%v)", err)
+	}
+	return ""
 }
 
 // compareBackends proves as with the CPU backend and with b, comparing the
@@ -266,29 +283,10 @@ func TestCUDABackendErrors(t *testing.T) {
 	}
 }
 
-// TestSelectBackendHostEnv: CUSEAL_CUDA_DEVICES=host makes "auto" and
-// "cuda" pick the CUDA backend in its host emulation, even with
-// BELLMAN_NO_GPU set (no GPU is used).
-func TestSelectBackendHostEnv(t *testing.T) {
-	t.Setenv("CUSEAL_CUDA_DEVICES", "host")
-	t.Setenv("BELLMAN_NO_GPU", "1")
-	for _, name := range []string{"auto", "cuda"} {
-		b, got, err := SelectBackend(name, CUDAOptions{})
-		if err != nil || got != "cuda" {
-			t.Fatalf("%s: %q %v", name, got, err)
-		}
-		cb := b.(*CUDABackend)
-		if d := cb.Devices(); len(d) != 1 || d[0] != bridge.HostDevice {
-			t.Errorf("%s: devices %v", name, d)
-		}
-		cb.Close()
-	}
-}
-
 // TestCUDABackendGPU: on a real device the CUDA backend gives the CPU
 // backend's proof bytes (skips without a device).
 func TestCUDABackendGPU(t *testing.T) {
-	if ok, why := CUDAUsable(); !ok {
+	if why := noDevice(); why != "" {
 		t.Skip("skipping GPU test: " + why)
 	}
 	p := sharedParams(t)

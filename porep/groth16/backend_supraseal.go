@@ -12,9 +12,6 @@ import (
 	"github.com/cuseal/cuseal/porep/cs"
 )
 
-// BackendNameSupraSeal is the supraseal-c2 backend (build tag supraseal).
-const BackendNameSupraSeal = "supraseal"
-
 // ErrWholeProofsOnly: the supraseal backend computes whole proofs, not query sums.
 var ErrWholeProofsOnly = errors.New("groth16: the supraseal backend computes whole proofs, not query sums (use Prove)")
 
@@ -39,13 +36,11 @@ type supraSRS struct {
 var _ ProofBackend = (*SupraSealBackend)(nil)
 
 // NewSupraSealBackend returns a backend, or supraseal.ErrNotBuilt without the supraseal
-// build tag, ErrGPUDisabled under BELLMAN_NO_GPU, supraseal.ErrNoDevice without a device.
+// build tag, supraseal.ErrNoDevice without a device. (BELLMAN_NO_GPU is porep's registry's
+// business: this constructor builds what it is asked for.)
 func NewSupraSealBackend() (*SupraSealBackend, error) {
 	if !supraseal.Built {
 		return nil, supraseal.ErrNotBuilt
-	}
-	if GPUDisabledByEnv() {
-		return nil, ErrGPUDisabled
 	}
 	if supraseal.DeviceCount() == 0 {
 		return nil, fmt.Errorf("%w%s", supraseal.ErrNoDevice, visibleDevicesNote())

@@ -341,6 +341,9 @@ cuseal_error cuseal_srs_get_info(const cuseal_srs* s, cuseal_srs_info* out) {
 		out->refcount = x.refs.load();
 		out->pin_seconds = x.pin_seconds;
 		out->create_seconds = x.create_seconds;
+		static_assert(sizeof out->pin_skipped == sizeof x.pin_skipped, "");
+		std::memcpy(out->pin_skipped, x.pin_skipped, sizeof out->pin_skipped);
+		out->pin_skipped[sizeof out->pin_skipped - 1] = 0;
 	});
 }
 

@@ -4,9 +4,12 @@
 // long-lived device buffers, the SRS handle and the GPU Groth16 prover's
 // query sums (SRS.QuerySums).
 //
-// Build: with the tag `cuda` (and cgo) the package links
-// build/native/libcuseal_native.a and build/native/libcuseal_cudart.a, which
-// the CMake build produces (see CMakeLists.txt). Without the tag every function returns ErrNoCUDA; nothing panics. A native library
+// Build: with the tag `cuda` (and cgo) the package links the native library
+// through pkg-config (`#cgo pkg-config: cuseal`): the CMake build writes
+// cuseal.pc into its build directory (build/native/cuseal.pc for
+// ./build.sh), naming include/ and libcuseal_native.a + libcuseal_cudart.a,
+// so put that directory on PKG_CONFIG_PATH (./build.sh does). Without the
+// tag every function returns ErrNoCUDA; nothing panics. A native library
 // built without nvcc (CUSEAL_CUDA=OFF) also links: DeviceCount is then 0 and
 // only the host emulation (HostDevice) works.
 //

@@ -3,8 +3,7 @@
 package bridge
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../include
-#cgo LDFLAGS: -L${SRCDIR}/../build/native -lcuseal_native -lcuseal_cudart -lstdc++ -lm -ldl -lrt -lpthread
+#cgo pkg-config: cuseal
 #include "cuseal.h"
 */
 import "C"
@@ -35,7 +34,7 @@ func checkLibrary() error {
 			C.CUSEAL_ABI_VERSION, ABIVersion)
 	}
 	if uint32(vi.abi_version) != ABIVersion {
-		return fmt.Errorf("bridge: native library reports ABI version %d, include/cuseal.h and package bridge need %d: rebuild build/native (cmake --build build/native) from this checkout",
+		return fmt.Errorf("bridge: native library reports ABI version %d, include/cuseal.h and package bridge need %d: rebuild the library that cuseal.pc on PKG_CONFIG_PATH names (./build.sh cuda, or cmake --build build/native) from this version",
 			uint32(vi.abi_version), ABIVersion)
 	}
 	if err := checkConstants([]headerConst{

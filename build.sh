@@ -170,7 +170,9 @@ build_pure() {
 cmd_build() {
 	need_go
 	build_pure
-	if have nvcc && has_native; then
+	if have nvcc && has_native && ! have "${PKG_CONFIG:-pkg-config}"; then
+		log "build: pkg-config not found; skipping the CUDA variant (go build -tags cuda links the native library through build/native/cuseal.pc; ./build.sh deps --cuda installs pkg-config)"
+	elif have nvcc && has_native; then
 		cmake_cuda
 		run "$GO" build -tags cuda -o bin/cuseal-cuda ./cli
 	else

@@ -19,7 +19,8 @@
 # the command that failed. Environment: GO (go binary), JOBS (parallel build jobs, default nproc),
 # GOTESTFLAGS (extra flags for go test, e.g. -short), CMAKE_GENERATOR (passed through to cmake),
 # CUDA_ARCHS (e.g. "89-real", instead of CMakeLists.txt's full list), NATIVE_BUILD (the CUDA
-# build directory, default build/native, where bridge/ links from), CUDAHOSTCXX / CUDA_HOST_CXX
+# build directory, default build/native; its cuseal.pc is put first on PKG_CONFIG_PATH, which is
+# how bridge/ links the library), PKG_CONFIG (pkg-config binary), CUDAHOSTCXX / CUDA_HOST_CXX
 # (nvcc's host compiler, passed as -ccbin; default g++-11 when found), CUSEAL_SPPARK=OFF (CUDA
 # build with our reference kernels only: no cargo needed).
 set -euo pipefail
@@ -29,12 +30,19 @@ cd "$ROOT"
 
 GO=${GO:-go}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-# Where the CUDA-enabled native library is built: bridge/*.go links it through
-# ${SRCDIR}-relative cgo LDFLAGS, so this path must match them.
+# Where the CUDA-enabled native library is built. bridge/*.go (tag cuda) links it through
+# pkg-config (`#cgo pkg-config: cuseal`): CMake writes cuseal.pc into this directory, and it
+# goes first on PKG_CONFIG_PATH for every go command below.
 NATIVE_BUILD=${NATIVE_BUILD:-build/native}
-# Another directory (NATIVE_BUILD=build/x) is put first on the linker path through CGO_LDFLAGS.
+case "$NATIVE_BUILD" in
+/*) NATIVE_BUILD_ABS=$NATIVE_BUILD ;;
+*) NATIVE_BUILD_ABS=$ROOT/$NATIVE_BUILD ;;
+esac
+export PKG_CONFIG_PATH="$NATIVE_BUILD_ABS${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+# go's build cache keys on CGO_LDFLAGS but not on pkg-config's output: another directory
+# (NATIVE_BUILD=build/x) also goes into CGO_LDFLAGS, so bridge is rebuilt against it.
 if [ "$NATIVE_BUILD" != build/native ]; then
-	export CGO_LDFLAGS="-L$ROOT/$NATIVE_BUILD ${CGO_LDFLAGS:-}"
+	export CGO_LDFLAGS="-L$NATIVE_BUILD_ABS ${CGO_LDFLAGS:-}"
 fi
 # A CPU-only configuration of the same sources, used for the CTest host tests, so they run
 # (and stay green) on machines without nvcc.
@@ -81,6 +89,8 @@ cmd_deps() {
 	have g++ || pkgs+=(g++)
 	have make || pkgs+=(make)
 	have python3 || pkgs+=(python3) # libcuseal's ctypes test (libcuseal/testdata/porep_ctypes.py)
+	# cgo finds the native library of the CUDA variant through pkg-config (build/native/cuseal.pc)
+	[ "$cuda" = 1 ] && ! have "${PKG_CONFIG:-pkg-config}" && pkgs+=(pkg-config)
 	if [ ${#pkgs[@]} -eq 0 ]; then
 		log "deps: cmake, g++ and make already present"
 	elif [ "$(id -u)" != 0 ]; then
@@ -122,6 +132,7 @@ cmake_host() {
 
 cmake_cuda() {
 	have nvcc || die "nvcc not found: run ./build.sh deps --cuda (as root)"
+	have "${PKG_CONFIG:-pkg-config}" || die "pkg-config not found: go build -tags cuda links the native library through it (build/native/cuseal.pc); run ./build.sh deps --cuda (as root) or install pkg-config"
 	local hostcxx=() archs=(-UCMAKE_CUDA_ARCHITECTURES) spk=()
 	if [ -n "$CUDA_HOST_CXX" ]; then
 		[ -x "$CUDA_HOST_CXX" ] || have "$CUDA_HOST_CXX" || die "CUDA host compiler $CUDA_HOST_CXX not found (CUDAHOSTCXX / CUDA_HOST_CXX)"
@@ -159,7 +170,9 @@ build_pure() {
 cmd_build() {
 	need_go
 	build_pure
-	if have nvcc && has_native; then
+	if have nvcc && has_native && ! have "${PKG_CONFIG:-pkg-config}"; then
+		log "build: pkg-config not found; skipping the CUDA variant (go build -tags cuda links the native library through build/native/cuseal.pc; ./build.sh deps --cuda installs pkg-config)"
+	elif have nvcc && has_native; then
 		cmake_cuda
 		run "$GO" build -tags cuda -o bin/cuseal-cuda ./cli
 	else
@@ -275,7 +288,8 @@ cmd_supraseal() {
 		tags=supraseal
 	else
 		has_native || die "supraseal: CMakeLists.txt missing"
-		[ -f "$NATIVE_BUILD/libcuseal_native.a" ] || cmake_cuda
+		# (cuseal.pc: a build directory configured before the pkg-config link is reconfigured)
+		[ -f "$NATIVE_BUILD/libcuseal_native.a" ] && [ -f "$NATIVE_BUILD/cuseal.pc" ] || cmake_cuda
 	fi
 	mkdir -p bin
 	run "$GO" vet -tags "$tags" ./bridge/... ./porep/... ./cli/...
@@ -295,8 +309,8 @@ cmd_supraseal() {
 # the Go package libcuseal/ with cgo. LIB_OUT (default build/lib) receives libcuseal.so,
 # libcuseal.a and cuseal_porep.h. --cuda builds the native library first (as ./build.sh cuda
 # does, CUDA_ARCHS honoured) and links it in: the libraries then carry the "cuda" backend, and
-# programs linking libcuseal.a also need -L build/native -lcuseal_native -lcuseal_cudart
-# -lstdc++ (libcuseal.so carries them).
+# programs linking libcuseal.a also need `pkg-config --libs cuseal` (PKG_CONFIG_PATH=build/native:
+# -lcuseal_native -lcuseal_cudart -lstdc++ ...; libcuseal.so carries them).
 cmd_lib() {
 	local cuda=0 tags=()
 	for a in "$@"; do

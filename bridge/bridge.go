@@ -1,15 +1,22 @@
 // Package bridge is the cgo boundary between Go and the native C++/CUDA
 // library (libcuseal_native.a, include/cuseal.h): multi-scalar
-// multiplication over BLS12-381 G1 and G2, the Fr number-theoretic transform
-// and long-lived device buffers. Later the SRS handle and the GPU Groth16
-// prover join them.
+// multiplication over BLS12-381 G1 and G2, the Fr number-theoretic transform,
+// long-lived device buffers, the SRS handle and the GPU Groth16 prover's
+// query sums (SRS.QuerySums).
 //
-// Build: with the tag `cuda` (and cgo) the package links
-// build/native/libcuseal_native.a and build/native/libcuseal_cudart.a, which
-// the CMake build produces (see CMakeLists.txt). Without the tag every
-// function returns ErrNoCUDA; nothing panics. A native library built without
-// nvcc (CUSEAL_CUDA=OFF) also links: DeviceCount is then 0 and only the host
-// emulation (HostDevice) works.
+// Build: with the tag `cuda` (and cgo) the package links the native library
+// through pkg-config (`#cgo pkg-config: cuseal`): the CMake build writes
+// cuseal.pc into its build directory (build/native/cuseal.pc for
+// ./build.sh), naming include/ and libcuseal_native.a + libcuseal_cudart.a,
+// so put that directory on PKG_CONFIG_PATH (./build.sh does). Without the
+// tag every function returns ErrNoCUDA; nothing panics. A native library
+// built without nvcc (CUSEAL_CUDA=OFF) also links: DeviceCount is then 0 and
+// only the host emulation (HostDevice) works.
+//
+// At init the package checks the library against itself (checkLibrary): the
+// ABI version of the header and of the linked library, the type sizes, the
+// error codes and the constants mirrored here; a mismatch makes every call
+// return one error that names it.
 //
 // Data crosses the boundary without conversion: fr.Element, G1Affine,
 // G2Affine, G1Jac and G2Jac have the layout the native code uses
@@ -27,7 +34,7 @@ import (
 
 // ABIVersion is the CUSEAL_ABI_VERSION of include/cuseal.h this package was
 // written against; the native library must report the same.
-const ABIVersion = 1
+const ABIVersion = 2
 
 // HostDevice selects the host emulation of the CUDA kernels.
 const HostDevice = -1
@@ -113,6 +120,24 @@ type NTTOptions struct {
 	Inverse bool
 	In, Out Order
 	Coset   bool
+}
+
+// headerConst pairs a constant of include/cuseal.h with its Go mirror.
+type headerConst struct {
+	header, goName string
+	h, g           int64
+}
+
+// checkConstants reports the first constant whose header value differs from
+// its Go mirror (a header changed without bridge, or the reverse).
+func checkConstants(cs []headerConst) error {
+	for _, c := range cs {
+		if c.h != c.g {
+			return fmt.Errorf("bridge: include/cuseal.h defines %s = %d but package bridge has %s = %d: update bridge with the header",
+				c.header, c.h, c.goName, c.g)
+		}
+	}
+	return nil
 }
 
 // nttLog returns log2(n) for a power of two n ≤ 2^MaxNTTLog.

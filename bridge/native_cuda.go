@@ -3,8 +3,7 @@
 package bridge
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../include
-#cgo LDFLAGS: -L${SRCDIR}/../build/native -lcuseal_native -lcuseal_cudart -lstdc++ -lm -ldl -lrt -lpthread
+#cgo pkg-config: cuseal
 #include "cuseal.h"
 */
 import "C"
@@ -18,8 +17,8 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 )
 
-// initErr records a failed start-up check (ABI version or layout); every
-// entry point returns it.
+// initErr records a failed start-up check (ABI version, layout or
+// constants); every entry point returns it.
 var initErr = checkLibrary()
 
 func checkLibrary() error {
@@ -35,8 +34,25 @@ func checkLibrary() error {
 			C.CUSEAL_ABI_VERSION, ABIVersion)
 	}
 	if uint32(vi.abi_version) != ABIVersion {
-		return fmt.Errorf("bridge: native library reports ABI version %d, include/cuseal.h and package bridge need %d: rebuild build/native (cmake --build build/native) from this checkout",
+		return fmt.Errorf("bridge: native library reports ABI version %d, include/cuseal.h and package bridge need %d: rebuild the library that cuseal.pc on PKG_CONFIG_PATH names (./build.sh cuda, or cmake --build build/native) from this version",
 			uint32(vi.abi_version), ABIVersion)
+	}
+	if err := checkConstants([]headerConst{
+		{"CUSEAL_ERR_INVALID_ARGUMENT", "CodeInvalidArgument", C.CUSEAL_ERR_INVALID_ARGUMENT, CodeInvalidArgument},
+		{"CUSEAL_ERR_NO_DEVICE", "CodeNoDevice", C.CUSEAL_ERR_NO_DEVICE, CodeNoDevice},
+		{"CUSEAL_ERR_CUDA", "CodeCUDA", C.CUSEAL_ERR_CUDA, CodeCUDA},
+		{"CUSEAL_ERR_OUT_OF_MEMORY", "CodeOutOfMemory", C.CUSEAL_ERR_OUT_OF_MEMORY, CodeOutOfMemory},
+		{"CUSEAL_ERR_NO_CUDA", "CodeNoCUDA", C.CUSEAL_ERR_NO_CUDA, CodeNoCUDA},
+		{"CUSEAL_ERR_INTERNAL", "CodeInternal", C.CUSEAL_ERR_INTERNAL, CodeInternal},
+		{"CUSEAL_DEVICE_HOST", "HostDevice", C.CUSEAL_DEVICE_HOST, HostDevice},
+		{"CUSEAL_NTT_MAX_LOG", "MaxNTTLog", C.CUSEAL_NTT_MAX_LOG, MaxNTTLog},
+		{"CUSEAL_NTT_NATURAL", "Natural", C.CUSEAL_NTT_NATURAL, int64(Natural)},
+		{"CUSEAL_NTT_BIT_REVERSED", "BitReversed", C.CUSEAL_NTT_BIT_REVERSED, int64(BitReversed)},
+		{"CUSEAL_SPLIT_AUTO", "SplitAuto", C.CUSEAL_SPLIT_AUTO, int64(SplitAuto)},
+		{"CUSEAL_SPLIT_NEVER", "SplitNever", C.CUSEAL_SPLIT_NEVER, int64(SplitNever)},
+		{"CUSEAL_SPLIT_ALWAYS", "SplitAlways", C.CUSEAL_SPLIT_ALWAYS, int64(SplitAlways)},
+	}); err != nil {
+		return err
 	}
 	sizes := []struct {
 		name      string

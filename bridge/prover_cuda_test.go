@@ -356,6 +356,29 @@ func TestQuerySumsErrors(t *testing.T) {
 	}
 }
 
+// TestSRSPinReported: with PinHost the SRS is either pinned or SRSInfo says
+// why not (without a device: always the latter); the library prints nothing.
+func TestSRSPinReported(t *testing.T) {
+	rng := rand.New(rand.NewSource(16))
+	f := newProverFixture(rng, 1, 10, 4, 10, 1, 30, 30)
+	s, err := NewSRS(f.h, f.l, f.a, f.bg1, f.bg2, SRSOptions{PinHost: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	in, err := s.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Pinned == (in.PinSkipped != "") {
+		t.Fatalf("pinned %v but PinSkipped %q", in.Pinned, in.PinSkipped)
+	}
+	if n, _ := DeviceCount(); n == 0 && in.Pinned {
+		t.Fatal("pinned without a CUDA device")
+	}
+	t.Logf("pinned %v (%v), skipped: %q", in.Pinned, in.PinTime, in.PinSkipped)
+}
+
 func TestSRSHandle(t *testing.T) {
 	rng := rand.New(rand.NewSource(14))
 	f := newProverFixture(rng, 2, 10, 4, 10, 1, 30, 30)
@@ -368,7 +391,7 @@ func TestSRSHandle(t *testing.T) {
 		t.Fatal(err)
 	}
 	in, err := c.Info()
-	if err != nil || in.Refs != 2 || in.NH != 15 || in.NL != 10 || in.NBG2 != uint64(len(f.bg2)) || in.HostBytes == 0 || in.Pinned {
+	if err != nil || in.Refs != 2 || in.NH != 15 || in.NL != 10 || in.NBG2 != uint64(len(f.bg2)) || in.HostBytes == 0 || in.Pinned || in.PinSkipped != "" {
 		t.Fatalf("info %+v %v", in, err)
 	}
 	if err := s.Close(); err != nil {

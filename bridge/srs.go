@@ -13,7 +13,9 @@ type SRSOptions struct {
 	// PinHost page-locks the library's host copy of the SRS
 	// (cudaHostRegister) for faster uploads. Off by default: pinning a large
 	// SRS takes seconds (once per SRS, never per proof) and the time is
-	// reported in SRSInfo.PinTime. Ignored without a CUDA device.
+	// reported in SRSInfo.PinTime. Without a CUDA device (or when the pin
+	// fails) the SRS stays pageable and SRSInfo.PinSkipped says why; the
+	// library prints nothing, the caller decides what to show.
 	PinHost bool
 }
 
@@ -26,4 +28,5 @@ type SRSInfo struct {
 	Refs                   int           // references held (handles not yet closed)
 	PinTime                time.Duration // how long the pin took (0 when not pinned)
 	CreateTime             time.Duration // copy and validation time
+	PinSkipped             string        // PinHost was asked for but not done: why (e.g. "no CUDA device"); else empty
 }

@@ -50,18 +50,7 @@ func NewSRS(h, l, a, bg1 []bls12381.G1Affine, bg2 []bls12381.G2Affine, opts SRSO
 		v.b_g2 = unsafe.Pointer(&bg2[0])
 	}
 	v.n_b_g2 = C.uint64_t(len(bg2))
-	var o C.cuseal_srs_options
-	if opts.Validate {
-		o.validate = 1
-	}
-	if opts.PinHost {
-		o.pin_host = 1
-	}
-	s := &SRS{}
-	if err := wrap(C.cuseal_srs_create(&v, &o, &s.h)); err != nil {
-		return nil, fmt.Errorf("bridge: srs: %w", err)
-	}
-	return s, nil
+	return createSRS(&v, opts, C.CUSEAL_SRS_AFFINE)
 }
 
 // NewSRSFromEncoded decodes the five query sections of a .params file
@@ -97,7 +86,13 @@ func NewSRSFromEncoded(h, l, a, bg1, bg2 []byte, opts SRSOptions) (*SRS, error) 
 	}
 	v := C.cuseal_srs_vectors{h: ptr[0], n_h: n[0], l: ptr[1], n_l: n[1], a: ptr[2], n_a: n[2],
 		b_g1: ptr[3], n_b_g1: n[3], b_g2: ptr[4], n_b_g2: n[4]}
-	o := C.cuseal_srs_options{format: C.CUSEAL_SRS_ZCASH}
+	return createSRS(&v, opts, C.CUSEAL_SRS_ZCASH)
+}
+
+// createSRS is the one conversion of SRSOptions to cuseal_srs_options and
+// the one cuseal_srs_create call, for both input formats.
+func createSRS(v *C.cuseal_srs_vectors, opts SRSOptions, format C.uint32_t) (*SRS, error) {
+	o := C.cuseal_srs_options{format: format}
 	if opts.Validate {
 		o.validate = 1
 	}
@@ -105,7 +100,7 @@ func NewSRSFromEncoded(h, l, a, bg1, bg2 []byte, opts SRSOptions) (*SRS, error) 
 		o.pin_host = 1
 	}
 	s := &SRS{}
-	if err := wrap(C.cuseal_srs_create(&v, &o, &s.h)); err != nil {
+	if err := wrap(C.cuseal_srs_create(v, &o, &s.h)); err != nil {
 		return nil, fmt.Errorf("bridge: srs: %w", err)
 	}
 	return s, nil
@@ -167,6 +162,7 @@ func (s *SRS) Info() (SRSInfo, error) {
 		Refs:         int(in.refcount),
 		PinTime:      seconds(float64(in.pin_seconds)),
 		CreateTime:   seconds(float64(in.create_seconds)),
+		PinSkipped:   C.GoString(&in.pin_skipped[0]),
 	}, nil
 }
 

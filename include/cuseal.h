@@ -14,9 +14,11 @@
  *    different devices may run concurrently. No device-global mutable state
  *    is shared between calls.
  *  - Caller memory (points, scalars, data) is read/written only during the
- *    call and never retained. Memory the library keeps (device buffers,
- *    later the SRS and prover state) is allocated by the library and owned
- *    through an opaque handle that the caller frees explicitly.
+ *    call and never retained. Memory the library keeps (device buffers, the
+ *    SRS) is allocated by the library and owned through an opaque handle
+ *    that the caller frees explicitly.
+ *  - The library never prints: what a caller may want to show (e.g. why
+ *    host pinning was skipped) comes back in an info struct.
  *  - Field elements and points use gnark-crypto v0.22.0's in-memory layout
  *    (BLS12-381): Montgomery form, little-endian 64-bit limbs.
  *      Fr        32 bytes   fr.Element        (R = 2^256)
@@ -25,9 +27,19 @@
  *      G1 jac   144 bytes   bls12381.G1Jac    (X/Z², Y/Z³; infinity Z = 0)
  *      G2 affine 192 bytes  bls12381.G2Affine (E2 = A0, A1 per coordinate)
  *      G2 jac   288 bytes   bls12381.G2Jac
- *  - Functions added later (SRS handle, Groth16 prover) follow the same
- *    rules and bump CUSEAL_ABI_VERSION; existing functions never change
- *    meaning within one ABI version.
+ *  - Any change a caller built against the previous header could notice (a
+ *    new or removed function, a struct field added or moved, a constant or
+ *    meaning changed) bumps CUSEAL_ABI_VERSION; within one ABI version
+ *    nothing changes meaning. The Go bridge checks the version, the type
+ *    sizes, the error codes and the constants it mirrors when it loads
+ *    (bridge/native_cuda.go checkLibrary); native/README.md has the
+ *    checklist for a new function.
+ *
+ * ABI history:
+ *   1  initial: version/devices, MSM, NTT, buffers, SRS handle, Groth16
+ *      query sums, host allocations
+ *   2  cuseal_srs_info.pin_skipped (the library no longer prints the
+ *      pinning result to stderr)
  */
 #ifndef CUSEAL_H
 #define CUSEAL_H
@@ -41,7 +53,7 @@ extern "C" {
 
 /* ABI version: the Go bridge refuses to run against a library whose
  * cuseal_version().abi_version differs from the one it was written for. */
-#define CUSEAL_ABI_VERSION 1
+#define CUSEAL_ABI_VERSION 2
 
 #define CUSEAL_DEVICE_HOST (-1)
 
@@ -156,7 +168,6 @@ cuseal_error cuseal_buffer_download(const cuseal_buffer* buf, uint64_t offset, v
 cuseal_error cuseal_ntt_buffer(cuseal_buffer* buf, uint64_t offset, const cuseal_ntt_options* opts);
 
 /* ==== GPU Groth16 prover: SRS handle and query sums ====
- * (Part of ABI version 1: added before any release of the library.)
  * Owned by the Groth16-prover part of native/ (native/srs, native/groth16).
  * A batch of circuits sharing one SRS goes through one call and comes back
  * as five query sums per circuit; the assembly with r and s stays in Go
@@ -200,6 +211,7 @@ typedef struct {
 	int32_t refcount;
 	double pin_seconds;        /* time the pin took (0 when not pinned) */
 	double create_seconds;     /* copy + validation time */
+	char pin_skipped[128];     /* pin_host was asked for but not done: why (e.g. "no CUDA device"); else empty */
 } cuseal_srs_info;
 
 /* cuseal_srs_create copies (CUSEAL_SRS_AFFINE) or decodes (CUSEAL_SRS_ZCASH:

@@ -7,9 +7,10 @@
 //	go build -buildmode=c-archive -o build/lib/libcuseal.a ./libcuseal
 //
 // or run `./build.sh lib`, which builds both and copies the header next to
-// them. With -tags cuda (and build/native/libcuseal_native.a from
-// `./build.sh cuda`) the library carries the native CUDA core and offers
-// the "cuda" backend, exactly as bin/cuseal-cuda does.
+// them. With -tags cuda (and the native library from `./build.sh cuda`,
+// found through build/native/cuseal.pc on PKG_CONFIG_PATH, which build.sh
+// sets) the library carries the native CUDA core and offers the "cuda"
+// backend, exactly as bin/cuseal-cuda does.
 //
 // Every exported function is a thin shell over package porep: it converts
 // C arguments, calls the Go API, maps the error to a status code

@@ -36,6 +36,10 @@ void cuda_ntt_device(int dev, ff::fr_t* data, const ntt::options& o);
 // selects sppark (after synchronising stream, a cudaStream_t or null) and
 // returns true; false: the caller runs the reference ntt::run.
 bool sppark_ntt(int dev, ff::fr_t* d, const ntt::options& o, void* stream);
+// cuda_ntt_tables returns the NTT twiddle tables (host_ntt_tables) on dev,
+// uploaded on first use and kept until the process exits; fails for an index
+// outside 0..MAX_DEVICES-1. The C ABI's NTTs and the Groth16 prover share it.
+const ff::fr_t* cuda_ntt_tables(int dev);
 // check_device fails unless dev is a CUDA device with compute capability >= 7.5.
 void check_device(int dev);
 void* cuda_alloc(int dev, size_t bytes);

@@ -101,10 +101,9 @@ void cuda_download(int dev, void* dst, const void* src, size_t bytes) {
 	cuda_check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy D2H");
 }
 
-namespace {
-// device_tables returns the NTT twiddle tables on dev, uploading them on
-// first use; they live until the process exits. Caller holds device_mutex(dev).
-const fr_t* device_tables(int dev) {
+// cuda_ntt_tables: the one per-device cache of the NTT twiddle tables (the C
+// ABI's NTTs and the Groth16 prover's H chain both use it).
+const fr_t* cuda_ntt_tables(int dev) {
 	static fr_t* tables[MAX_DEVICES] = {};
 	if (dev < 0 || dev >= MAX_DEVICES) fail(CUSEAL_ERR_INVALID_ARGUMENT, "device index %d out of range", dev);
 	if (!tables[dev]) {
@@ -120,7 +119,6 @@ const fr_t* device_tables(int dev) {
 	}
 	return tables[dev];
 }
-} // namespace
 
 bool sppark_ntt(int dev, fr_t* d, const ntt::options& o, void* stream) {
 	if (kernels_for(dev) != kernel_set::sppark) return false;
@@ -133,7 +131,7 @@ void cuda_ntt_device(int dev, fr_t* data, const ntt::options& o) {
 	check_device(dev);
 	if (sppark_ntt(dev, data, o, nullptr)) return;
 	cuda_exec ex(dev);
-	ntt::run(ex, data, o, ntt::tables{device_tables(dev)});
+	ntt::run(ex, data, o, ntt::tables{cuda_ntt_tables(dev)});
 	ex.sync();
 }
 
@@ -143,7 +141,7 @@ void cuda_ntt_host(int dev, fr_t* data, const ntt::options& o) {
 	const size_t bytes = (size_t(1) << o.lg) * sizeof(fr_t);
 	dbuf<cuda_exec, fr_t> d(ex, size_t(1) << o.lg);
 	ex.h2d(d.get(), data, bytes, STREAM_COMPUTE);
-	if (!sppark_ntt(dev, d.get(), o, ex.s[STREAM_COMPUTE])) ntt::run(ex, d.get(), o, ntt::tables{device_tables(dev)});
+	if (!sppark_ntt(dev, d.get(), o, ex.s[STREAM_COMPUTE])) ntt::run(ex, d.get(), o, ntt::tables{cuda_ntt_tables(dev)});
 	ex.d2h(data, d.get(), bytes, STREAM_COMPUTE);
 	ex.sync();
 }

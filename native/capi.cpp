@@ -68,6 +68,33 @@ msm::options msm_opts(const cuseal_msm_options* o) {
 	return r;
 }
 
+// msm_entry is cuseal_msm_g1 and cuseal_msm_g2 (one path for both groups):
+// checks the arguments, runs on_host (host emulation) or on_cuda under the
+// device mutex and copies the Jacobian result out.
+template <class Aff, class Jac>
+cuseal_error msm_entry(const char* fn, Jac (*on_host)(const Aff*, const ff::fr_t*, uint64_t, const msm::options&),
+                       Jac (*on_cuda)(int, const Aff*, const ff::fr_t*, uint64_t, const msm::options&), int32_t device,
+                       const void* points, const void* scalars, uint64_t n, const cuseal_msm_options* opts,
+                       void* out) {
+	return guard(fn, [&] {
+		need(out, "out");
+		if (n) {
+			need(points, "points");
+			need(scalars, "scalars");
+		}
+		check_device_index(device);
+		msm::options o = msm_opts(opts);
+		auto p = static_cast<const Aff*>(points);
+		auto s = static_cast<const ff::fr_t*>(scalars);
+		Jac r;
+		{
+			std::lock_guard<std::mutex> lk(device_mutex(device));
+			r = device == CUSEAL_DEVICE_HOST ? on_host(p, s, n, o) : on_cuda(device, p, s, n, o);
+		}
+		std::memcpy(out, &r, sizeof r);
+	});
+}
+
 ntt::options ntt_opts(const cuseal_ntt_options* o) {
 	need(o, "ntt options");
 	if (o->log_n > CUSEAL_NTT_MAX_LOG)
@@ -130,44 +157,14 @@ cuseal_error cuseal_device_get_info(int32_t device, cuseal_device_info* out) {
 
 cuseal_error cuseal_msm_g1(int32_t device, const void* points, const void* scalars, uint64_t n,
                            const cuseal_msm_options* opts, void* out) {
-	return guard("cuseal_msm_g1", [&] {
-		need(out, "out");
-		if (n) {
-			need(points, "points");
-			need(scalars, "scalars");
-		}
-		check_device_index(device);
-		msm::options o = msm_opts(opts);
-		auto p = static_cast<const ec::g1_affine*>(points);
-		auto s = static_cast<const ff::fr_t*>(scalars);
-		ec::g1_jacobian r;
-		{
-			std::lock_guard<std::mutex> lk(device_mutex(device));
-			r = device == CUSEAL_DEVICE_HOST ? host_msm_g1(p, s, n, o) : cuda_msm_g1(device, p, s, n, o);
-		}
-		std::memcpy(out, &r, sizeof r);
-	});
+	static_assert(sizeof(ec::g1_affine) == CUSEAL_G1_AFFINE_BYTES && sizeof(ec::g1_jacobian) == CUSEAL_G1_JAC_BYTES, "");
+	return msm_entry("cuseal_msm_g1", host_msm_g1, cuda_msm_g1, device, points, scalars, n, opts, out);
 }
 
 cuseal_error cuseal_msm_g2(int32_t device, const void* points, const void* scalars, uint64_t n,
                            const cuseal_msm_options* opts, void* out) {
-	return guard("cuseal_msm_g2", [&] {
-		need(out, "out");
-		if (n) {
-			need(points, "points");
-			need(scalars, "scalars");
-		}
-		check_device_index(device);
-		msm::options o = msm_opts(opts);
-		auto p = static_cast<const ec::g2_affine*>(points);
-		auto s = static_cast<const ff::fr_t*>(scalars);
-		ec::g2_jacobian r;
-		{
-			std::lock_guard<std::mutex> lk(device_mutex(device));
-			r = device == CUSEAL_DEVICE_HOST ? host_msm_g2(p, s, n, o) : cuda_msm_g2(device, p, s, n, o);
-		}
-		std::memcpy(out, &r, sizeof r);
-	});
+	static_assert(sizeof(ec::g2_affine) == CUSEAL_G2_AFFINE_BYTES && sizeof(ec::g2_jacobian) == CUSEAL_G2_JAC_BYTES, "");
+	return msm_entry("cuseal_msm_g2", host_msm_g2, cuda_msm_g2, device, points, scalars, n, opts, out);
 }
 
 cuseal_error cuseal_ntt(int32_t device, void* data, const cuseal_ntt_options* opts) {
@@ -344,6 +341,9 @@ cuseal_error cuseal_srs_get_info(const cuseal_srs* s, cuseal_srs_info* out) {
 		out->refcount = x.refs.load();
 		out->pin_seconds = x.pin_seconds;
 		out->create_seconds = x.create_seconds;
+		static_assert(sizeof out->pin_skipped == sizeof x.pin_skipped, "");
+		std::memcpy(out->pin_skipped, x.pin_skipped, sizeof out->pin_skipped);
+		out->pin_skipped[sizeof out->pin_skipped - 1] = 0;
 	});
 }
 

@@ -86,16 +86,19 @@ build() {
 		command -v nvcc >/dev/null || die "nvcc not found (scripts/install-nvcc.sh)"
 		local cxx=${CUDAHOSTCXX:-$(command -v g++-11 || true)}
 		[ -n "$cxx" ] && hostcxx=(-DCMAKE_CUDA_HOST_COMPILER="$cxx")
-		# build/native is where bridge/*.go links the library from (cgo LDFLAGS).
 		native=$ROOT/build/native
 		must cmake -S "$ROOT" -B "$native" -DCUSEAL_CUDA=ON -DCMAKE_BUILD_TYPE=Release \
 			-DCMAKE_CUDA_ARCHITECTURES="$archs" "${hostcxx[@]}"
 	else
 		# GPU_CHECK_NATIVE=DIR: an existing CMake build (e.g. CPU-only, to
-		# rehearse the bundle); the Go binaries link DIR's library first.
+		# rehearse the bundle). go's build cache keys on CGO_LDFLAGS, not on
+		# pkg-config's output: naming DIR there too rebuilds bridge against it.
 		native=$(cd "$native" && pwd) || die "GPU_CHECK_NATIVE: no such directory"
 		export CGO_LDFLAGS="-L$native ${CGO_LDFLAGS:-}"
 	fi
+	# bridge/*.go (tag cuda) links the library through pkg-config: the cuseal.pc
+	# CMake writes into the build directory.
+	export PKG_CONFIG_PATH="$native${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 	must cmake --build "$native" -j "${JOBS:-2}" --target test_gpu test_gpu_scale test_groth16_gpu bench_native bench_groth16
 	must cp "$native"/test_gpu "$native"/test_gpu_scale "$native"/test_groth16_gpu "$native"/bench_native \
 		"$native"/bench_groth16 "$DIR/bin/"

@@ -46,23 +46,6 @@ struct sppark_kernels {
 	}
 };
 
-// tables_on returns the NTT twiddle tables on dev (uploaded once per process).
-const fr_t* tables_on(int dev) {
-	static fr_t* tables[MAX_DEVICES] = {};
-	if (!tables[dev]) {
-		const std::vector<fr_t>& h = host_ntt_tables();
-		void* p = nullptr;
-		cuda_check(cudaMalloc(&p, h.size() * sizeof(fr_t)), "cudaMalloc ntt tables");
-		cudaError_t e = cudaMemcpy(p, h.data(), h.size() * sizeof(fr_t), cudaMemcpyHostToDevice);
-		if (e != cudaSuccess) {
-			cudaFree(p);
-			cuda_check(e, "cudaMemcpy ntt tables");
-		}
-		tables[dev] = static_cast<fr_t*>(p);
-	}
-	return tables[dev];
-}
-
 bool residency_allowed() {
 	const char* v = std::getenv("CUSEAL_SRS_RESIDENT");
 	return !(v && (std::strcmp(v, "0") == 0 || std::strcmp(v, "host") == 0));
@@ -137,7 +120,7 @@ void run_cuda(int dev, srs::srs& s, const batch_plan& p, const cuseal_assignment
 	check_device(dev); // exists, compute capability >= 7.5
 	cuda_exec ex(dev);
 	stopwatch sw;
-	const ntt::tables tw{tables_on(dev)};
+	const ntt::tables tw{cuda_ntt_tables(dev)};
 	t.resident = make_resident(ex, s, dev, p) ? 1 : 0;
 	t.upload += sw.lap();
 	cuda_bases b{ex, s, dev};

@@ -200,16 +200,12 @@ srs* create(const cuseal_srs_vectors& v, const cuseal_srs_options& o) {
 	}
 	s->create_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 	if (o.pin_host) {
-		// Pin once per SRS, never per proof; the cost is measured and logged once.
+		// Pin once per SRS, never per proof; the cost (or why it was skipped)
+		// is reported through cuseal_srs_get_info, for the caller to show.
 		auto p0 = std::chrono::steady_clock::now();
-		char why[200] = {0};
-		if (g16::cuda_pin(s->host, s->host_bytes, why, sizeof why)) {
+		if (g16::cuda_pin(s->host, s->host_bytes, s->pin_skipped, sizeof s->pin_skipped)) {
 			s->pinned = true;
 			s->pin_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - p0).count();
-			std::fprintf(stderr, "cuseal: srs: pinned %.1f MiB of host memory in %.3f s\n",
-			             double(s->host_bytes) / (1 << 20), s->pin_seconds);
-		} else {
-			std::fprintf(stderr, "cuseal: srs: host pinning skipped: %s\n", why);
 		}
 	}
 	return s.release();

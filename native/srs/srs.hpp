@@ -38,6 +38,7 @@ struct srs {
 	std::atomic<int> refs{1};
 	bool pinned = false;
 	double pin_seconds = 0, create_seconds = 0;
+	char pin_skipped[128] = {}; // why a requested pin was not done (cuseal_srs_info.pin_skipped)
 
 	// Resident copies per CUDA device; touched only under device_mutex(d).
 	device_image dev[MAX_DEVICES];

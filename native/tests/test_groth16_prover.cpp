@@ -293,6 +293,21 @@ int main(int argc, char** argv) {
 		cuseal_srs_release(s);
 		cuseal_srs_get_info(s, &info);
 		CHECK(info.refcount == 1, "after release %d", info.refcount);
+		CHECK(info.pin_skipped[0] == 0, "pin_skipped without pin_host: %s", info.pin_skipped);
+		cuseal_srs_release(s);
+
+		// pin_host: either pinned or the reason it was not comes back in the
+		// info (the library prints nothing); without a device it is skipped.
+		cuseal_srs_options po{0, 1, 0};
+		e = cuseal_srs_create(&v, &po, &s);
+		CHECK(e.code == 0, "pinned create: %s", e.message);
+		cuseal_srs_get_info(s, &info);
+		int32_t ndev = 0;
+		cuseal_device_count(&ndev);
+		CHECK(info.pinned != (info.pin_skipped[0] != 0), "pinned %d, pin_skipped \"%s\"", info.pinned, info.pin_skipped);
+		if (ndev == 0)
+			CHECK(!info.pinned && info.pin_skipped[0] != 0, "no device: pinned %d, pin_skipped \"%s\"", info.pinned,
+			      info.pin_skipped);
 		cuseal_srs_release(s);
 
 		std::vector<g1_affine> bad = good;

@@ -211,11 +211,16 @@ func (b *CUDABackend) srsFor(params *Params) (*bridge.SRS, error) {
 	return s.Clone()
 }
 
-// logSRS logs one line per native SRS: sizes, load time, pinning cost.
+// logSRS logs one line per native SRS: sizes, load time, pinning cost, and a
+// warning when a requested pin was skipped (the native library prints
+// nothing; it reports through SRSInfo).
 func (b *CUDABackend) logSRS(params *Params, s *bridge.SRS, load time.Duration) {
 	in, _ := s.Info()
 	b.log.Info("cuda: srs ready", "params", params.Name(), "h", in.NH, "l", in.NL, "a", in.NA, "b", in.NBG1,
 		"host_bytes", in.HostBytes, "go_decode", load, "native_create", in.CreateTime, "pinned", in.Pinned, "pin", in.PinTime)
+	if in.PinSkipped != "" {
+		b.log.Warn("cuda: srs host pinning skipped", "params", params.Name(), "reason", in.PinSkipped)
+	}
 }
 
 // QuerySums implements Backend.

@@ -205,7 +205,7 @@ func readC1Input(c *cli.Context, forProving bool) (*c1Input, error) {
 	}
 	if wrapper != nil && wrapper.SectorSize != 0 && wrapper.SectorSize != in.cfg.SectorSize {
 		return nil, usageErrorf("--c1 %s: Commit2In.SectorSize = %d, but its registered_proof %s has %d (%s)",
-			in.path, wrapper.SectorSize, in.cfg.Name, in.cfg.SectorSize, formatSize(in.cfg.SectorSize))
+			in.path, wrapper.SectorSize, in.cfg.Name, in.cfg.SectorSize, stacked.SizeLabel(in.cfg.SectorSize))
 	}
 	if in.c1.SyntheticInvalid {
 		return nil, usageErrorf("--c1 %s: synthetic C1 data (made for bench synth) cannot be proven", in.path)
@@ -252,11 +252,11 @@ func checkParamsPresent(dir string, cfg *stacked.SectorConfig, needParams bool) 
 		case !errors.Is(err, fs.ErrNotExist):
 			return inputError(fmt.Errorf("--params-dir: %w", fileError(err)))
 		}
-		hint := fmt.Sprintf("generate test parameters with: cuseal params generate --sector-size %s --out %s", formatSize(cfg.SectorSize), dir)
+		hint := fmt.Sprintf("generate test parameters with: cuseal params generate --sector-size %s --out %s", stacked.SizeLabel(cfg.SectorSize), dir)
 		if others := otherParams(dir, cfg); others != "" {
 			hint = "the directory holds parameters for other circuits only (" + others + "); " + hint
 		}
-		return usageErrorf("--params-dir: no %s parameters for %s: %s missing; %s", formatSize(cfg.SectorSize), cfg.Name, p, hint)
+		return usageErrorf("--params-dir: no %s parameters for %s: %s missing; %s", stacked.SizeLabel(cfg.SectorSize), cfg.Name, p, hint)
 	}
 	return nil
 }
@@ -330,7 +330,7 @@ func commit2Action(c *cli.Context) error {
 
 	jsonOut := c.Bool("json")
 	rec := newPhaseRecorder(newPhaseProgress(c.App.ErrWriter, int64(in.cfg.Partitions),
-		fmt.Sprintf("commit2 %s", formatSize(in.cfg.SectorSize))), c.App.ErrWriter, in.cfg.Partitions)
+		fmt.Sprintf("commit2 %s", stacked.SizeLabel(in.cfg.SectorSize))), c.App.ErrWriter, in.cfg.Partitions)
 	opts, err := proverOptions(c, dir, backend, rec)
 	if err != nil {
 		return err

@@ -155,7 +155,7 @@ func paramsGenerate(c *cli.Context, cfg *stacked.SectorConfig, seed [32]byte, di
 		return err
 	}
 	jsonOut := c.Bool("json")
-	bar := newPhaseProgress(c.App.ErrWriter, -1, fmt.Sprintf("%s test parameters", formatSize(cfg.SectorSize)))
+	bar := newPhaseProgress(c.App.ErrWriter, -1, fmt.Sprintf("%s test parameters", stacked.SizeLabel(cfg.SectorSize)))
 	start := time.Now()
 	tp, err := porep.GenerateTestParams(dir, cfg, seed, slog.Default(), porep.WithProgress(func(ev porep.PhaseEvent) {
 		if ev.Phase == porep.PhaseStage {
@@ -266,7 +266,7 @@ func checkSetupMemory(cfg *stacked.SectorConfig) error {
 		return nil
 	}
 	return usageErrorf("--sector-size %s: generating its test parameters needs about %s of memory (%.1fM constraints), but only %s is available (%s); pass --force to try anyway",
-		formatSize(cfg.SectorSize), humanBytes(need), float64(constraints)/1e6, humanBytes(avail), what)
+		stacked.SizeLabel(cfg.SectorSize), humanBytes(need), float64(constraints)/1e6, humanBytes(avail), what)
 }
 
 // mkdirAllTracked creates dir and its missing parents and returns a function that removes

@@ -68,7 +68,7 @@ func sealAction(c *cli.Context) (err error) {
 	// Before any I/O: --random would otherwise write the whole sector to $TMPDIR first.
 	if cfg.SectorSize > seal.MaxSealSize {
 		return usageErrorf("--sector-size %s: the test sealer seals sectors up to %s (it holds ~8x the sector in memory); use 2KiB or 8MiB",
-			formatSize(cfg.SectorSize), formatSize(seal.MaxSealSize))
+			stacked.SizeLabel(cfg.SectorSize), formatSize(seal.MaxSealSize))
 	}
 	miner, err := parseMiner(c.String("miner"))
 	if err != nil {
@@ -127,9 +127,9 @@ func sealAction(c *cli.Context) (err error) {
 	}
 
 	jsonOut := c.Bool("json")
-	bar := newPhaseProgress(c.App.ErrWriter, -1, fmt.Sprintf("seal %s", formatSize(cfg.SectorSize)))
+	bar := newPhaseProgress(c.App.ErrWriter, -1, fmt.Sprintf("seal %s", stacked.SizeLabel(cfg.SectorSize)))
 	bar.Phase("PC1, PC2")
-	slog.Info("seal: PC1+PC2", "sector_size", formatSize(cfg.SectorSize), "proof", cfg.Name, "out", outDir)
+	slog.Info("seal: PC1+PC2", "sector_size", stacked.SizeLabel(cfg.SectorSize), "proof", cfg.Name, "out", outDir)
 	res, err := seal.Seal(ctx, cfg, data, outDir, miner, abi.SectorNumber(c.Uint64("sector")), ticket[:])
 	if err != nil {
 		bar.Done()
@@ -153,7 +153,7 @@ func sealAction(c *cli.Context) (err error) {
 	}
 	out := sealOutput{
 		RegisteredProof: cfg.Name,
-		SectorSize:      formatSize(cfg.SectorSize),
+		SectorSize:      stacked.SizeLabel(cfg.SectorSize),
 		C1:              c1Path,
 		CommR:           res.CommR.String(),
 		CommD:           res.CommD.String(),
@@ -212,7 +212,7 @@ func checkDataFile(path string, cfg *stacked.SectorConfig) error {
 	unpadded := seal.UnpaddedSize(cfg.SectorSize)
 	if n := uint64(st.Size()); n != unpadded && n != cfg.SectorSize {
 		return usageErrorf("--data %s: %d bytes; a %s sector takes %d bytes (unpadded) or %d (Fr32-padded)",
-			path, n, formatSize(cfg.SectorSize), unpadded, cfg.SectorSize)
+			path, n, stacked.SizeLabel(cfg.SectorSize), unpadded, cfg.SectorSize)
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -135,7 +136,7 @@ func benchProveAction(c *cli.Context) error {
 		results = append(results, proveResult{
 			RegisteredProof: in.cfg.Name,
 			Backend:         rec.backend(),
-			Partitions:      len(proof) / 192,
+			Partitions:      len(proof) / groth16.ProofSize,
 			Runs:            runs,
 			Seconds:         sp.Median,
 			SecondsMin:      sp.Min,

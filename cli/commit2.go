@@ -117,7 +117,7 @@ func proverOptions(c *cli.Context, dir, backend string, rec *phaseRecorder) ([]p
 func commit2Command() *cli.Command {
 	return &cli.Command{
 		Name:  "commit2",
-		Usage: "prove a sector: C1 output → Groth16 proof (192 bytes per partition), verified before it is written",
+		Usage: fmt.Sprintf("prove a sector: C1 output → Groth16 proof (%d bytes per partition), verified before it is written", groth16.ProofSize),
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "c1", Usage: "C1 JSON or lotus-bench Commit2In `FILE`", Required: true},
 			&cli.StringFlag{Name: "out", Usage: "write the proof to `FILE` (default: hex on stdout)"},

@@ -71,7 +71,7 @@ func TestPointEncodingRoundTrip(t *testing.T) {
 		if _, err := b.SetBytes(enc[48:144]); err != nil || !b.Equal(&pr.B) {
 			t.Fatal("gnark decode of B")
 		}
-		if _, err := c.SetBytes(enc[144:192]); err != nil || !c.Equal(&pr.C) {
+		if _, err := c.SetBytes(enc[144:ProofSize]); err != nil || !c.Equal(&pr.C) {
 			t.Fatal("gnark decode of C")
 		}
 		// we decode gnark's compressed encoders' output

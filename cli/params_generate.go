@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -8,11 +9,9 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -111,8 +110,9 @@ func paramsGenerateAction(c *cli.Context) error {
 			removeCreated()
 		}
 	}()
-	// Ctrl-C or SIGTERM during the setup (which cannot be cancelled) removes the temporary
-	// files (up to 1.1 GB at 2KiB) and the directory this run created, then exits.
+	// Ctrl-C or SIGTERM during the setup, which cannot be cancelled, removes the temporary
+	// files (up to 1.1 GB at 2KiB) and the directory this run created, and returns; the
+	// process then exits, which ends the setup still running in its goroutine.
 	pp, vp, mp := cfg.ParameterPaths(dir)
 	preexisting := false
 	for _, p := range []string{pp, vp, mp} {
@@ -120,25 +120,21 @@ func paramsGenerateAction(c *cli.Context) error {
 			preexisting = true
 		}
 	}
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case s := <-sigs:
-			if !preexisting {
-				porep.CleanPartialTestParams(dir, &cfg)
-			}
-			removeCreated()
-			fmt.Fprintf(c.App.ErrWriter, "cuseal: params generate: interrupted (%v); removed its partial files\n", s)
-			os.Exit(exitInternal)
-		case <-done:
+	ctx, stop := interruptible(c)
+	defer stop()
+	done := make(chan error, 1)
+	go func() { done <- paramsGenerate(c, &cfg, seed, dir) }()
+	select {
+	case err = <-done:
+		return err
+	case <-ctx.Done():
+		if !preexisting {
+			porep.CleanPartialTestParams(dir, &cfg)
 		}
-	}()
-	err = paramsGenerate(c, &cfg, seed, dir)
-	return err
+		removeCreated()
+		err = internalError(fmt.Errorf("params generate: interrupted (%v); removed its partial files", context.Cause(ctx)))
+		return err
+	}
 }
 
 // paramsGenerate runs `params generate` once the flags are checked and dir exists.

@@ -9,9 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/filecoin-project/go-state-types/abi"
@@ -110,10 +108,10 @@ func sealAction(c *cli.Context) (err error) {
 			removeCreated()
 		}
 	}()
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(c)
 	defer stop()
 	defer func() {
-		if err != nil && ctx.Err() != nil && c.Context.Err() == nil {
+		if err != nil && interruptedBySignal(c, ctx) {
 			err = internalError(fmt.Errorf("seal: interrupted by a signal; removed the partial output in %s", outDir))
 		}
 	}()

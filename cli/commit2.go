@@ -217,11 +217,11 @@ func readC1Input(c *cli.Context, forProving bool) (*c1Input, error) {
 	}
 	// The challenges derive from replica_id and seed: an altered seed would otherwise
 	// only show up after synthesis.
-	if err := in.c1.CheckChallenges(&in.cfg); err != nil {
+	if err := in.c1.ValidateChallenges(&in.cfg); err != nil {
 		return nil, inputError(fmt.Errorf("--c1 %s: %w", in.path, err))
 	}
 	if forProving {
-		if err := in.c1.CheckInclusionProofs(&in.cfg); err != nil {
+		if err := in.c1.ValidateInclusionProofs(&in.cfg); err != nil {
 			return nil, inputError(fmt.Errorf("--c1 %s: %w", in.path, err))
 		}
 	}

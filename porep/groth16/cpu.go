@@ -31,7 +31,7 @@ var _ Backend = (*CPUBackend)(nil)
 // so at most one decoded query is alive.
 func (b *CPUBackend) QuerySums(ctx context.Context, params *Params, as []*cs.Assignment) ([]Sums, error) {
 	for i, a := range as {
-		if err := CheckAssignment(params, a); err != nil {
+		if err := ValidateAssignment(params, a); err != nil {
 			return nil, fmt.Errorf("groth16: assignment %d: %w", i, err)
 		}
 	}

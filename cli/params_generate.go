@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -265,31 +264,6 @@ func checkSetupMemory(cfg *stacked.SectorConfig) error {
 		stacked.SizeLabel(cfg.SectorSize), humanBytes(need), float64(constraints)/1e6, humanBytes(avail), what)
 }
 
-// mkdirAllTracked creates dir and its missing parents and returns a function that removes
-// the directories it created, deepest first, as long as they are empty.
-func mkdirAllTracked(dir string) (func(), error) {
-	var created []string
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); err == nil || !errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		created = append(created, d)
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return func() {}, err
-	}
-	return func() {
-		for _, d := range created {
-			if os.Remove(d) != nil {
-				return
-			}
-		}
-	}, nil
-}
-
 // describeSeedHex renders a 32-byte seed (hex) the way --seed would take it: a short
 // string, a number, or the 64 hex digits.
 func describeSeedHex(h string) string {
@@ -342,28 +316,6 @@ func sameDir(a, b string) bool {
 		return filepath.Clean(p)
 	}
 	return norm(a) == norm(b)
-}
-
-// checkWritableDir checks that files can be created in dir.
-func checkWritableDir(dir string) error {
-	f, err := os.CreateTemp(dir, ".cuseal-write-test-*")
-	if err != nil {
-		return inputError(fmt.Errorf("--out %s: not writable: %w", dir, fileError(unwrapPathError(err))))
-	}
-	f.Close()
-	os.Remove(f.Name())
-	return nil
-}
-
-// unwrapPathError drops the temporary file name from a CreateTemp error.
-func unwrapPathError(err error) error {
-	var pe interface{ Unwrap() error }
-	if errors.As(err, &pe) && strings.Contains(err.Error(), ".cuseal-write-test-") {
-		if inner := pe.Unwrap(); inner != nil {
-			return inner
-		}
-	}
-	return err
 }
 
 // cgroupMemMaxPath is the cgroup v2 memory limit of this process's group (a variable for tests).

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -240,37 +239,4 @@ func writeRandomData(ctx context.Context, n uint64) (string, error) {
 		return "", err
 	}
 	return f.Name(), nil
-}
-
-// writeFileAtomic writes data to path through a temporary file in the same directory and a
-// rename, so path never holds a partial file.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Chmod(0o644); err == nil {
-		err = cerr
-	}
-	if serr := f.Sync(); err == nil {
-		err = serr
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
-}
-
-// writeJSON prints v as indented JSON on stdout.
-func writeJSON(c *cli.Context, v any) error {
-	enc := json.NewEncoder(c.App.Writer)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

@@ -5,6 +5,9 @@
 #                              fetch sppark's sources with cargo for the CUDA kernels)
 #   ./build.sh build           bin/cuseal (pure Go); also bin/cuseal-cuda when nvcc is present
 #   ./build.sh test            CTest host tests + go vet ./... + go test ./...
+#   ./build.sh lint            gofmt, go vet and staticcheck (pinned: STATICCHECK_VERSION, installed
+#                              with go install when missing) for the default, cuda and supraseal
+#                              tags; needs no native library or nvcc
 #   ./build.sh cuda            CUDA variant: native lib (all archs; sppark + reference kernels) + its
 #                              host tests + bin/cuseal-cuda
 #   ./build.sh supraseal       supraseal-c2 variant: native/supraseal (cargo, nvcc) + bin/cuseal-supraseal
@@ -47,6 +50,9 @@ fi
 # A CPU-only configuration of the same sources, used for the CTest host tests, so they run
 # (and stay green) on machines without nvcc.
 HOST_BUILD=${HOST_BUILD:-build/host}
+# The staticcheck release ./build.sh lint runs (and installs with go install when the one on
+# PATH or in $(go env GOPATH)/bin is another): 2026.2.2, which supports go1.26.
+STATICCHECK_VERSION=${STATICCHECK_VERSION:-v0.8.2}
 # Cached 2 KiB test parameters (about 1.1 GB, minutes to generate): shared by the demo and the
 # end-to-end tests. testdata/cache/ is ignored by git.
 PARAMS_CACHE=${CUSEAL_TEST_PARAMS_DIR:-$ROOT/testdata/cache/params}
@@ -202,6 +208,44 @@ cmd_test() {
 	# shellcheck disable=SC2086
 	run env CUSEAL_TEST_PARAMS_DIR="$PARAMS_CACHE" "$GO" test -count=1 -timeout 40m ${GOTESTFLAGS:-} ./...
 	log "test: all passed"
+}
+
+# ---------------------------------------------------------------------------------------------
+# lint: gofmt, go vet and staticcheck over every build-tag combination. cgo type-checks against
+# include/*.h only, so the cuda and supraseal tags need neither nvcc nor a built library.
+cmd_lint() {
+	need_go
+	local unformatted
+	unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './build/*'))
+	[ -z "$unformatted" ] || die "lint: not gofmt'd: $(echo $unformatted)"
+	# -tags cuda asks pkg-config for cuseal's flags (build/native/cuseal.pc, written by the
+	# CMake build). Type-checking needs only the headers, so lint answers for it with a
+	# stand-in that names include/ and links nothing: no native build, no pkg-config needed.
+	local shim
+	shim=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$shim'" RETURN
+	printf '#!/bin/sh\n# ./build.sh lint: cgo flags for type-checking only\nfor a; do [ "$a" = --cflags ] && echo "-I%s/include"; done\nexit 0\n' "$ROOT" >"$shim/pkg-config"
+	chmod +x "$shim/pkg-config"
+	local PKG_CONFIG="$shim/pkg-config"
+	export PKG_CONFIG
+	local tags
+	for tags in "" cuda supraseal cuda,supraseal; do
+		run "$GO" vet ${tags:+-tags "$tags"} ./...
+	done
+	local sc want=${STATICCHECK_VERSION#v}
+	sc=$(command -v staticcheck || true)
+	[ -n "$sc" ] || sc="$("$GO" env GOPATH)/bin/staticcheck"
+	if ! { [ -x "$sc" ] && "$sc" -version 2>/dev/null | grep -q "($want)"; }; then
+		run "$GO" install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
+		sc="$("$GO" env GOBIN)"
+		sc="${sc:-$("$GO" env GOPATH)/bin}/staticcheck"
+	fi
+	# One matrix run: an identifier used only under some tags (cgo files) is not "unused".
+	printf '+ %s -matrix ./... (default, cuda, supraseal, cuda+supraseal)\n' "$sc" >&2
+	printf 'default:\ncuda: -tags=cuda\nsupraseal: -tags=supraseal\ncuda_supraseal: -tags=cuda,supraseal\n' |
+		"$sc" -matrix ./... || die "lint: staticcheck found problems (above)"
+	log "lint: gofmt, go vet and staticcheck $STATICCHECK_VERSION clean"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -415,6 +459,7 @@ main() {
 	deps) cmd_deps "$@" ;;
 	build) cmd_build "$@" ;;
 	test) cmd_test "$@" ;;
+	lint) cmd_lint "$@" ;;
 	cuda) cmd_cuda "$@" ;;
 	supraseal) cmd_supraseal "$@" ;;
 	lib) cmd_lib "$@" ;;

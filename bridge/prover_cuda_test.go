@@ -14,6 +14,7 @@ import (
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
+	"github.com/consensys/gnark-crypto/utils"
 )
 
 // proverFixture is a random Groth16-shaped instance: an SRS of random
@@ -138,7 +139,7 @@ func hCoefficients(m int, a, b, c []fr.Element) []fr.Element {
 		v[0][i].Mul(&v[0][i], &v[1][i]).Sub(&v[0][i], &v[2][i]).Mul(&v[0][i], &den)
 	}
 	dom.FFTInverse(v[0], fft.DIF, fft.OnCoset())
-	fft.BitReverse(v[0])
+	utils.BitReverse(v[0])
 	return v[0][:m-1]
 }
 

@@ -8,6 +8,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 func benchProveCommand() *cli.Command {
@@ -98,7 +100,7 @@ func benchProveAction(c *cli.Context) error {
 		return err
 	}
 	jsonOut := c.Bool("json")
-	bar := newPhaseProgress(c.App.ErrWriter, int64(len(backends)*runs*in.cfg.Partitions), fmt.Sprintf("bench prove %s", formatSize(in.cfg.SectorSize)))
+	bar := newPhaseProgress(c.App.ErrWriter, int64(len(backends)*runs*in.cfg.Partitions), fmt.Sprintf("bench prove %s", stacked.SizeLabel(in.cfg.SectorSize)))
 	var results []proveResult
 	var proofs [][]byte
 	for _, backend := range backends {
@@ -134,7 +136,7 @@ func benchProveAction(c *cli.Context) error {
 		results = append(results, proveResult{
 			RegisteredProof: in.cfg.Name,
 			Backend:         rec.backend(),
-			Partitions:      len(proof) / 192,
+			Partitions:      len(proof) / groth16.ProofSize,
 			Runs:            runs,
 			Seconds:         sp.Median,
 			SecondsMin:      sp.Min,

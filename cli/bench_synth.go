@@ -170,7 +170,7 @@ func benchSynthAction(c *cli.Context) error {
 	sp := summarize(m.Seconds)
 	res := synthResult{
 		RegisteredProof: cfg.Name,
-		SectorSize:      formatSize(cfg.SectorSize),
+		SectorSize:      stacked.SizeLabel(cfg.SectorSize),
 		Source:          source,
 		Partitions:      parts,
 		Challenges:      cfg.ChallengesPerPartition,
@@ -332,7 +332,7 @@ func synthInput(c *cli.Context) (*stacked.C1Output, stacked.SectorConfig, string
 		}
 		parts := c.Int("partitions")
 		if parts < 1 || parts > cfg.Partitions {
-			return nil, cfg, "", usageErrorf("--partitions %d: a %s sector has %d partition(s)", parts, formatSize(cfg.SectorSize), cfg.Partitions)
+			return nil, cfg, "", usageErrorf("--partitions %d: a %s sector has %d partition(s)", parts, stacked.SizeLabel(cfg.SectorSize), cfg.Partitions)
 		}
 		opt := seal.SyntheticOptions{Partitions: parts, Seed: 1}
 		if c.IsSet("challenges") {
@@ -365,7 +365,7 @@ func synthInput(c *cli.Context) (*stacked.C1Output, stacked.SectorConfig, string
 		}
 		if size != cfg.SectorSize {
 			return nil, cfg, "", usageErrorf("--sector-size %s does not match %s: it holds a %s sector (%s)",
-				c.String("sector-size"), path, formatSize(cfg.SectorSize), cfg.Name)
+				c.String("sector-size"), path, stacked.SizeLabel(cfg.SectorSize), cfg.Name)
 		}
 	}
 	return c1, cfg, path, nil

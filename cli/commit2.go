@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -15,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cuseal/cuseal/porep"
@@ -117,7 +115,7 @@ func proverOptions(c *cli.Context, dir, backend string, rec *phaseRecorder) ([]p
 func commit2Command() *cli.Command {
 	return &cli.Command{
 		Name:  "commit2",
-		Usage: "prove a sector: C1 output → Groth16 proof (192 bytes per partition), verified before it is written",
+		Usage: fmt.Sprintf("prove a sector: C1 output → Groth16 proof (%d bytes per partition), verified before it is written", groth16.ProofSize),
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "c1", Usage: "C1 JSON or lotus-bench Commit2In `FILE`", Required: true},
 			&cli.StringFlag{Name: "out", Usage: "write the proof to `FILE` (default: hex on stdout)"},
@@ -154,80 +152,6 @@ type phaseTiming struct {
 	Seconds float64 `json:"seconds"`
 }
 
-// c1Input is a C1 file read and validated, with the sector number it implies.
-type c1Input struct {
-	path   string
-	data   []byte
-	c1     *stacked.C1Output
-	cfg    stacked.SectorConfig
-	sector abi.SectorNumber
-	miner  abi.ActorID
-}
-
-// readC1Input reads --c1 (raw C1 JSON or Commit2In), validates it, and checks that its
-// replica_id belongs to --miner and the sector number and that its challenges derive from
-// its seed, so that every input mistake is a usage error naming the file before any proving
-// starts. With forProving it also recomputes every Merkle path and column hash (what the
-// circuit will enforce; verify does not need them).
-func readC1Input(c *cli.Context, forProving bool) (*c1Input, error) {
-	in := &c1Input{path: c.String("c1")}
-	miner, err := parseMiner(c.String("miner"))
-	if err != nil {
-		return nil, inputError(err)
-	}
-	in.miner = miner
-	if st, err := os.Stat(in.path); err == nil && st.IsDir() {
-		return nil, usageErrorf("--c1 %s: is a directory, want a C1 JSON file", in.path)
-	}
-	if in.data, err = os.ReadFile(in.path); err != nil {
-		return nil, inputError(fmt.Errorf("--c1: %w", fileError(err)))
-	}
-	if len(bytes.TrimSpace(in.data)) == 0 {
-		return nil, usageErrorf("--c1 %s: empty file (%d bytes), want the C1 output JSON (SealCommitPhase1Output or a lotus-bench Commit2In)", in.path, len(in.data))
-	}
-	raw, wrapper, err := stacked.UnwrapC1Input(in.data)
-	if err != nil {
-		return nil, inputError(fmt.Errorf("--c1 %s: %w", in.path, err))
-	}
-	if in.c1, in.cfg, err = stacked.ParseC1(raw); err != nil {
-		return nil, inputError(fmt.Errorf("--c1 %s: %w", in.path, err))
-	}
-	switch {
-	case c.IsSet("sector"):
-		in.sector = abi.SectorNumber(c.Uint64("sector"))
-		if wrapper != nil && wrapper.SectorNum != int64(in.sector) {
-			return nil, usageErrorf("--sector %d: --c1 %s is a Commit2In for sector %d", in.sector, in.path, wrapper.SectorNum)
-		}
-	case wrapper != nil:
-		in.sector = abi.SectorNumber(wrapper.SectorNum)
-	default:
-		in.sector = 1
-	}
-	if wrapper != nil && wrapper.SectorSize != 0 && wrapper.SectorSize != in.cfg.SectorSize {
-		return nil, usageErrorf("--c1 %s: Commit2In.SectorSize = %d, but its registered_proof %s has %d (%s)",
-			in.path, wrapper.SectorSize, in.cfg.Name, in.cfg.SectorSize, formatSize(in.cfg.SectorSize))
-	}
-	if in.c1.SyntheticInvalid {
-		return nil, usageErrorf("--c1 %s: synthetic C1 data (made for bench synth) cannot be proven", in.path)
-	}
-	want := stacked.ReplicaID(stacked.ProverID(in.miner), in.sector, in.c1.Ticket, in.c1.CommD, in.cfg.PoRepID)
-	if stacked.Domain(want) != in.c1.ReplicaID {
-		return nil, usageErrorf("--c1 %s: replica_id is not the one of miner %s, sector %d with this C1's ticket, comm_d and porep_id (%s): wrong --miner or --sector, or an altered ticket, comm_d or registered_proof",
-			in.path, c.String("miner"), in.sector, in.cfg.Name)
-	}
-	// The challenges derive from replica_id and seed: an altered seed would otherwise
-	// only show up after synthesis.
-	if err := in.c1.CheckChallenges(&in.cfg); err != nil {
-		return nil, inputError(fmt.Errorf("--c1 %s: %w", in.path, err))
-	}
-	if forProving {
-		if err := in.c1.CheckInclusionProofs(&in.cfg); err != nil {
-			return nil, inputError(fmt.Errorf("--c1 %s: %w", in.path, err))
-		}
-	}
-	return in, nil
-}
-
 // checkParamsPresent names the missing parameter file, says when the directory holds
 // parameters for other circuits only, and names a dangling symbolic link or a directory
 // standing where a parameter file should be. Problems found later, when the files are
@@ -252,11 +176,11 @@ func checkParamsPresent(dir string, cfg *stacked.SectorConfig, needParams bool) 
 		case !errors.Is(err, fs.ErrNotExist):
 			return inputError(fmt.Errorf("--params-dir: %w", fileError(err)))
 		}
-		hint := fmt.Sprintf("generate test parameters with: cuseal params generate --sector-size %s --out %s", formatSize(cfg.SectorSize), dir)
+		hint := fmt.Sprintf("generate test parameters with: cuseal params generate --sector-size %s --out %s", stacked.SizeLabel(cfg.SectorSize), dir)
 		if others := otherParams(dir, cfg); others != "" {
 			hint = "the directory holds parameters for other circuits only (" + others + "); " + hint
 		}
-		return usageErrorf("--params-dir: no %s parameters for %s: %s missing; %s", formatSize(cfg.SectorSize), cfg.Name, p, hint)
+		return usageErrorf("--params-dir: no %s parameters for %s: %s missing; %s", stacked.SizeLabel(cfg.SectorSize), cfg.Name, p, hint)
 	}
 	return nil
 }
@@ -330,7 +254,7 @@ func commit2Action(c *cli.Context) error {
 
 	jsonOut := c.Bool("json")
 	rec := newPhaseRecorder(newPhaseProgress(c.App.ErrWriter, int64(in.cfg.Partitions),
-		fmt.Sprintf("commit2 %s", formatSize(in.cfg.SectorSize))), c.App.ErrWriter, in.cfg.Partitions)
+		fmt.Sprintf("commit2 %s", stacked.SizeLabel(in.cfg.SectorSize))), c.App.ErrWriter, in.cfg.Partitions)
 	opts, err := proverOptions(c, dir, backend, rec)
 	if err != nil {
 		return err
@@ -388,36 +312,6 @@ func classifyPorepError(err error) error {
 		return inputError(err)
 	}
 	return internalError(err)
-}
-
-// checkOutFile checks that path can be written: its directory exists and is writable and
-// path is not a directory. The file itself is written atomically at the end.
-func checkOutFile(path string) error {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return usageErrorf("--out %s: is a directory", path)
-	}
-	dir := dirOf(path)
-	st, err := os.Stat(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return usageErrorf("--out %s: directory %s does not exist (create it first)", path, dir)
-	}
-	if err != nil {
-		return inputError(fmt.Errorf("--out: %w", fileError(err)))
-	}
-	if !st.IsDir() {
-		return usageErrorf("--out %s: %s is not a directory", path, dir)
-	}
-	return checkWritableDir(dir)
-}
-
-func dirOf(path string) string {
-	if i := strings.LastIndexByte(path, '/'); i >= 0 {
-		if i == 0 {
-			return "/"
-		}
-		return path[:i]
-	}
-	return "."
 }
 
 // phaseRecorder collects the per-partition synthesis and proving times that
@@ -481,20 +375,4 @@ func (h *phaseRecorder) backend() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.name
-}
-
-// writeProofOut writes proof bytes (hex with a newline when asHex) to
-// --out atomically; no path means nothing to write.
-func writeProofOut(outPath string, proof []byte, asHex bool) error {
-	if outPath == "" {
-		return nil
-	}
-	data := proof
-	if asHex {
-		data = []byte(hex.EncodeToString(proof) + "\n")
-	}
-	if err := writeFileAtomic(outPath, data); err != nil {
-		return inputError(fmt.Errorf("--out: %w", fileError(err)))
-	}
-	return nil
 }

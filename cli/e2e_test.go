@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -169,7 +170,7 @@ func TestEndToEnd2KiB(t *testing.T) {
 	})
 	t.Run("invalid", func(t *testing.T) {
 		// A and C swapped: both decode as G1 points, the pairing check fails.
-		bad := append(append(append([]byte{}, pf[144:192]...), pf[48:144]...), pf[0:48]...)
+		bad := append(append(append([]byte{}, pf[144:groth16.ProofSize]...), pf[48:144]...), pf[0:48]...)
 		p := filepath.Join(t.TempDir(), "swapped")
 		if err := os.WriteFile(p, bad, 0o644); err != nil {
 			t.Fatal(err)
@@ -194,7 +195,7 @@ func TestEndToEnd2KiB(t *testing.T) {
 	}{
 		{"truncated proof", pf[:100], "100 bytes"},
 		{"corrupt proof", append([]byte{0xff}, pf[1:]...), "corrupt"},
-		{"garbage proof", []byte("not a proof\n"), "want 192"},
+		{"garbage proof", []byte("not a proof\n"), fmt.Sprintf("want %d", groth16.ProofSize)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "proof")

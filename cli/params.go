@@ -2,13 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -157,23 +154,4 @@ func statusText(info *paramsFileInfo) string {
 		return "MISMATCH: the official digest of this name is " + info.OfficialDigest + " (corrupt, truncated or foreign file)"
 	}
 	return "unknown (not in the official table, no cuseal test stamp)"
-}
-
-// fileError rewords the common os errors as one short line naming the path.
-func fileError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			if target, lerr := os.Readlink(pe.Path); lerr == nil {
-				return fmt.Errorf("%s: dangling symbolic link (to %s, which does not exist)", pe.Path, target)
-			}
-			return fmt.Errorf("%s: no such file or directory", pe.Path)
-		case errors.Is(err, fs.ErrPermission):
-			return fmt.Errorf("%s: permission denied", pe.Path)
-		case errors.Is(err, syscall.EISDIR):
-			return fmt.Errorf("%s: is a directory, want a file", pe.Path)
-		}
-	}
-	return err
 }

@@ -1,18 +1,16 @@
 package main
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -111,8 +109,9 @@ func paramsGenerateAction(c *cli.Context) error {
 			removeCreated()
 		}
 	}()
-	// Ctrl-C or SIGTERM during the setup (which cannot be cancelled) removes the temporary
-	// files (up to 1.1 GB at 2KiB) and the directory this run created, then exits.
+	// Ctrl-C or SIGTERM during the setup, which cannot be cancelled, removes the temporary
+	// files (up to 1.1 GB at 2KiB) and the directory this run created, and returns; the
+	// process then exits, which ends the setup still running in its goroutine.
 	pp, vp, mp := cfg.ParameterPaths(dir)
 	preexisting := false
 	for _, p := range []string{pp, vp, mp} {
@@ -120,25 +119,21 @@ func paramsGenerateAction(c *cli.Context) error {
 			preexisting = true
 		}
 	}
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case s := <-sigs:
-			if !preexisting {
-				porep.CleanPartialTestParams(dir, &cfg)
-			}
-			removeCreated()
-			fmt.Fprintf(c.App.ErrWriter, "cuseal: params generate: interrupted (%v); removed its partial files\n", s)
-			os.Exit(exitInternal)
-		case <-done:
+	ctx, stop := interruptible(c)
+	defer stop()
+	done := make(chan error, 1)
+	go func() { done <- paramsGenerate(c, &cfg, seed, dir) }()
+	select {
+	case err = <-done:
+		return err
+	case <-ctx.Done():
+		if !preexisting {
+			porep.CleanPartialTestParams(dir, &cfg)
 		}
-	}()
-	err = paramsGenerate(c, &cfg, seed, dir)
-	return err
+		removeCreated()
+		err = internalError(fmt.Errorf("params generate: interrupted (%v); removed its partial files", context.Cause(ctx)))
+		return err
+	}
 }
 
 // paramsGenerate runs `params generate` once the flags are checked and dir exists.
@@ -155,7 +150,7 @@ func paramsGenerate(c *cli.Context, cfg *stacked.SectorConfig, seed [32]byte, di
 		return err
 	}
 	jsonOut := c.Bool("json")
-	bar := newPhaseProgress(c.App.ErrWriter, -1, fmt.Sprintf("%s test parameters", formatSize(cfg.SectorSize)))
+	bar := newPhaseProgress(c.App.ErrWriter, -1, fmt.Sprintf("%s test parameters", stacked.SizeLabel(cfg.SectorSize)))
 	start := time.Now()
 	tp, err := porep.GenerateTestParams(dir, cfg, seed, slog.Default(), porep.WithProgress(func(ev porep.PhaseEvent) {
 		if ev.Phase == porep.PhaseStage {
@@ -266,32 +261,7 @@ func checkSetupMemory(cfg *stacked.SectorConfig) error {
 		return nil
 	}
 	return usageErrorf("--sector-size %s: generating its test parameters needs about %s of memory (%.1fM constraints), but only %s is available (%s); pass --force to try anyway",
-		formatSize(cfg.SectorSize), humanBytes(need), float64(constraints)/1e6, humanBytes(avail), what)
-}
-
-// mkdirAllTracked creates dir and its missing parents and returns a function that removes
-// the directories it created, deepest first, as long as they are empty.
-func mkdirAllTracked(dir string) (func(), error) {
-	var created []string
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); err == nil || !errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		created = append(created, d)
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return func() {}, err
-	}
-	return func() {
-		for _, d := range created {
-			if os.Remove(d) != nil {
-				return
-			}
-		}
-	}, nil
+		stacked.SizeLabel(cfg.SectorSize), humanBytes(need), float64(constraints)/1e6, humanBytes(avail), what)
 }
 
 // describeSeedHex renders a 32-byte seed (hex) the way --seed would take it: a short
@@ -346,28 +316,6 @@ func sameDir(a, b string) bool {
 		return filepath.Clean(p)
 	}
 	return norm(a) == norm(b)
-}
-
-// checkWritableDir checks that files can be created in dir.
-func checkWritableDir(dir string) error {
-	f, err := os.CreateTemp(dir, ".cuseal-write-test-*")
-	if err != nil {
-		return inputError(fmt.Errorf("--out %s: not writable: %w", dir, fileError(unwrapPathError(err))))
-	}
-	f.Close()
-	os.Remove(f.Name())
-	return nil
-}
-
-// unwrapPathError drops the temporary file name from a CreateTemp error.
-func unwrapPathError(err error) error {
-	var pe interface{ Unwrap() error }
-	if errors.As(err, &pe) && strings.Contains(err.Error(), ".cuseal-write-test-") {
-		if inner := pe.Unwrap(); inner != nil {
-			return inner
-		}
-	}
-	return err
 }
 
 // cgroupMemMaxPath is the cgroup v2 memory limit of this process's group (a variable for tests).

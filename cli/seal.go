@@ -3,15 +3,12 @@ package main
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/filecoin-project/go-state-types/abi"
@@ -68,7 +65,7 @@ func sealAction(c *cli.Context) (err error) {
 	// Before any I/O: --random would otherwise write the whole sector to $TMPDIR first.
 	if cfg.SectorSize > seal.MaxSealSize {
 		return usageErrorf("--sector-size %s: the test sealer seals sectors up to %s (it holds ~8x the sector in memory); use 2KiB or 8MiB",
-			formatSize(cfg.SectorSize), formatSize(seal.MaxSealSize))
+			stacked.SizeLabel(cfg.SectorSize), formatSize(seal.MaxSealSize))
 	}
 	miner, err := parseMiner(c.String("miner"))
 	if err != nil {
@@ -110,10 +107,10 @@ func sealAction(c *cli.Context) (err error) {
 			removeCreated()
 		}
 	}()
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(c)
 	defer stop()
 	defer func() {
-		if err != nil && ctx.Err() != nil && c.Context.Err() == nil {
+		if err != nil && interruptedBySignal(c, ctx) {
 			err = internalError(fmt.Errorf("seal: interrupted by a signal; removed the partial output in %s", outDir))
 		}
 	}()
@@ -127,9 +124,9 @@ func sealAction(c *cli.Context) (err error) {
 	}
 
 	jsonOut := c.Bool("json")
-	bar := newPhaseProgress(c.App.ErrWriter, -1, fmt.Sprintf("seal %s", formatSize(cfg.SectorSize)))
+	bar := newPhaseProgress(c.App.ErrWriter, -1, fmt.Sprintf("seal %s", stacked.SizeLabel(cfg.SectorSize)))
 	bar.Phase("PC1, PC2")
-	slog.Info("seal: PC1+PC2", "sector_size", formatSize(cfg.SectorSize), "proof", cfg.Name, "out", outDir)
+	slog.Info("seal: PC1+PC2", "sector_size", stacked.SizeLabel(cfg.SectorSize), "proof", cfg.Name, "out", outDir)
 	res, err := seal.Seal(ctx, cfg, data, outDir, miner, abi.SectorNumber(c.Uint64("sector")), ticket[:])
 	if err != nil {
 		bar.Done()
@@ -153,7 +150,7 @@ func sealAction(c *cli.Context) (err error) {
 	}
 	out := sealOutput{
 		RegisteredProof: cfg.Name,
-		SectorSize:      formatSize(cfg.SectorSize),
+		SectorSize:      stacked.SizeLabel(cfg.SectorSize),
 		C1:              c1Path,
 		CommR:           res.CommR.String(),
 		CommD:           res.CommD.String(),
@@ -212,7 +209,7 @@ func checkDataFile(path string, cfg *stacked.SectorConfig) error {
 	unpadded := seal.UnpaddedSize(cfg.SectorSize)
 	if n := uint64(st.Size()); n != unpadded && n != cfg.SectorSize {
 		return usageErrorf("--data %s: %d bytes; a %s sector takes %d bytes (unpadded) or %d (Fr32-padded)",
-			path, n, formatSize(cfg.SectorSize), unpadded, cfg.SectorSize)
+			path, n, stacked.SizeLabel(cfg.SectorSize), unpadded, cfg.SectorSize)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -242,37 +239,4 @@ func writeRandomData(ctx context.Context, n uint64) (string, error) {
 		return "", err
 	}
 	return f.Name(), nil
-}
-
-// writeFileAtomic writes data to path through a temporary file in the same directory and a
-// rename, so path never holds a partial file.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Chmod(0o644); err == nil {
-		err = cerr
-	}
-	if serr := f.Sync(); err == nil {
-		err = serr
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
-}
-
-// writeJSON prints v as indented JSON on stdout.
-func writeJSON(c *cli.Context, v any) error {
-	enc := json.NewEncoder(c.App.Writer)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

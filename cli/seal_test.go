@@ -51,7 +51,7 @@ func TestSeal2KiB(t *testing.T) {
 	if err := seal.VerifyC1(c1, &cfg); err != nil {
 		t.Fatalf("vanilla proofs do not verify: %v", err)
 	}
-	if err := seal.CheckReplicaID(c1, &cfg, stacked.ProverID(1000), 7); err != nil {
+	if err := seal.ValidateReplicaID(c1, &cfg, stacked.ProverID(1000), 7); err != nil {
 		t.Fatalf("replica id: %v", err)
 	}
 	var seed [32]byte

@@ -11,24 +11,18 @@ import (
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-// sealProofForSize maps a sector size to the registered seal proof that Lotus uses for new
-// sectors of that size today (the V1_1 interactive PoRep).
-var sealProofForSize = map[uint64]abi.RegisteredSealProof{
-	2 << 10:   abi.RegisteredSealProof_StackedDrg2KiBV1_1,
-	8 << 20:   abi.RegisteredSealProof_StackedDrg8MiBV1_1,
-	512 << 20: abi.RegisteredSealProof_StackedDrg512MiBV1_1,
-	32 << 30:  abi.RegisteredSealProof_StackedDrg32GiBV1_1,
-	64 << 30:  abi.RegisteredSealProof_StackedDrg64GiBV1_1,
-}
-
 // sectorConfigForSize parses a --sector-size value and returns the sector configuration of
-// its V1_1 registered proof.
+// its V1_1 registered proof, the one Lotus uses for new sectors today.
 func sectorConfigForSize(s string) (stacked.SectorConfig, error) {
 	size, err := parseSectorSize(s)
 	if err != nil {
 		return stacked.SectorConfig{}, inputError(err)
 	}
-	cfg, err := stacked.ConfigFor(sealProofForSize[size])
+	proof, ok := stacked.SealProofV1_1(size)
+	if !ok { // parseSectorSize accepts only published sizes
+		return stacked.SectorConfig{}, internalError(fmt.Errorf("--sector-size %s: no registered proof for %d bytes", s, size))
+	}
+	cfg, err := stacked.ConfigFor(proof)
 	if err != nil {
 		return stacked.SectorConfig{}, internalError(fmt.Errorf("--sector-size %s: %w", s, err))
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 // Binary size units, as Lotus prints sector sizes (2KiB, 32GiB).
@@ -14,9 +16,6 @@ var sizeUnits = []struct {
 }{
 	{"TiB", 40}, {"GiB", 30}, {"MiB", 20}, {"KiB", 10},
 }
-
-// sectorSizes are the PoRep sector sizes Filecoin defines, in bytes.
-var sectorSizes = []uint64{2 << 10, 8 << 20, 512 << 20, 32 << 30, 64 << 30}
 
 // parseSize reads a byte count written as a plain integer or with a binary unit: "2KiB",
 // "32GiB", "2048". Units are case-insensitive; "K", "KB", "Ki" and "KiB" all mean 1024 bytes
@@ -56,7 +55,9 @@ func parseSize(s string) (uint64, error) {
 }
 
 // formatSize writes n bytes with the largest binary unit that divides it exactly: 2048 →
-// "2KiB", 34359738368 → "32GiB", 1000 → "1000B".
+// "2KiB", 34359738368 → "32GiB", 1000 → "1000B". Sector sizes are named with
+// stacked.SizeLabel (go-state-types' ShortString), which agrees on them; formatSize is for
+// other byte counts, which ShortString would truncate (1536 → "1KiB").
 func formatSize(n uint64) string {
 	for _, u := range sizeUnits {
 		if n != 0 && n%(1<<u.shift) == 0 {
@@ -88,14 +89,13 @@ func parseSectorSize(s string) (uint64, error) {
 		}
 		return 0, fmt.Errorf("--sector-size %s: ambiguous unit %q: sector sizes are binary, write KiB, MiB or GiB%s", s, strings.TrimSpace(unit), hint)
 	}
-	for _, v := range sectorSizes {
-		if v == n {
-			return n, nil
-		}
+	if _, ok := stacked.SealProofV1_1(n); ok {
+		return n, nil
 	}
-	names := make([]string, len(sectorSizes))
-	for i, v := range sectorSizes {
-		names[i] = formatSize(v)
+	sizes := stacked.SectorSizes()
+	names := make([]string, len(sizes))
+	for i, v := range sizes {
+		names[i] = stacked.SizeLabel(v)
 	}
 	return 0, fmt.Errorf("--sector-size %s: not a Filecoin sector size (one of %s)", s, strings.Join(names, ", "))
 }

@@ -26,7 +26,7 @@ func verifyCommand() *cli.Command {
 		Usage: "verify a seal proof against its C1 output: exit 0 valid, 1 invalid",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "c1", Usage: "C1 JSON or lotus-bench Commit2In `FILE` the proof was made from", Required: true},
-			&cli.StringFlag{Name: "proof", Usage: "proof `FILE`: raw bytes (192 per partition) or hex", Required: true},
+			&cli.StringFlag{Name: "proof", Usage: fmt.Sprintf("proof `FILE`: raw bytes (%d per partition) or hex", groth16.ProofSize), Required: true},
 			paramsDirFlag(),
 			requireProductionFlag(),
 			minerFlag(),
@@ -174,7 +174,7 @@ func firstBadPoint(pf []byte) (int, string, error) {
 	slots := []struct {
 		name     string
 		from, to int
-	}{{"a", 0, 48}, {"b", 48, 144}, {"c", 144, 192}}
+	}{{"a", 0, 48}, {"b", 48, 144}, {"c", 144, groth16.ProofSize}}
 	for base := 0; base+groth16.ProofSize <= len(pf); base += groth16.ProofSize {
 		for _, sl := range slots {
 			probe := good

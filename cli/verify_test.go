@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,7 +22,7 @@ func TestReadProofFileErrors(t *testing.T) {
 	badB := append([]byte{}, good[:]...)
 	badB[48] &^= 0x80 // compression flag of B cleared
 	badC2 := append([]byte{}, two...)
-	badC2[192+144] &^= 0x80
+	badC2[groth16.ProofSize+144] &^= 0x80
 	hexGood := hex.EncodeToString(good[:])
 	for _, tc := range []struct {
 		name       string
@@ -32,14 +33,14 @@ func TestReadProofFileErrors(t *testing.T) {
 		{"good raw", string(good[:]), 1, ""},
 		{"good hex", hexGood + "\n", 1, ""},
 		{"good 0x hex", "  0x" + hexGood, 1, ""},
-		{"all-zero raw", string(make([]byte, 192)), 1, "offset 0, proof[0].a:"},
+		{"all-zero raw", string(make([]byte, groth16.ProofSize)), 1, "offset 0, proof[0].a:"},
 		{"all-zero hex", strings.Repeat("0", 384), 1, "offset 0 (byte 0 of the hex-decoded proof), proof[0].a:"},
 		{"bad B", string(badB), 1, "offset 48, proof[0].b:"},
 		{"bad C of partition 1", string(badC2), 2, "offset 336, proof[1].c:"},
 		{"bad C of partition 1, hex", hex.EncodeToString(badC2), 2, "offset 672 (byte 336 of the hex-decoded proof), proof[1].c:"},
 		{"bad hex digit", hexGood[:10] + "zz" + hexGood[12:], 1, `offset 10: 'z' is not a hex digit`},
 		{"bad hex digit after 0x", "0x" + hexGood[:101] + "g" + hexGood[102:], 1, `offset 103: 'g' is not a hex digit`},
-		{"short", string(good[:100]), 1, "100 bytes, want 192"},
+		{"short", string(good[:100]), 1, fmt.Sprintf("100 bytes, want %d", groth16.ProofSize)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "proof")

@@ -26,6 +26,7 @@ import (
 	"github.com/filecoin-project/go-state-types/proof"
 
 	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -294,7 +295,7 @@ func cuseal_porep_verify_seal(registeredProof C.int64_t, commR, commD *C.uint8_t
 		return finish(badInputf("libcuseal: verify_seal: proof is NULL with proof_len %d", uint64(proofLen)), errMsg)
 	}
 	if uint64(proofLen) > 1<<20 {
-		return finish(badInputf("libcuseal: verify_seal: proof_len %d is implausible (192 bytes per partition)", uint64(proofLen)), errMsg)
+		return finish(badInputf("libcuseal: verify_seal: proof_len %d is implausible (%d bytes per partition)", uint64(proofLen), groth16.ProofSize), errMsg)
 	}
 	sealed, err := commcid.ReplicaCommitmentV1ToCID(b[0][:])
 	if err != nil {

@@ -95,12 +95,12 @@ func parseC1(phase1Output []byte, sectorNum abi.SectorNumber, minerID abi.ActorI
 		return nil, badInputf("porep: C1 replica_id %x is not the replica id of miner %d, sector %d with the C1's ticket, comm_d and porep_id of %s (want %x): wrong miner or sector number, or an altered ticket, comm_d or registered_proof",
 			c1.ReplicaID[:], minerID, sectorNum, cfg.Name, want[:])
 	}
-	if err := c1.CheckChallenges(&cfg); err != nil {
+	if err := c1.ValidateChallenges(&cfg); err != nil {
 		return nil, badInputf("porep: C1: %w", err)
 	}
 	// A corrupted Merkle path would otherwise only show up as a proof that
 	// does not verify, after synthesis and proving.
-	if err := c1.CheckInclusionProofs(&cfg); err != nil {
+	if err := c1.ValidateInclusionProofs(&cfg); err != nil {
 		return nil, badInputf("porep: C1: %w", err)
 	}
 	return &parsedC1{c1: c1, cfg: cfg}, nil

@@ -161,8 +161,8 @@ func TestSealCommitPhase2EndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("2 KiB SealCommitPhase2 (CPU) in %v", time.Since(start))
-	if len(pf) != 192 {
-		t.Fatalf("proof is %d bytes, want 192", len(pf))
+	if len(pf) != groth16.ProofSize {
+		t.Fatalf("proof is %d bytes, want %d", len(pf), groth16.ProofSize)
 	}
 	ok, err := VerifySeal(verifyInfo(t, s, pf), WithParamsDir(dir))
 	if err != nil || !ok {
@@ -374,7 +374,7 @@ func TestSealCommitPhase2ErrBadInput(t *testing.T) {
 func TestVerifySealBadInput(t *testing.T) {
 	s := seal2K(t)
 	dir := t.TempDir()
-	pf := make([]byte, 192)
+	pf := make([]byte, groth16.ProofSize)
 	for name, mutate := range map[string]func(*proof.SealVerifyInfo){
 		"proof length":   func(i *proof.SealVerifyInfo) { i.Proof = i.Proof[:191] },
 		"ticket length":  func(i *proof.SealVerifyInfo) { i.Randomness = i.Randomness[:31] },
@@ -416,7 +416,7 @@ func TestVerifySealBadInput(t *testing.T) {
 		mutate func(*proof.SealVerifyInfo)
 		want   string
 	}{
-		{"undecodable proof (all zero)", func(i *proof.SealVerifyInfo) { i.Proof = make([]byte, 192) }, "porep: proof: "},
+		{"undecodable proof (all zero)", func(i *proof.SealVerifyInfo) { i.Proof = make([]byte, groth16.ProofSize) }, "porep: proof: "},
 		{"undecodable proof (bad flag)", func(i *proof.SealVerifyInfo) { i.Proof[0] &^= 0x80 }, "porep: proof: byte offset 0 (partition 0)"},
 		{"proof length", func(i *proof.SealVerifyInfo) { i.Proof = i.Proof[:191] }, "191 bytes"},
 		{"ticket length", func(i *proof.SealVerifyInfo) { i.Randomness = i.Randomness[:31] }, "ticket"},
@@ -475,7 +475,7 @@ func BenchmarkSealCommitPhase2_2KiB(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(pf) != 192 {
+		if len(pf) != groth16.ProofSize {
 			b.Fatalf("proof is %d bytes", len(pf))
 		}
 	}

@@ -128,9 +128,9 @@ func (s *SRS) Prove(circuits []Circuit, r, sv []fr.Element) ([]Proof, error) {
 	return proofs, nil
 }
 
-// CheckCircuits runs the shim's consistency checks (lengths, bit lengths, popcounts, one
+// ValidateCircuits runs the shim's consistency checks (lengths, bit lengths, popcounts, one
 // shape per batch) without a device or an SRS; Prove runs the same checks first.
-func CheckCircuits(circuits []Circuit) error {
+func ValidateCircuits(circuits []Circuit) error {
 	if abiErr != nil {
 		return abiErr
 	}

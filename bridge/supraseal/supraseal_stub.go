@@ -27,5 +27,5 @@ func (s *SRS) Prove(circuits []Circuit, r, sv []fr.Element) ([]Proof, error) {
 	return nil, ErrNotBuilt
 }
 
-// CheckCircuits returns ErrNotBuilt without the supraseal build tag.
-func CheckCircuits(circuits []Circuit) error { return ErrNotBuilt }
+// ValidateCircuits returns ErrNotBuilt without the supraseal build tag.
+func ValidateCircuits(circuits []Circuit) error { return ErrNotBuilt }

@@ -46,28 +46,28 @@ func TestWithoutDevice(t *testing.T) {
 			t.Fatalf("LoadSRS without a device: %v, want ErrNoDevice", err)
 		}
 	}
-	if err := CheckCircuits([]Circuit{tiny(), tiny()}); err != nil {
+	if err := ValidateCircuits([]Circuit{tiny(), tiny()}); err != nil {
 		t.Fatalf("valid batch: %v", err)
 	}
 	c := tiny()
 	c.B = c.B[:2]
-	if err := CheckCircuits([]Circuit{c}); err == nil || !strings.Contains(err.Error(), "|b|=2") {
+	if err := ValidateCircuits([]Circuit{c}); err == nil || !strings.Contains(err.Error(), "|b|=2") {
 		t.Fatalf("short b: %v", err)
 	}
 	c = tiny()
 	c.ADensityAux.BitLen = 65 // more bits than words
-	if err := CheckCircuits([]Circuit{c}); err == nil || !strings.Contains(err.Error(), "A-aux density has 1 words for 65 bits") {
+	if err := ValidateCircuits([]Circuit{c}); err == nil || !strings.Contains(err.Error(), "A-aux density has 1 words for 65 bits") {
 		t.Fatalf("density past its words: %v", err)
 	}
 	c = tiny()
 	c.Aux = nil // densities say 2 aux variables
 	var se *Error
-	if err := CheckCircuits([]Circuit{c}); !errors.As(err, &se) || se.Code != 1 || !strings.Contains(err.Error(), "circuit 0: aux density bit lengths") {
+	if err := ValidateCircuits([]Circuit{c}); !errors.As(err, &se) || se.Code != 1 || !strings.Contains(err.Error(), "circuit 0: aux density bit lengths") {
 		t.Fatalf("no aux: %v", err)
 	}
 	c = tiny()
 	c.BDensityAux.Words = []uint64{0b11}
-	if err := CheckCircuits([]Circuit{tiny(), c}); err == nil || !strings.Contains(err.Error(), "circuit 1: sizes or densities differ") {
+	if err := ValidateCircuits([]Circuit{tiny(), c}); err == nil || !strings.Contains(err.Error(), "circuit 1: sizes or densities differ") {
 		t.Fatalf("mixed shapes: %v", err)
 	}
 }

@@ -1,6 +1,3 @@
-// Package parallel splits index ranges over goroutines: the one home of the
-// "contiguous chunks on GOMAXPROCS workers" loop that sealing, tree hashing,
-// parameter decoding and aggregation share.
 package parallel
 
 import (

@@ -58,6 +58,8 @@ func appendGtTranscript(out []byte, x *bls.GT) []byte {
 // errGtNotCompressible: blstrs' compress() inverts c1 and unwraps; an
 // element with c1 = 0 (only ±1 in the cyclotomic subgroup) cannot be
 // written.
+//
+//lint:ignore ST1005 "Gt" is the name of the target group, not a capitalized word
 var errGtNotCompressible = errors.New("Gt element with c1 = 0 cannot be compressed")
 
 // appendGtCompressed appends blstrs' Compress::write_compressed encoding:

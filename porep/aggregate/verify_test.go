@@ -120,7 +120,7 @@ func TestVerifyGolden(t *testing.T) {
 			size       int
 		}{"z_c[0]", zc0, zc0 + 48, 48})
 		end := len(c.golden)
-		for _, s := range []struct {
+		swaps = append(swaps, []struct {
 			name       string
 			off1, off2 int
 			size       int
@@ -130,9 +130,7 @@ func TestVerifyGolden(t *testing.T) {
 			{"final_wkey", end - 384, end - 336, 48},
 			{"final_vkey", end - 576, end - 480, 96},
 			{"final_a/final_c", end - 768, end - 624, 48},
-		} {
-			swaps = append(swaps, s)
-		}
+		}...)
 		for _, s := range swaps {
 			b := append([]byte(nil), c.golden...)
 			if string(b[s.off1:s.off1+s.size]) == string(b[s.off2:s.off2+s.size]) {

@@ -338,11 +338,11 @@ func TestTestCSNamesUnsatisfied(t *testing.T) {
 	tc.Enforce(LC{{one, x}}, LC{{one, One}}, LC{{one, x}})
 	tc.Pop()
 	tc.Pop()
-	if err := tc.Check(); err != nil {
+	if err := tc.Validate(); err != nil {
 		t.Fatalf("satisfied system reported: %v", err)
 	}
 	tc.Set(x, two)
-	err := tc.Check()
+	err := tc.Validate()
 	var ue *UnsatisfiedError
 	if !errors.As(err, &ue) || ue.Index != 0 || ue.Path != "outer" {
 		t.Fatalf("got %v, want constraint 0 in outer", err)

@@ -117,10 +117,10 @@ func (e *UnsatisfiedError) Error() string {
 	return fmt.Sprintf("cs: constraint %d (namespace %q) is not satisfied", e.Index, e.Path)
 }
 
-// Check evaluates every recorded constraint (the per-input rows are
+// Validate evaluates every recorded constraint (the per-input rows are
 // trivially satisfied and not checked) and returns an *UnsatisfiedError
 // for the first one with ⟨A,w⟩·⟨B,w⟩ ≠ ⟨C,w⟩, or nil.
-func (t *TestCS) Check() error {
+func (t *TestCS) Validate() error {
 	n := t.NumConstraints()
 	for r := 0; r < n; r++ {
 		a := rowValue(&t.a, r, t.input, t.aux)

@@ -82,7 +82,7 @@ func TestCreateLabelGolden(t *testing.T) {
 	if tc.NumConstraints() != 532_025 {
 		t.Fatalf("constraints = %d, want 532,025", tc.NumConstraints())
 	}
-	if err := tc.Check(); err != nil {
+	if err := tc.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	want := nativeLabel(id, 3, 22, parents)
@@ -119,7 +119,7 @@ func TestCreateLabelStackedCost(t *testing.T) {
 	if dc, da := tc.NumConstraints()-c0, tc.NumAux()-a0; dc != 522_269 || da != 521_749 {
 		t.Fatalf("create_label cost = %d constraints, %d aux; want 522,269 and 521,749", dc, da)
 	}
-	if err := tc.Check(); err != nil {
+	if err := tc.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	want := nativeLabel(porLE(&idFr), 2, 123456789, expandParents(rawBytes))

@@ -60,7 +60,7 @@ func TestBooleanOps(t *testing.T) {
 					one.SetOne()
 					x.Sub(&one, &x)
 					tc.Set(r.Variable(), x)
-					if tc.Check() == nil {
+					if tc.Validate() == nil {
 						t.Fatalf("%s: flipped result still satisfies", o.name)
 					}
 				}
@@ -149,8 +149,8 @@ func TestBitOpsAndEnforceEqual(t *testing.T) {
 						}
 						continue
 					}
-					if (tc2.Check() == nil) != eq {
-						t.Fatalf("enforce_equal(%v,%v): satisfied %v, equal %v", x2, y2, tc2.Check() == nil, eq)
+					if (tc2.Validate() == nil) != eq {
+						t.Fatalf("enforce_equal(%v,%v): satisfied %v, equal %v", x2, y2, tc2.Validate() == nil, eq)
 					}
 				}
 			}
@@ -207,7 +207,7 @@ func TestToBitsLEAndPacking(t *testing.T) {
 		flip := tc.Value(bits[7].Variable())
 		flip.Sub(&frOne, &flip)
 		tc.Set(bits[7].Variable(), flip)
-		if tc.Check() == nil {
+		if tc.Validate() == nil {
 			t.Fatal("corrupted bit still satisfies the unpacking constraint")
 		}
 	}
@@ -414,7 +414,7 @@ func TestNumMulSquareInputizeEqual(t *testing.T) {
 	mustCheck(t, tc)
 	tc.Set(p.Var, wq)
 	var ue *cs.UnsatisfiedError
-	if err := tc.Check(); !errors.As(err, &ue) || ue.Index != 0 {
+	if err := tc.Validate(); !errors.As(err, &ue) || ue.Index != 0 {
 		t.Fatalf("wrong product not caught at constraint 0: %v", err)
 	}
 	// Num: pack a few bits through AddBoolWithCoeff and Scale.

@@ -150,7 +150,7 @@ func TestPoRCircuitGolden(t *testing.T) {
 			if !computed.Equal(&root) {
 				t.Fatal("computed root differs from the native tree root")
 			}
-			if err := tc.Check(); err != nil {
+			if err := tc.Validate(); err != nil {
 				t.Fatal(err)
 			}
 			in := tc.Inputs()
@@ -180,7 +180,7 @@ func TestPoRCircuitPrivateGolden(t *testing.T) {
 			if tc.NumInputs() != 2 || tc.NumConstraints() != c.want {
 				t.Fatalf("(inputs, constraints) = (%d, %d), want (2, %d)", tc.NumInputs(), tc.NumConstraints(), c.want)
 			}
-			if err := tc.Check(); err != nil {
+			if err := tc.Validate(); err != nil {
 				t.Fatal(err)
 			}
 			// A tampered sibling computes another root: root equality fails.
@@ -189,7 +189,7 @@ func TestPoRCircuitPrivateGolden(t *testing.T) {
 			if _, err := PoRCircuit(bad, TreePoseidon, leaves[37], path, root, true); err != nil {
 				t.Fatal(err)
 			}
-			if bad.Check() == nil {
+			if bad.Validate() == nil {
 				t.Fatal("tampered path satisfied the circuit")
 			}
 		})
@@ -237,7 +237,7 @@ func TestEnforceInclusion(t *testing.T) {
 				t.Fatalf("inputs = %d, want 2", tc.NumInputs())
 			}
 			_ = a0
-			if err := tc.Check(); err != nil {
+			if err := tc.Validate(); err != nil {
 				t.Fatal(err)
 			}
 			want := fr.NewElement(45)
@@ -251,7 +251,7 @@ func TestEnforceInclusion(t *testing.T) {
 			if err := EnforceInclusion(bad, c.hash, path, &r2, &l2); err != nil {
 				t.Fatal(err)
 			}
-			if bad.Check() == nil {
+			if bad.Validate() == nil {
 				t.Fatal("wrong leaf satisfied the inclusion proof")
 			}
 		})

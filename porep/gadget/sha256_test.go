@@ -36,7 +36,7 @@ func bitsToBytes(bits []Boolean) []byte {
 
 func mustCheck(t *testing.T, tc *cs.TestCS) {
 	t.Helper()
-	if err := tc.Check(); err != nil {
+	if err := tc.Validate(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -148,7 +148,7 @@ func TestSHA256MatchesStdlib(t *testing.T) {
 			x.Sub(&one, &x)
 			tc.Set(v, x)
 			var ue *cs.UnsatisfiedError
-			if err := tc.Check(); !errors.As(err, &ue) {
+			if err := tc.Validate(); !errors.As(err, &ue) {
 				t.Fatalf("len %d: flipped witness %v still satisfies (%v)", n, v, err)
 			}
 		}
@@ -252,7 +252,7 @@ func TestSHA256NamespaceInError(t *testing.T) {
 	x.Sub(&frOne, &x)
 	tc.Set(v, x)
 	var ue *cs.UnsatisfiedError
-	if err := tc.Check(); !errors.As(err, &ue) || ue.Path != "caller/sha256" {
+	if err := tc.Validate(); !errors.As(err, &ue) || ue.Path != "caller/sha256" {
 		t.Fatalf("got %v, want an error in caller/sha256", err)
 	}
 }

@@ -32,7 +32,7 @@ type Sums struct {
 // gnark-crypto) and the CUDA backend (bridge package). QuerySums returns
 // one Sums per assignment, in order; it must not modify the assignments
 // or the params, must honour ctx cancellation between stages, and must
-// reject assignments that do not fit params (CheckAssignment) with an
+// reject assignments that do not fit params (ValidateAssignment) with an
 // error wrapping ErrShape. Results must be bit-identical across backends
 // (they are group elements, so any correct computation is).
 type Backend interface {
@@ -49,12 +49,12 @@ type ProofBackend interface {
 	ProveWith(ctx context.Context, params *Params, assignments []*cs.Assignment, rs []Randomness) ([]Proof, error)
 }
 
-// CheckAssignment verifies that a fits params: |Input| = |ic|, |Aux| = |l|,
+// ValidateAssignment verifies that a fits params: |Input| = |ic|, |Aux| = |l|,
 // constraint count ≤ m = |h|+1 with |A| = |B| = |C|, density bit lengths
 // equal to the variable counts (no stray bits past them), |a| = |Input| +
 // popcount(A-aux), |b_g1| = |b_g2| = popcount(B-input) + popcount(B-aux).
 // Errors wrap ErrShape and name the query and the mismatch.
-func CheckAssignment(params *Params, a *cs.Assignment) error {
+func ValidateAssignment(params *Params, a *cs.Assignment) error {
 	if a == nil {
 		return fmt.Errorf("%w: nil assignment", ErrShape)
 	}

@@ -226,7 +226,7 @@ func (b *CUDABackend) logSRS(params *Params, s *bridge.SRS, load time.Duration) 
 // QuerySums implements Backend.
 func (b *CUDABackend) QuerySums(ctx context.Context, params *Params, as []*cs.Assignment) ([]Sums, error) {
 	for i, a := range as {
-		if err := CheckAssignment(params, a); err != nil {
+		if err := ValidateAssignment(params, a); err != nil {
 			return nil, fmt.Errorf("groth16: assignment %d: %w", i, err)
 		}
 	}

@@ -100,7 +100,7 @@ func (b *SupraSealBackend) Close() error {
 
 // ProveWith proves the assignments in one supraseal call (they must share one circuit shape,
 // as the partitions of a sector do). Every assignment is checked against params first
-// (CheckAssignment), since supraseal itself only asserts in debug builds. ctx is honoured
+// (ValidateAssignment), since supraseal itself only asserts in debug builds. ctx is honoured
 // before the call; the native call itself cannot be interrupted.
 func (b *SupraSealBackend) ProveWith(ctx context.Context, params *Params, assignments []*cs.Assignment, rs []Randomness) ([]Proof, error) {
 	if len(rs) != len(assignments) {
@@ -116,7 +116,7 @@ func (b *SupraSealBackend) ProveWith(ctx context.Context, params *Params, assign
 	r := make([]fr.Element, len(rs))
 	s := make([]fr.Element, len(rs))
 	for i, a := range assignments {
-		if err := CheckAssignment(params, a); err != nil {
+		if err := ValidateAssignment(params, a); err != nil {
 			return nil, fmt.Errorf("assignment %d: %w", i, err)
 		}
 		circuits[i] = nativeCircuit(a)

@@ -62,13 +62,13 @@ func TestSupraSealBackendWithoutDevice(t *testing.T) {
 	}
 
 	if !supraseal.Built {
-		if err := supraseal.CheckCircuits(cc); !errors.Is(err, supraseal.ErrNotBuilt) {
-			t.Fatalf("CheckCircuits without the tag: %v", err)
+		if err := supraseal.ValidateCircuits(cc); !errors.Is(err, supraseal.ErrNotBuilt) {
+			t.Fatalf("ValidateCircuits without the tag: %v", err)
 		}
 		return
 	}
-	if err := supraseal.CheckCircuits(cc); err != nil {
-		t.Fatalf("CheckCircuits(valid batch): %v", err)
+	if err := supraseal.ValidateCircuits(cc); err != nil {
+		t.Fatalf("ValidateCircuits(valid batch): %v", err)
 	}
 	one := func(mut func(c *supraseal.Circuit)) []supraseal.Circuit {
 		out := append([]supraseal.Circuit(nil), cc...)
@@ -88,7 +88,7 @@ func TestSupraSealBackendWithoutDevice(t *testing.T) {
 		{"other densities", one(func(c *supraseal.Circuit) { c.ADensityAux.Words[0] ^= 1 }), "circuit 1: sizes or densities differ from circuit 0's"},
 		{"no inputs", one(func(c *supraseal.Circuit) { c.Input = nil; c.BDensityInput.BitLen = 0 }), "circuit 1: input assignment is empty"},
 	} {
-		err := supraseal.CheckCircuits(tc.cc)
+		err := supraseal.ValidateCircuits(tc.cc)
 		var se *supraseal.Error
 		if !errors.As(err, &se) || se.Code != 1 || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want code 1 and %q", tc.name, err, tc.want)

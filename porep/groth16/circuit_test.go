@@ -118,7 +118,7 @@ func (c randomCircuit) assignment(t testing.TB) (*cs.Assignment, []fr.Element) {
 	t.Helper()
 	tcs := cs.NewTestCS()
 	c.synthesize(tcs)
-	if err := tcs.Check(); err != nil {
+	if err := tcs.Validate(); err != nil {
 		t.Fatalf("random circuit unsatisfied: %v", err)
 	}
 	pa := cs.NewProvingAssignment(cs.SizeHint{})

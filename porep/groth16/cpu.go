@@ -10,6 +10,7 @@ import (
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
+	"github.com/consensys/gnark-crypto/utils"
 
 	"github.com/cuseal/cuseal/porep/cs"
 )
@@ -30,7 +31,7 @@ var _ Backend = (*CPUBackend)(nil)
 // so at most one decoded query is alive.
 func (b *CPUBackend) QuerySums(ctx context.Context, params *Params, as []*cs.Assignment) ([]Sums, error) {
 	for i, a := range as {
-		if err := CheckAssignment(params, a); err != nil {
+		if err := ValidateAssignment(params, a); err != nil {
 			return nil, fmt.Errorf("groth16: assignment %d: %w", i, err)
 		}
 	}
@@ -201,6 +202,6 @@ func HCoefficients(dom *fft.Domain, a, b, c []fr.Element) []fr.Element {
 		}
 	})
 	dom.FFTInverse(va, fft.DIF, fft.OnCoset())
-	fft.BitReverse(va)
+	utils.BitReverse(va)
 	return va[:m-1]
 }

@@ -53,10 +53,10 @@ func FileDigest(path string) (string, error) {
 	return hex.EncodeToString(sum[:16]), nil
 }
 
-// CheckFileDigest looks up path's base name in table and compares its
+// VerifyFileDigest looks up path's base name in table and compares its
 // digest (FIL_PROOFS_VERIFY_PRODUCTION_PARAMS behaviour): an error names
 // the file and both digests, or says the file is not in the table.
-func CheckFileDigest(path string, table map[string]ParamInfo) error {
+func VerifyFileDigest(path string, table map[string]ParamInfo) error {
 	name := filepath.Base(path)
 	e, ok := table[name]
 	if !ok {

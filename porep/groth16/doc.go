@@ -1,7 +1,8 @@
 // Package groth16 is cuseal's Groth16 layer over BLS12-381: the Filecoin
 // `.params` / `.vk` / proof byte formats, deterministic test-parameter
-// generation, the Backend interface with its CPU implementation, the one
-// shared proof assembly, and the verifier.
+// generation, the Backend interface with its CPU implementation (and, under
+// the build tags cuda and supraseal, the CUDA and supraseal-c2 backends over
+// the bridge packages), the one shared proof assembly, and the verifier.
 //
 // Everything here mirrors bellperson 0.27 (filecoin-project/bellperson
 // src/groth16/{params.rs,mapped_params.rs,generator.rs,prover/native.rs,
@@ -14,9 +15,11 @@
 //	cs.Assignment ──Backend.QuerySums──▶ Sums{ΣH, ΣL, ΣA, ΣB_G1, ΣB_G2}
 //	Sums + (r, s) ──Assemble──▶ Proof{A, B, C} ──Bytes──▶ 192 bytes
 //
-// Both backends (CPU here, CUDA through the bridge package) return the same
-// five sums, and Assemble is the only place where r and s enter, so proofs
-// from either backend are byte-identical for fixed r, s.
+// The CPU and CUDA backends return the same five sums, and Assemble is the
+// only place where r and s enter, so their proofs are byte-identical for
+// fixed r, s by construction. The supraseal backend (a ProofBackend)
+// assembles inside supraseal-c2 and returns whole proofs; they are verified
+// like the others, and their byte equality with the CPU's is a test.
 //
 // Formats (docs/formats.md §1–§3): every point in `.params` and
 // `.vk` is uncompressed zcash/IETF encoding (G1 96 bytes, G2 192 bytes),

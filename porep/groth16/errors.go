@@ -6,7 +6,7 @@ import (
 )
 
 // Sentinel errors. Callers branch on them with errors.Is; the wrapping
-// FormatError / SizeError carry the location.
+// *FormatError carries the location (file, section, index, byte offset).
 var (
 	// ErrInvalidProof: the pairing check failed (the proof does not verify).
 	ErrInvalidProof = errors.New("groth16: invalid proof")

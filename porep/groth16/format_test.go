@@ -71,7 +71,7 @@ func TestPointEncodingRoundTrip(t *testing.T) {
 		if _, err := b.SetBytes(enc[48:144]); err != nil || !b.Equal(&pr.B) {
 			t.Fatal("gnark decode of B")
 		}
-		if _, err := c.SetBytes(enc[144:192]); err != nil || !c.Equal(&pr.C) {
+		if _, err := c.SetBytes(enc[144:ProofSize]); err != nil || !c.Equal(&pr.C) {
 			t.Fatal("gnark decode of C")
 		}
 		// we decode gnark's compressed encoders' output
@@ -477,16 +477,16 @@ func TestFileDigest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckFileDigest(path, table); err != nil {
+	if err := VerifyFileDigest(path, table); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(path, []byte("abd"), 0o644)
-	if err := CheckFileDigest(path, table); err == nil || !strings.Contains(err.Error(), "ba80a53f981c4d0d6a2797b69f12f6e9") {
+	if err := VerifyFileDigest(path, table); err == nil || !strings.Contains(err.Error(), "ba80a53f981c4d0d6a2797b69f12f6e9") {
 		t.Fatalf("modified file: %v", err)
 	}
 	other := filepath.Join(dir, "unknown.params")
 	os.WriteFile(other, []byte("abc"), 0o644)
-	if err := CheckFileDigest(other, table); err == nil {
+	if err := VerifyFileDigest(other, table); err == nil {
 		t.Fatal("unlisted file accepted")
 	}
 	if _, err := ParseParametersJSON(strings.NewReader(`{"x":{"digest":"zz"}}`)); err == nil {

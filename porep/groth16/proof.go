@@ -25,7 +25,7 @@ func (p *Proof) Bytes() [ProofSize]byte {
 	a, b, c := p.A.Bytes(), p.B.Bytes(), p.C.Bytes()
 	copy(out[0:48], a[:])
 	copy(out[48:144], b[:])
-	copy(out[144:192], c[:])
+	copy(out[144:ProofSize], c[:])
 	return out
 }
 
@@ -48,7 +48,7 @@ func (p *Proof) setBytes(b []byte, name string, base int64) error {
 	if err := decodeG1Compressed(&p.A, b[0:48]); err != nil {
 		return &FormatError{name, SectionProof, 0, base, err}
 	}
-	if err := decodeG1Compressed(&p.C, b[144:192]); err != nil {
+	if err := decodeG1Compressed(&p.C, b[144:ProofSize]); err != nil {
 		return &FormatError{name, SectionProof, 2, base + 144, err}
 	}
 	return nil

@@ -209,10 +209,10 @@ func TestDeterministicProofs(t *testing.T) {
 	}
 }
 
-func TestCheckAssignmentRejects(t *testing.T) {
+func TestValidateAssignmentRejects(t *testing.T) {
 	p := sharedParams(t)
 	a, _ := testCircuit.assignment(t)
-	if err := CheckAssignment(p, a); err != nil {
+	if err := ValidateAssignment(p, a); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -244,7 +244,7 @@ func TestCheckAssignmentRejects(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			b := *a
 			tc.mut(&b)
-			err := CheckAssignment(p, &b)
+			err := ValidateAssignment(p, &b)
 			if !errors.Is(err, ErrShape) || !bytes.Contains([]byte(err.Error()), []byte(tc.want)) {
 				t.Fatalf("got %v, want ErrShape mentioning %q", err, tc.want)
 			}

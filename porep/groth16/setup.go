@@ -10,6 +10,7 @@ import (
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
+	"github.com/consensys/gnark-crypto/utils"
 
 	"github.com/cuseal/cuseal/porep/cs"
 )
@@ -81,7 +82,7 @@ func Setup(r1cs *cs.R1CS, tw ToxicWaste) (*Params, error) {
 	if m > 1 {
 		dom := fft.NewDomain(uint64(m))
 		dom.FFTInverse(lagrange, fft.DIF)
-		fft.BitReverse(lagrange)
+		utils.BitReverse(lagrange)
 	}
 
 	nIn, nAux := r1cs.NumInputs, r1cs.NumAux

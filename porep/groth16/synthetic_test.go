@@ -34,7 +34,7 @@ func TestSyntheticShape(t *testing.T) {
 		t.Fatalf("domain %d, l %d", p.DomainSize(), p.NumL())
 	}
 	a := SyntheticAssignment(s, 1)
-	if err := CheckAssignment(p, a); err != nil {
+	if err := ValidateAssignment(p, a); err != nil {
 		t.Fatal(err)
 	}
 	if b := SyntheticAssignment(s, 1); b.Aux[100] != a.Aux[100] || b.C[5] != a.C[5] {

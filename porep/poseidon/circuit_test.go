@@ -58,7 +58,7 @@ func TestCircuitMatchesNative(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := sys.Check(); err != nil {
+		if err := sys.Validate(); err != nil {
 			t.Fatalf("arity %d: %v", arity, err)
 		}
 		want := hashCorrect(mustConstants(arity), vals)
@@ -83,7 +83,7 @@ func TestCircuitVectors(t *testing.T) {
 		if want := fromLimbs(v.limbs); !val.Equal(&want) {
 			t.Errorf("arity %d: circuit %s, want %s", v.arity, val.String(), want.String())
 		}
-		if err := sys.Check(); err != nil {
+		if err := sys.Validate(); err != nil {
 			t.Errorf("arity %d: %v", v.arity, err)
 		}
 	}
@@ -109,12 +109,12 @@ func TestCircuitTamper(t *testing.T) {
 		bad.Add(&bad, &orig)
 		sys.Set(v, bad)
 		var ue *cs.UnsatisfiedError
-		if err := sys.Check(); !errors.As(err, &ue) {
+		if err := sys.Validate(); !errors.As(err, &ue) {
 			t.Errorf("aux %d tampered: Check = %v", idx, err)
 		}
 		sys.Set(v, orig)
 	}
-	if err := sys.Check(); err != nil {
+	if err := sys.Validate(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -136,7 +136,7 @@ func TestCircuitShapeWithoutValues(t *testing.T) {
 	if _, _, err := HashCircuit(withVals, vars2, vals2); err != nil {
 		t.Fatal(err)
 	}
-	if err := withVals.Check(); err != nil {
+	if err := withVals.Validate(); err != nil {
 		t.Fatal(err)
 	}
 
@@ -334,7 +334,7 @@ func TestCircuitNamespaces(t *testing.T) {
 	bad.SetUint64(3)
 	sys.Set(cs.Aux(idx), bad)
 	var ue *cs.UnsatisfiedError
-	if err := sys.Check(); !errors.As(err, &ue) || ue.Path != "hash/partial round 0" {
+	if err := sys.Validate(); !errors.As(err, &ue) || ue.Path != "hash/partial round 0" {
 		t.Fatalf("tampered first partial-round input: %v", err)
 	}
 }
@@ -349,7 +349,7 @@ func TestConcurrentUse(t *testing.T) {
 			sys := cs.NewTestCS()
 			_, v, err := HashCircuit(sys, allocPreimage(sys, vals), vals)
 			if err == nil {
-				err = sys.Check()
+				err = sys.Validate()
 			}
 			if want := Hash(vals); err == nil && !v.Equal(&want) {
 				err = errors.New("circuit value differs from Hash")

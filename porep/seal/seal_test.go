@@ -71,7 +71,7 @@ func checkC1(t *testing.T, cfg stacked.SectorConfig, c1 []byte) *stacked.C1Outpu
 	if err := VerifyC1(out, &cfg); err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckReplicaID(out, &cfg, stacked.ProverID(1000), 7); err != nil {
+	if err := ValidateReplicaID(out, &cfg, stacked.ProverID(1000), 7); err != nil {
 		t.Fatal(err)
 	}
 	return out

@@ -25,7 +25,7 @@ type SyntheticOptions struct {
 // 64 GiB included), for synthesis benchmarks. Its challenges are derived as
 // usual from a random replica_id and seed, its parent indices come from the
 // real graph, and comm_r = Poseidon2(comm_c, comm_r_last), so it passes
-// C1Output.Validate and CheckChallenges; but all hashes, labels and leaves
+// C1Output.Validate and ValidateChallenges; but all hashes, labels and leaves
 // are random, so it is cryptographically invalid: no proof made from it
 // verifies. It is marked with SyntheticInvalid (JSON field
 // "cuseal_synthetic_invalid": true), which VerifyC1 rejects.

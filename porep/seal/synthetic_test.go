@@ -34,7 +34,7 @@ func TestSyntheticC1Shapes(t *testing.T) {
 			if got != cfg || !parsed.SyntheticInvalid {
 				t.Fatalf("config %s, marker %v", got.Name, parsed.SyntheticInvalid)
 			}
-			if err := parsed.CheckChallenges(&cfg); err != nil {
+			if err := parsed.ValidateChallenges(&cfg); err != nil {
 				t.Fatal(err)
 			}
 			if err := VerifyC1(parsed, &cfg); err == nil || !strings.Contains(err.Error(), stacked.SyntheticMarkerField) {

@@ -12,7 +12,7 @@ import (
 
 // VerifyC1 checks a C1 output the way rust-fil-proofs' vanilla
 // Proof::verify does, challenge by challenge: structure (C1Output.Validate),
-// challenge derivation and graph parents (CheckChallenges), every Merkle path
+// challenge derivation and graph parents (ValidateChallenges), every Merkle path
 // recomputed to its root (comm_d SHA-256, comm_r_last and the 15 column
 // proofs in tree C), every column proof's leaf equal to the Poseidon hash of
 // its rows, every labeling proof's parents equal to the parent columns'
@@ -26,7 +26,7 @@ func VerifyC1(c1 *stacked.C1Output, cfg *stacked.SectorConfig) error {
 	if c1.SyntheticInvalid {
 		return fmt.Errorf("c1: marked %s: synthetic benchmark data, not a real C1 output", stacked.SyntheticMarkerField)
 	}
-	if err := c1.CheckChallenges(cfg); err != nil {
+	if err := c1.ValidateChallenges(cfg); err != nil {
 		return err
 	}
 	rid := [32]byte(c1.ReplicaID)
@@ -119,9 +119,9 @@ func verifyVanilla(v *stacked.VanillaProof, cfg *stacked.SectorConfig, rid *[32]
 	return nil
 }
 
-// CheckReplicaID reports whether c1's replica_id is the one of (miner,
+// ValidateReplicaID reports whether c1's replica_id is the one of (miner,
 // sector, ticket, comm_d, porep_id) for cfg.
-func CheckReplicaID(c1 *stacked.C1Output, cfg *stacked.SectorConfig, proverID [32]byte, sector uint64) error {
+func ValidateReplicaID(c1 *stacked.C1Output, cfg *stacked.SectorConfig, proverID [32]byte, sector uint64) error {
 	want := stacked.ReplicaID(proverID, abiSector(sector), c1.Ticket, c1.CommD, cfg.PoRepID)
 	if want != [32]byte(c1.ReplicaID) {
 		return verr("replica_id", "%x is not the replica_id %x of this prover, sector, ticket and comm_d", c1.ReplicaID, want)

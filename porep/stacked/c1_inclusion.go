@@ -10,7 +10,7 @@ import (
 	"github.com/cuseal/cuseal/porep/poseidon"
 )
 
-// CheckInclusionProofs recomputes every Merkle inclusion proof of the C1
+// ValidateInclusionProofs recomputes every Merkle inclusion proof of the C1
 // output from its leaf and path and compares the result with the proof's
 // root (which Validate has already tied to comm_d, comm_c or comm_r_last),
 // and checks that the leaf of every column proof is the Poseidon hash of the
@@ -26,7 +26,7 @@ import (
 // of sequential hashing for a 32 GiB C1 (180 challenges), against minutes
 // to synthesize one 32 GiB partition. It does not recompute labels or the encoding (the
 // circuit checks those too; porep/seal.VerifyC1 does the full vanilla check).
-func (c *C1Output) CheckInclusionProofs(cfg *SectorConfig) error {
+func (c *C1Output) ValidateInclusionProofs(cfg *SectorConfig) error {
 	vp := "vanilla_proofs." + c.VanillaTag
 	errs := make([]error, len(c.VanillaProofs))
 	workers := min(runtime.GOMAXPROCS(0), len(c.VanillaProofs))

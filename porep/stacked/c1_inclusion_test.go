@@ -7,10 +7,10 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 )
 
-// TestCheckInclusionProofs: the fixtures' paths all check; one flipped bit in a leaf, a
+// TestValidateInclusionProofs: the fixtures' paths all check; one flipped bit in a leaf, a
 // sibling hash or a column row is caught (Validate alone accepts each of these) and the error
 // names the JSON path of the damaged proof. The 32 KiB 8-8-2 fixture covers Top proofs.
-func TestCheckInclusionProofs(t *testing.T) {
+func TestValidateInclusionProofs(t *testing.T) {
 	cfg2K, err := ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +59,7 @@ func TestCheckInclusionProofs(t *testing.T) {
 			if err := o.Validate(tc.cfg); err != nil {
 				t.Fatalf("Validate rejects the mutation already: %v", err)
 			}
-			err = o.CheckInclusionProofs(tc.cfg)
+			err = o.ValidateInclusionProofs(tc.cfg)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatal(err)
@@ -72,14 +72,14 @@ func TestCheckInclusionProofs(t *testing.T) {
 	}
 }
 
-// BenchmarkCheckInclusionProofs2KiB measures the up-front Merkle check of a 2 KiB C1.
-func BenchmarkCheckInclusionProofs2KiB(b *testing.B) {
+// BenchmarkValidateInclusionProofs2KiB measures the up-front Merkle check of a 2 KiB C1.
+func BenchmarkValidateInclusionProofs2KiB(b *testing.B) {
 	o, cfg, err := ParseC1(loadFixture(b, "c1-2KiB-V1_1.json"))
 	if err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if err := o.CheckInclusionProofs(&cfg); err != nil {
+		if err := o.ValidateInclusionProofs(&cfg); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -44,7 +44,7 @@ func TestParseC1Fixtures(t *testing.T) {
 	if !bytes.Equal(out.Marshal(), raw) {
 		t.Fatal("Marshal does not reproduce the input bytes")
 	}
-	if err := out.CheckChallenges(&cfg); err != nil {
+	if err := out.ValidateChallenges(&cfg); err != nil {
 		t.Fatal(err)
 	}
 	pi, err := out.PublicInputs(&cfg, nil, 0)
@@ -107,7 +107,7 @@ func TestParseC1Fixtures(t *testing.T) {
 	if got := v.CommRLastProof.PathIndex(8, 8, 2); got != v.Challenge() {
 		t.Fatalf("path index %d, challenge %d", got, v.Challenge())
 	}
-	if err := out.CheckChallenges(&c882); err != nil {
+	if err := out.ValidateChallenges(&c882); err != nil {
 		t.Fatal(err)
 	}
 	root, err := v.CommRLastProof.RootPoseidon()
@@ -218,8 +218,8 @@ func TestParseC1Errors(t *testing.T) {
 	// Semantic check of challenges: a changed seed changes the challenges.
 	o.Seed[0] ^= 1
 	cfg, _ := ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
-	if err := o.CheckChallenges(&cfg); err == nil || !strings.Contains(err.Error(), "labeling_proofs[0].node") {
-		t.Fatalf("CheckChallenges: %v", err)
+	if err := o.ValidateChallenges(&cfg); err == nil || !strings.Contains(err.Error(), "labeling_proofs[0].node") {
+		t.Fatalf("ValidateChallenges: %v", err)
 	}
 }
 

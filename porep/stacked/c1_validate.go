@@ -79,7 +79,7 @@ func semErr(path string, format string, args ...any) error {
 // labeling and encoding proofs well-formed; and
 // comm_r == Poseidon2(comm_c, comm_r_last). It does not recompute Merkle
 // paths or labels (seal.VerifyC1 does) nor re-derive challenges
-// (CheckChallenges does).
+// (ValidateChallenges does).
 func (c *C1Output) Validate(cfg *SectorConfig) error {
 	if err := cfg.Validate(); err != nil {
 		return err
@@ -298,10 +298,10 @@ func validateVanilla(v *VanillaProof, p string, cfg *SectorConfig, commD, commC,
 	return validateLabeling(&v.EncodingProof, p+".encoding_proof", cfg.Layers, c)
 }
 
-// CheckChallenges re-derives every partition's challenges and the graph
+// ValidateChallenges re-derives every partition's challenges and the graph
 // parents and compares them with the challenged nodes and the parent column
 // indices of the C1 output. Call it after Validate.
-func (c *C1Output) CheckChallenges(cfg *SectorConfig) error {
+func (c *C1Output) ValidateChallenges(cfg *SectorConfig) error {
 	g, err := GraphFor(cfg)
 	if err != nil {
 		return err

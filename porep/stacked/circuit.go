@@ -274,9 +274,9 @@ func (c *Circuit) checkTreePath(path []gadget.PathLevel, name string) error {
 	return nil
 }
 
-// Check validates the circuit's structure (layer count, parent counts,
+// Validate checks the circuit's structure (layer count, parent counts,
 // column lengths, path arities) so that Synthesize never stops half-way.
-func (c *Circuit) Check() error {
+func (c *Circuit) Validate() error {
 	if c.Layers != 2 && c.Layers != 11 {
 		// hash_single_column only knows Poseidon arities 2 and 11.
 		return fmt.Errorf("circuit: %d layers; hash_single_column supports 2 and 11", c.Layers)
@@ -342,7 +342,7 @@ func HashSingleColumn(sys cs.ConstraintSystem, column []gadget.AllocatedNum) (ga
 // StackedCircuit::synthesize (porep-circuit.md §2.1–§2.2): same
 // allocations, constraints and coefficients in the same order. Inputs:
 // replica_id, comm_d, comm_r, then 18 per challenge. A structural defect
-// (see Check) is reported before anything is written.
+// (see Validate) is reported before anything is written.
 func (c *Circuit) Synthesize(sys cs.ConstraintSystem) error {
 	return c.SynthesizeContext(context.Background(), sys)
 }
@@ -351,7 +351,7 @@ func (c *Circuit) Synthesize(sys cs.ConstraintSystem) error {
 // before each challenge (a 32 GiB challenge is ~7M constraints), leaving sys
 // partially written: discard it then.
 func (c *Circuit) SynthesizeContext(ctx context.Context, sys cs.ConstraintSystem) error {
-	if err := c.Check(); err != nil {
+	if err := c.Validate(); err != nil {
 		return err
 	}
 	// §2.1 steps 1–7.
@@ -409,7 +409,7 @@ func (c *Circuit) synthesizeTop(sys cs.ConstraintSystem) (commD, commC, commRLas
 // scratch per worker (ChallengeScratchBytes, ~300 MB at 32 GiB), and no
 // more workers start than half of MemAvailable holds scratch for.
 func (c *Circuit) SynthesizeParallel(ctx context.Context, p *cs.ProvingAssignment, per cs.SizeHint, workers int) error {
-	if err := c.Check(); err != nil {
+	if err := c.Validate(); err != nil {
 		return err
 	}
 	if p.NumInputs() != 1 || p.NumAux() != 0 || p.NumConstraints() != 0 {

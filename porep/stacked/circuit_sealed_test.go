@@ -96,7 +96,7 @@ func TestStackedCircuitSatisfiedSealed(t *testing.T) {
 			if sys.NumInputs() != cfg.NumPublicInputs() {
 				t.Fatalf("%d inputs, want %d", sys.NumInputs(), cfg.NumPublicInputs())
 			}
-			if err := sys.Check(); err != nil {
+			if err := sys.Validate(); err != nil {
 				t.Fatalf("sealed witness does not satisfy the circuit: %v", err)
 			}
 			want, err := c1.PublicInputs(&cfg, g, 0)
@@ -118,7 +118,7 @@ func TestStackedCircuitSatisfiedSealed(t *testing.T) {
 			if err := circ.Synthesize(bad); err != nil {
 				t.Fatal(err)
 			}
-			if bad.Check() == nil {
+			if bad.Validate() == nil {
 				t.Fatal("tampered data leaf satisfied the circuit")
 			}
 		})

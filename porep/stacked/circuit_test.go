@@ -183,8 +183,8 @@ func TestBlankCircuitShape(t *testing.T) {
 	}
 }
 
-// TestCircuitCheck checks structural validation before synthesis.
-func TestCircuitCheck(t *testing.T) {
+// TestCircuitValidate checks structural validation before synthesis.
+func TestCircuitValidate(t *testing.T) {
 	cfg := stackedTestConfig(TreeShape{8, 4, 0})
 	for name, mutate := range map[string]func(c *Circuit){
 		"layers":        func(c *Circuit) { c.Layers = 3 },
@@ -332,7 +332,7 @@ func TestHashSingleColumn(t *testing.T) {
 		if sys.NumConstraints() != c.want {
 			t.Fatalf("arity %d: %d constraints, want %d", c.n, sys.NumConstraints(), c.want)
 		}
-		if err := sys.Check(); err != nil {
+		if err := sys.Validate(); err != nil {
 			t.Fatal(err)
 		}
 		if want := poseidon.Hash(vals); !out.Val.Equal(&want) {

@@ -144,20 +144,50 @@ type SectorConfig struct {
 // sizeInfo: per-size values of filecoin-proofs constants.rs.
 type sizeInfo struct {
 	size                     uint64
-	label                    string // "2KiB"
 	layers                   int
 	partitions, niPartitions int
 	minChallenges, niMin     int
 	shape                    TreeShape
 }
 
+// publishedSizes is the one table of Filecoin's PoRep sector sizes, in the
+// order of the registered proof ids (id mod 5). Everything else — the CLI's
+// --sector-size, the names "StackedDrg2KiBV1_1" — is derived from it.
 var publishedSizes = []sizeInfo{
-	{2 << 10, "2KiB", 2, 1, 13, 2, 26, Shape800},
-	{8 << 20, "8MiB", 2, 1, 13, 2, 26, Shape800},
-	{512 << 20, "512MiB", 2, 1, 13, 2, 26, Shape800},
-	{32 << 30, "32GiB", 11, 10, 126, 176, 2253, Shape880},
-	{64 << 30, "64GiB", 11, 10, 126, 176, 2253, Shape882},
+	{2 << 10, 2, 1, 13, 2, 26, Shape800},
+	{8 << 20, 2, 1, 13, 2, 26, Shape800},
+	{512 << 20, 2, 1, 13, 2, 26, Shape800},
+	{32 << 30, 11, 10, 126, 176, 2253, Shape880},
+	{64 << 30, 11, 10, 126, 176, 2253, Shape882},
 }
+
+// SectorSizes returns the published PoRep sector sizes in bytes, smallest
+// first: 2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB.
+func SectorSizes() []uint64 {
+	out := make([]uint64, len(publishedSizes))
+	for i, si := range publishedSizes {
+		out[i] = si.size
+	}
+	return out
+}
+
+// SealProofV1_1 returns the registered seal proof of a published sector size
+// that Lotus uses for new sectors today (StackedDrg<size>V1_1, interactive
+// PoRep); false when size is not a published sector size.
+func SealProofV1_1(size uint64) (abi.RegisteredSealProof, bool) {
+	for i, si := range publishedSizes {
+		if si.size == size {
+			return abi.RegisteredSealProof_StackedDrg2KiBV1_1 + abi.RegisteredSealProof(i), true
+		}
+	}
+	return 0, false
+}
+
+// SizeLabel writes a sector size as Lotus and rust-fil-proofs' proof names
+// do: "2KiB", "32GiB". It is go-state-types' abi.SectorSize.ShortString,
+// which is exact for sector sizes (32·2^k bytes; it truncates other values,
+// e.g. 1536 → "1KiB", so it is not a general byte formatter).
+func SizeLabel(size uint64) string { return abi.SectorSize(size).ShortString() }
 
 // registeredProofID is rust-filecoin-proofs-api REGISTERED_PROOF_IDS; it
 // equals the abi value for all 20 StackedDrg proofs.
@@ -197,7 +227,7 @@ func ConfigFor(p abi.RegisteredSealProof) (SectorConfig, error) {
 	c := SectorConfig{
 		Proof:      p,
 		Registered: true,
-		Name:       "StackedDrg" + si.label + versionSuffix[group],
+		Name:       "StackedDrg" + SizeLabel(si.size) + versionSuffix[group],
 		SectorSize: si.size,
 		Nodes:      si.size / NodeSize,
 		Layers:     si.layers,
@@ -253,7 +283,7 @@ func NewTestConfig(sectorSize uint64, shape TreeShape, porepID [32]byte, api API
 		return SectorConfig{}, fmt.Errorf("test config: node count %d is not a power of two ≤ 2^32", nodes)
 	}
 	c := SectorConfig{
-		Name:                   fmt.Sprintf("StackedDrg%sTest%s", sizeLabel(sectorSize), shape),
+		Name:                   fmt.Sprintf("StackedDrg%sTest%s", SizeLabel(sectorSize), shape),
 		SectorSize:             sectorSize,
 		Nodes:                  nodes,
 		Layers:                 2,
@@ -268,18 +298,6 @@ func NewTestConfig(sectorSize uint64, shape TreeShape, porepID [32]byte, api API
 		return SectorConfig{}, err
 	}
 	return c, nil
-}
-
-func sizeLabel(size uint64) string {
-	switch {
-	case size >= 1<<30 && size%(1<<30) == 0:
-		return fmt.Sprintf("%dGiB", size>>30)
-	case size >= 1<<20 && size%(1<<20) == 0:
-		return fmt.Sprintf("%dMiB", size>>20)
-	case size >= 1<<10 && size%(1<<10) == 0:
-		return fmt.Sprintf("%dKiB", size>>10)
-	}
-	return fmt.Sprintf("%dB", size)
 }
 
 // Validate checks internal consistency: shape vs node count, layers (2 or 11,
@@ -322,9 +340,9 @@ func (c *SectorConfig) Validate() error {
 // it names the sector shape only. Test configs use "StackedDrg<size>Test".
 func (c *SectorConfig) VanillaTag() string {
 	if c.Registered {
-		return "StackedDrg" + sizeLabel(c.SectorSize) + "V1"
+		return "StackedDrg" + SizeLabel(c.SectorSize) + "V1"
 	}
-	return "StackedDrg" + sizeLabel(c.SectorSize) + "Test"
+	return "StackedDrg" + SizeLabel(c.SectorSize) + "Test"
 }
 
 // BaseTreeLeaves is the number of leaves of one base tree.

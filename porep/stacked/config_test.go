@@ -2,6 +2,7 @@ package stacked
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -158,6 +159,50 @@ func TestPoRepIDAndReplicaIDMatchGoStateTypes(t *testing.T) {
 			if got := ReplicaID(ProverID(miner), 42, ticket, commD, mine); got != want {
 				t.Fatalf("%d miner %d: replica_id %x want %x", p, miner, got, want)
 			}
+		}
+	}
+}
+
+// TestSectorSizeTable checks the one sector-size table against go-state-types: every
+// registered proof's size is published, SealProofV1_1 names the V1_1 proof of that size,
+// and SizeLabel (abi.SectorSize.ShortString) is exact for every size a config can have.
+func TestSectorSizeTable(t *testing.T) {
+	want := []string{"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"}
+	sizes := SectorSizes()
+	if len(sizes) != len(want) {
+		t.Fatalf("SectorSizes() = %v", sizes)
+	}
+	for i, size := range sizes {
+		if got := SizeLabel(size); got != want[i] {
+			t.Errorf("SizeLabel(%d) = %q, want %q", size, got, want[i])
+		}
+		p, ok := SealProofV1_1(size)
+		if !ok {
+			t.Fatalf("SealProofV1_1(%d): not found", size)
+		}
+		gst, err := p.SectorSize()
+		if err != nil || uint64(gst) != size {
+			t.Errorf("%d: go-state-types says proof %d has size %d (%v)", size, p, gst, err)
+		}
+		if c, _ := ConfigFor(p); c.Name != "StackedDrg"+want[i]+"V1_1" {
+			t.Errorf("%d: proof %d is %s, want the V1_1 proof", size, p, c.Name)
+		}
+	}
+	for _, size := range []uint64{0, 1 << 10, 4 << 10, 1 << 30, 128 << 30} {
+		if _, ok := SealProofV1_1(size); ok {
+			t.Errorf("SealProofV1_1(%d): a size Filecoin does not publish was found", size)
+		}
+	}
+	// Every config size is 32·2^k bytes (NewTestConfig: nodes a power of two ≤ 2^32);
+	// the label must name it exactly: <n><unit> with n·unit = size.
+	units := map[string]uint64{"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+	for k := 0; k <= 32; k++ {
+		size := uint64(32) << k
+		label := SizeLabel(size)
+		var n uint64
+		var unit string
+		if _, err := fmt.Sscanf(label, "%d%s", &n, &unit); err != nil || units[unit] == 0 || n*units[unit] != size || n >= 1024 {
+			t.Errorf("SizeLabel(%d) = %q: not an exact binary size", size, label)
 		}
 	}
 }

@@ -1,0 +1,11 @@
+// Command cuseal produces and verifies Filecoin PoRep commit-phase-2 (C2) Groth16 proofs.
+//
+// It follows the conventions of Lotus and lotus-bench (urfave/cli v2 command trees, human
+// sector sizes such as 2KiB and 32GiB, Filecoin environment variables such as
+// FIL_PROOFS_PARAMETER_CACHE and BELLMAN_NO_GPU). The binary holds no proving logic of its
+// own: it parses flags, reads and writes files, shows progress and reports, and calls the
+// porep, seal and groth16 packages.
+//
+// Exit codes: 0 success, 1 invalid proof, 2 bad usage or input, 3 internal error. Errors are
+// printed as one line on stderr, without stack traces.
+package main

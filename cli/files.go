@@ -1,0 +1,242 @@
+package main
+
+// The CLI's shared file helpers: reading the user's input files and writing outputs without
+// ever leaving a partial file, with errors that name the file (fileError). Every command
+// uses these instead of its own copy.
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/filecoin-project/go-state-types/abi"
+	"github.com/urfave/cli/v2"
+
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// fileError rewords the common os errors as one short line naming the path.
+func fileError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if target, lerr := os.Readlink(pe.Path); lerr == nil {
+				return fmt.Errorf("%s: dangling symbolic link (to %s, which does not exist)", pe.Path, target)
+			}
+			return fmt.Errorf("%s: no such file or directory", pe.Path)
+		case errors.Is(err, fs.ErrPermission):
+			return fmt.Errorf("%s: permission denied", pe.Path)
+		case errors.Is(err, syscall.EISDIR):
+			return fmt.Errorf("%s: is a directory, want a file", pe.Path)
+		}
+	}
+	return err
+}
+
+// checkWritableDir checks that files can be created in dir.
+func checkWritableDir(dir string) error {
+	f, err := os.CreateTemp(dir, ".cuseal-write-test-*")
+	if err != nil {
+		return inputError(fmt.Errorf("--out %s: not writable: %w", dir, fileError(unwrapPathError(err))))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
+// unwrapPathError drops the temporary file name from a CreateTemp error.
+func unwrapPathError(err error) error {
+	var pe interface{ Unwrap() error }
+	if errors.As(err, &pe) && strings.Contains(err.Error(), ".cuseal-write-test-") {
+		if inner := pe.Unwrap(); inner != nil {
+			return inner
+		}
+	}
+	return err
+}
+
+// mkdirAllTracked creates dir and its missing parents and returns a function that removes
+// the directories it created, deepest first, as long as they are empty.
+func mkdirAllTracked(dir string) (func(), error) {
+	var created []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		created = append(created, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return func() {}, err
+	}
+	return func() {
+		for _, d := range created {
+			if os.Remove(d) != nil {
+				return
+			}
+		}
+	}, nil
+}
+
+// checkOutFile checks that path can be written: its directory exists and is writable and
+// path is not a directory. The file itself is written atomically at the end.
+func checkOutFile(path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return usageErrorf("--out %s: is a directory", path)
+	}
+	dir := dirOf(path)
+	st, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return usageErrorf("--out %s: directory %s does not exist (create it first)", path, dir)
+	}
+	if err != nil {
+		return inputError(fmt.Errorf("--out: %w", fileError(err)))
+	}
+	if !st.IsDir() {
+		return usageErrorf("--out %s: %s is not a directory", path, dir)
+	}
+	return checkWritableDir(dir)
+}
+
+func dirOf(path string) string {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		if i == 0 {
+			return "/"
+		}
+		return path[:i]
+	}
+	return "."
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same directory and a
+// rename, so path never holds a partial file.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Chmod(0o644); err == nil {
+		err = cerr
+	}
+	if serr := f.Sync(); err == nil {
+		err = serr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// writeProofOut writes proof bytes (hex with a newline when asHex) to
+// --out atomically; no path means nothing to write.
+func writeProofOut(outPath string, proof []byte, asHex bool) error {
+	if outPath == "" {
+		return nil
+	}
+	data := proof
+	if asHex {
+		data = []byte(hex.EncodeToString(proof) + "\n")
+	}
+	if err := writeFileAtomic(outPath, data); err != nil {
+		return inputError(fmt.Errorf("--out: %w", fileError(err)))
+	}
+	return nil
+}
+
+// writeJSON prints v as indented JSON on stdout.
+func writeJSON(c *cli.Context, v any) error {
+	enc := json.NewEncoder(c.App.Writer)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// c1Input is a C1 file read and validated, with the sector number it implies.
+type c1Input struct {
+	path   string
+	data   []byte
+	c1     *stacked.C1Output
+	cfg    stacked.SectorConfig
+	sector abi.SectorNumber
+	miner  abi.ActorID
+}
+
+// readC1Input reads --c1 (raw C1 JSON or Commit2In), validates it, and checks that its
+// replica_id belongs to --miner and the sector number and that its challenges derive from
+// its seed, so that every input mistake is a usage error naming the file before any proving
+// starts. With forProving it also recomputes every Merkle path and column hash (what the
+// circuit will enforce; verify does not need them).
+func readC1Input(c *cli.Context, forProving bool) (*c1Input, error) {
+	in := &c1Input{path: c.String("c1")}
+	miner, err := parseMiner(c.String("miner"))
+	if err != nil {
+		return nil, inputError(err)
+	}
+	in.miner = miner
+	if st, err := os.Stat(in.path); err == nil && st.IsDir() {
+		return nil, usageErrorf("--c1 %s: is a directory, want a C1 JSON file", in.path)
+	}
+	if in.data, err = os.ReadFile(in.path); err != nil {
+		return nil, inputError(fmt.Errorf("--c1: %w", fileError(err)))
+	}
+	if len(bytes.TrimSpace(in.data)) == 0 {
+		return nil, usageErrorf("--c1 %s: empty file (%d bytes), want the C1 output JSON (SealCommitPhase1Output or a lotus-bench Commit2In)", in.path, len(in.data))
+	}
+	raw, wrapper, err := stacked.UnwrapC1Input(in.data)
+	if err != nil {
+		return nil, inputError(fmt.Errorf("--c1 %s: %w", in.path, err))
+	}
+	if in.c1, in.cfg, err = stacked.ParseC1(raw); err != nil {
+		return nil, inputError(fmt.Errorf("--c1 %s: %w", in.path, err))
+	}
+	switch {
+	case c.IsSet("sector"):
+		in.sector = abi.SectorNumber(c.Uint64("sector"))
+		if wrapper != nil && wrapper.SectorNum != int64(in.sector) {
+			return nil, usageErrorf("--sector %d: --c1 %s is a Commit2In for sector %d", in.sector, in.path, wrapper.SectorNum)
+		}
+	case wrapper != nil:
+		in.sector = abi.SectorNumber(wrapper.SectorNum)
+	default:
+		in.sector = 1
+	}
+	if wrapper != nil && wrapper.SectorSize != 0 && wrapper.SectorSize != in.cfg.SectorSize {
+		return nil, usageErrorf("--c1 %s: Commit2In.SectorSize = %d, but its registered_proof %s has %d (%s)",
+			in.path, wrapper.SectorSize, in.cfg.Name, in.cfg.SectorSize, stacked.SizeLabel(in.cfg.SectorSize))
+	}
+	if in.c1.SyntheticInvalid {
+		return nil, usageErrorf("--c1 %s: synthetic C1 data (made for bench synth) cannot be proven", in.path)
+	}
+	want := stacked.ReplicaID(stacked.ProverID(in.miner), in.sector, in.c1.Ticket, in.c1.CommD, in.cfg.PoRepID)
+	if stacked.Domain(want) != in.c1.ReplicaID {
+		return nil, usageErrorf("--c1 %s: replica_id is not the one of miner %s, sector %d with this C1's ticket, comm_d and porep_id (%s): wrong --miner or --sector, or an altered ticket, comm_d or registered_proof",
+			in.path, c.String("miner"), in.sector, in.cfg.Name)
+	}
+	// The challenges derive from replica_id and seed: an altered seed would otherwise
+	// only show up after synthesis.
+	if err := in.c1.ValidateChallenges(&in.cfg); err != nil {
+		return nil, inputError(fmt.Errorf("--c1 %s: %w", in.path, err))
+	}
+	if forProving {
+		if err := in.c1.ValidateInclusionProofs(&in.cfg); err != nil {
+			return nil, inputError(fmt.Errorf("--c1 %s: %w", in.path, err))
+		}
+	}
+	return in, nil
+}

@@ -1,21 +1,3 @@
-// Command libcuseal is not a program: it is the Go side of libcuseal, the C
-// ABI declared in include/cuseal_porep.h (Filecoin PoRep commit phase 2,
-// seal verification and test parameters, for C, C++, Rust and Python
-// callers). Build it as a library:
-//
-//	go build -buildmode=c-shared -o build/lib/libcuseal.so ./libcuseal
-//	go build -buildmode=c-archive -o build/lib/libcuseal.a ./libcuseal
-//
-// or run `./build.sh lib`, which builds both and copies the header next to
-// them. With -tags cuda (and the native library from `./build.sh cuda`,
-// found through build/native/cuseal.pc on PKG_CONFIG_PATH, which build.sh
-// sets) the library carries the native CUDA core and offers the "cuda"
-// backend, exactly as bin/cuseal-cuda does.
-//
-// Every exported function is a thin shell over package porep: it converts
-// C arguments, calls the Go API, maps the error to a status code
-// (the CLI's exit-code classes) and recovers panics. No proving logic lives
-// here.
 package main
 
 // version is libcuseal's version string (as the CLI's); release builds set

@@ -18,6 +18,9 @@ type EvaluatedEnforcer interface {
 	// coefficient in A and B (NoVar in unused slots), for the densities:
 	// A tracks aux variables only, B inputs and aux, as Enforce does.
 	EnforceEvaluated(va, vb, vc *fr.Element, a [3]Variable, b [2]Variable)
+	// EnforceEvaluatedLC is EnforceEvaluated with A's density read off the
+	// LC a (merged coefficients, as Enforce), for long A sides (MultiEq).
+	EnforceEvaluatedLC(va, vb, vc *fr.Element, a LC, b [2]Variable)
 }
 
 // EnforceEvaluated implements EvaluatedEnforcer.
@@ -39,6 +42,21 @@ func (p *ProvingAssignment) EnforceEvaluated(va, vb, vc *fr.Element, a [3]Variab
 			p.bDenIn.set(v.Index())
 		}
 	}
+}
+
+// EnforceEvaluatedLC implements EvaluatedEnforcer.
+func (p *ProvingAssignment) EnforceEvaluatedLC(va, vb, vc *fr.Element, a LC, b [2]Variable) {
+	cands := p.cands[:0]
+	for i := range a {
+		if v := a[i].Var; v.IsAux() && !p.aDenAux.has(v.Index()) {
+			cands = append(cands, cand{v, a[i].Coeff})
+		}
+	}
+	if len(cands) > 0 {
+		p.resolveDensity(cands, nil, &p.aDenAux)
+	}
+	p.cands = cands
+	p.EnforceEvaluated(va, vb, vc, [3]Variable{NoVar, NoVar, NoVar}, b)
 }
 
 // EnforceEvaluated implements EvaluatedEnforcer; variables outside the
@@ -74,4 +92,24 @@ func (s *Segment) EnforceEvaluated(va, vb, vc *fr.Element, a [3]Variable, b [2]V
 	}
 	s.a[s.nC], s.b[s.nC], s.c[s.nC] = *va, *vb, *vc
 	s.nC++
+}
+
+// EnforceEvaluatedLC implements EvaluatedEnforcer.
+func (s *Segment) EnforceEvaluatedLC(va, vb, vc *fr.Element, a LC, b [2]Variable) {
+	if s.err != nil {
+		return
+	}
+	p := s.p
+	cands := s.cands[:0]
+	for i := range a {
+		v := a[i].Var
+		if s.value(v) != nil && v.IsAux() && !p.aDenAux.hasAtomic(v.Index()) {
+			cands = append(cands, cand{v, a[i].Coeff})
+		}
+	}
+	if len(cands) > 0 {
+		s.resolveDensity(cands, nil, &p.aDenAux)
+	}
+	s.cands = cands
+	s.EnforceEvaluated(va, vb, vc, [3]Variable{NoVar, NoVar, NoVar}, b)
 }

@@ -28,6 +28,34 @@ func bitCases(t *testing.T) map[string]func(cs.ConstraintSystem) {
 			AllocBit(sys, false)
 		},
 	}
+	// MultiEq: operands over raw bits of every kind, the same variables
+	// twice (merging to 2^(k+1), or to zero against their negation), and
+	// enough additions to flush more than once.
+	cases["addmany"] = func(sys cs.ConstraintSystem) {
+		var u, v, w [32]Boolean
+		for i := range u {
+			bit := AllocatedBit{Var: sys.Alloc(frBit(i%3 == 0)), Val: i%3 == 0}
+			switch i % 4 {
+			case 0, 1:
+				u[i], v[i] = Is(bit), Is(bit).Not()
+			case 2:
+				u[i], v[i] = Is(bit).Not(), Is(bit)
+			default:
+				u[i], v[i] = Constant(i%5 == 0), Is(bit)
+			}
+			w[i] = Is(AllocatedBit{Var: sys.Alloc(frBit(i%2 == 0)), Val: i%2 == 0})
+		}
+		a, b, c := UInt32FromBitsBE(u[:]), UInt32FromBitsBE(v[:]), UInt32FromBitsBE(w[:])
+		s := acquire(sys)
+		defer release(s)
+		s.meq = multiEq{}
+		for range 4 {
+			s.addmany([]*UInt32{&a, &b})
+			s.addmany([]*UInt32{&a, &a, &c})
+			s.addmany([]*UInt32{&c, &b, &a, &c, &c})
+		}
+		s.finishMultiEq()
+	}
 	const n = 6
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {

@@ -84,6 +84,7 @@ func (s *synth) compress(block []Boolean, state *[8]UInt32) {
 	s.meq.lhs, s.meq.rhs = s.meq.lhs[:0], s.meq.rhs[:0]
 	s.meq.lhsOne.SetZero()
 	s.meq.hasOne = false
+	s.meq.val.SetZero()
 
 	t := &sc.t
 	for i := 16; i < 64; i++ {

@@ -115,20 +115,29 @@ type multiEq struct {
 	lhs, rhs cs.LC
 	lhsOne   fr.Element // merged coefficient of ONE in lhs
 	hasOne   bool
+	// val is Σ 2^off·(operand sum) of the pending equalities: the value of
+	// both sides. With an EvaluatedEnforcer, rhs is not built (C has no
+	// density) and lhs serves A's density only.
+	val fr.Element
 }
 
 // flush emits the accumulated constraint and resets (MultiEq::accumulate).
 func (s *synth) flushMultiEq() {
 	m := &s.meq
-	if m.hasOne {
-		m.lhs = append(m.lhs, cs.Term{Coeff: m.lhsOne, Var: cs.One})
+	if s.ev != nil {
+		s.ev.EnforceEvaluatedLC(&m.val, &frOne, &m.val, m.lhs, b1(cs.One))
+	} else {
+		if m.hasOne {
+			m.lhs = append(m.lhs, cs.Term{Coeff: m.lhsOne, Var: cs.One})
+		}
+		s.reset()
+		s.b = append(s.b, term(&frOne, cs.One))
+		s.sys.Enforce(m.lhs, s.b, m.rhs)
 	}
-	s.reset()
-	s.b = append(s.b, term(&frOne, cs.One))
-	s.sys.Enforce(m.lhs, s.b, m.rhs)
 	m.lhs, m.rhs = m.lhs[:0], m.rhs[:0]
 	m.lhsOne.SetZero()
 	m.hasOne = false
+	m.val.SetZero()
 	m.bitsUsed = 0
 }
 
@@ -201,8 +210,15 @@ func (s *synth) addmany(ops []*UInt32) UInt32 {
 			}
 		}
 	}
-	for i := 0; i < nbits; i++ {
-		m.rhs = append(m.rhs, cs.Term{Coeff: pow2[off+i], Var: rvars[i]})
+	if s.ev != nil {
+		var v fr.Element
+		v.SetUint64(sum)
+		v.Mul(&v, &pow2[off])
+		m.val.Add(&m.val, &v)
+	} else {
+		for i := 0; i < nbits; i++ {
+			m.rhs = append(m.rhs, cs.Term{Coeff: pow2[off+i], Var: rvars[i]})
+		}
 	}
 	m.bitsUsed += nbits
 	return res

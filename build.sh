@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # build.sh — build, test and demo cuseal.
 #
 #   ./build.sh deps [--cuda]   install cmake, g++ and python3 (and, with --cuda, nvcc + g++-11, and

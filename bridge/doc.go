@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // Package bridge is the cgo boundary between Go and the native C++/CUDA
 // library (libcuseal_native.a, include/cuseal.h): multi-scalar
 // multiplication over BLS12-381 G1 and G2, the Fr number-theoretic transform,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // Command cuseal produces and verifies Filecoin PoRep commit-phase-2 (C2) Groth16 proofs.
 //
 // It follows the conventions of Lotus and lotus-bench (urfave/cli v2 command trees, human

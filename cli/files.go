@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 package main
 
 // The CLI's shared file helpers: reading the user's input files and writing outputs without

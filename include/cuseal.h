@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 /*
  * cuseal.h — the C ABI of libcuseal_native (native/), used by the Go package
  * bridge through cgo.

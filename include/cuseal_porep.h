@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 /*
  * cuseal_porep.h — the C ABI of libcuseal (libcuseal.so / libcuseal.a, built
  * from the Go package libcuseal/ by `./build.sh lib`): Filecoin PoRep

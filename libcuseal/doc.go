@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // Command libcuseal is not a program: it is the Go side of libcuseal, the C
 // ABI declared in include/cuseal_porep.h (Filecoin PoRep commit phase 2,
 // seal verification and test parameters, for C, C++, Rust and Python

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // backend.hpp: internal entry points behind the C ABI (capi.cpp). Device
 // index CUSEAL_DEVICE_HOST selects the host emulation (backend_host.cpp);
 // indices ≥ 0 select CUDA (backend_cuda*.cu, or backend_nocuda.cpp in builds

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // backend_cuda.cu: CUDA devices, buffers and the NTT on a device (sppark's
 // kernels unless kernels.hpp selects the reference set). Callers (capi.cpp)
 // hold device_mutex(dev).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // backend_host.cpp: host emulation of the MSM and NTT drivers (device index
 // CUSEAL_DEVICE_HOST) and the per-device mutexes.
 #include "backend.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // backend_nocuda.cpp: the CUDA entry points of a library built without nvcc
 // (CUSEAL_CUDA=OFF). Device counts are 0; anything naming a CUDA device fails
 // with CUSEAL_ERR_NO_CUDA. The host emulation still works.

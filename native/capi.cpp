@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // capi.cpp: the only file that exports symbols (include/cuseal.h). Every
 // entry point validates its arguments, takes the device mutex where it
 // touches a device, and converts every exception into a cuseal_error.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // kernels.cpp: CUSEAL_KERNELS and the kernel set per device (kernels.hpp).
 #include "kernels.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // kernels.hpp: which kernel set runs on a CUDA device.
 //   sppark     sppark's MSM and NTT (native/sppark/, CUDA builds with
 //              CUSEAL_SPPARK=ON): the production path;

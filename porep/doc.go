@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // Package porep is cuseal's Filecoin-facing Go API: a drop-in for
 // filecoin-ffi's SealCommitPhase2 and VerifySeal (filecoin-ffi proofs.go
 // v1.36.1; rust-fil-proofs filecoin-proofs api/seal.rs seal_commit_phase2

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 package porep
 
 // Byte-identity with rust-fil-proofs 19.1.0 / bellperson 0.27.0 end to end:

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // Data from rust-fil-proofs 19.1.0 (see the comments below); facts, not code. Regenerate only from that release.
 
 package porep

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # scripts/bench-synth-compare.sh — synthesis before/after, side by side in one run
 # (docs/BENCHMARKS.md, "Parallel synthesis of one partition").
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # scripts/bench.sh — reproduce the CPU synthesis table of docs/BENCHMARKS.md.
 #
 #   scripts/bench.sh            2 KiB and 32 GiB-shape (1 challenge) synthesis figures

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # gpu-check.sh — GPU tests and benchmarks of the native core (MSM/NTT) and the
 # GPU Groth16 prover, run on a GPU machine from prebuilt binaries, in < 10 min,
 # without network access or a Go toolchain there. One log holds every figure.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # install-nvcc.sh — make nvcc (CUDA 11.8 from Debian bookworm non-free) and a
 # host compiler it accepts (g++-11) available. Idempotent: exits 0 at once when
 # both are already installed.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # sppark-root.sh — locate sppark's (and blst's) sources for the CUDA build.
 #
 # Runs `cargo fetch` and `cargo metadata` on native/sppark-dep/Cargo.toml (crates sppark =0.1.16

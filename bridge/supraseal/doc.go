@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // Package supraseal proves Groth16 circuits with supraseal-c2 (Supranational's CUDA prover,
 // the one bellperson's cuda-supraseal feature and Curio use), linked through cgo from the
 // Rust staticlib native/supraseal (a shim with the C ABI of native/supraseal/cuseal_supraseal.h).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // Package goldentest holds what the Rust-golden tests of porep/gadget,
 // porep/poseidon and porep/stacked share: the testdata/rust_golden.json
 // case format written by porep/stacked/testdata/refcircuit, its

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // point.cuh: short-Weierstrass points (a = 0) over a field F (fp_t for G1,
 // fp2_t for G2) in three coordinate systems, usable on host and device.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // exec_cuda.cuh: the CUDA executor. Same interface as host_exec
 // (exec_host.hpp): kernel bodies launched over a 1-D grid, two streams
 // (compute, copy) and four events for double-buffered uploads. Every CUDA

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // exec_host.hpp: host emulation executor. It runs every kernel body over the
 // same 1-D grid indices the device would, one index after another, with
 // "device" memory in ordinary host allocations. Drivers (msm/, ntt/) are

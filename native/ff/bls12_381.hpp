@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // bls12_381.hpp: the BLS12-381 base field Fp (381-bit), scalar field Fr
 // (255-bit) and Fp2 = Fp[u]/(u²+1), laid out exactly like gnark-crypto v0.22.0
 // ecc/bls12-381/fp.Element, fr.Element and internal/fptower.E2.

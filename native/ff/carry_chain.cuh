@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // carry_chain.cuh: 32-bit add/multiply-add with an explicit carry flag.
 //
 // ptx_chain maps each operation to one PTX instruction that reads/writes the

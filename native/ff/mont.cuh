@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // mont.cuh: prime-field elements in Montgomery form, usable on host and device.
 //
 // Memory layout is gnark-crypto's fp.Element / fr.Element: N64 little-endian

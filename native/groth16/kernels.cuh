@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // kernels.cuh: kernel bodies of the Groth16 prover (H pointwise step, base
 // gather, 0/1 batch addition) and an MSM driver over executor-resident points
 // and scalars. Each body is a CUSEAL_HD run(i, ...) over a 1-D grid, launched

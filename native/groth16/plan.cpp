@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // plan.cpp: batch planning for the Groth16 query sums (see plan.hpp).
 #include "plan.hpp"
 

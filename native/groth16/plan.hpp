@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // plan.hpp: host-side batch planning for the Groth16 query sums.
 //
 //   check_batch   shapes against the SRS and every circuit's density bitmaps

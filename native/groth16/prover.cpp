@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // prover.cpp: cuseal_groth16_query_sums behind the C ABI: validation and
 // planning on the host (outside the device mutex), then the device part under
 // device_mutex(dev).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // prover_cuda.cu: the Groth16 driver on a CUDA device, SRS residency and host
 // pinning. Callers hold device_mutex(dev) (prover.cpp).
 //

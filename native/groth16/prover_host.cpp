@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // prover_host.cpp: the Groth16 driver in host emulation (device index
 // CUSEAL_DEVICE_HOST): the same kernel bodies over the same grids, "device"
 // memory in host allocations and the SRS bases read in place from the host

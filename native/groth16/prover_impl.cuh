@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // prover_impl.cuh: the Groth16 query-sum driver, a template over the
 // executor (Exec) and the source of SRS bases on it (Bases). For a planned
 // batch (plan.hpp) it runs, per circuit:

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // prover_nocuda.cpp: the CUDA side of the Groth16 prover in builds without
 // nvcc (CUSEAL_CUDA=OFF): device indices ≥ 0 fail with CUSEAL_ERR_NO_CUDA,
 // pinning is reported as unavailable.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // pippenger.cuh: bucket-method multi-scalar multiplication Σ sᵢ·Pᵢ for G1 and
 // G2, written once for the CUDA executor and the host emulation.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // twiddles.cpp: host construction of the NTT power tables (ntt.cuh).
 #include "ntt.cuh"
 

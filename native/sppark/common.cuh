@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // common.cuh: error mapping shared by the sppark_*.cu translation units
 // (included after prefix.hpp and sppark's headers).
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // msm_impl.cuh: one sppark MSM behind cuseal::spk::msm_g1/msm_g2. Included by
 // sppark_msm_g1.cu / sppark_msm_g2.cu after they define sppark's point_t,
 // bucket_t, affine_t and scalar_t and include <msm/pippenger.cuh>.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // msm_pre.hpp: the headers sppark's msm/*.cuh depend on, included before
 // sppark_msm_g{1,2}.cu define `sort` to a per-file name around
 // <msm/pippenger.cuh>. sppark's sort kernel (msm/sort.cuh) is a plain

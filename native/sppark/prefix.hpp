@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // prefix.hpp: included first in every sppark_*.cu. Renames the non-inline
 // functions that sppark's util/all_gpus.cpp defines (and its extern "C"
 // exports) so that a binary which also links another copy of sppark (e.g.

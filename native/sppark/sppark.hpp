@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // sppark.hpp: the fast kernel set of the CUDA build — sppark's (supranational,
 // Apache-2.0, crate sppark =0.1.16) Pippenger MSM and multi-step NTT
 // instantiated for BLS12-381 in sppark_*.cu. sppark's headers come from the

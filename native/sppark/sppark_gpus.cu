@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // sppark_gpus.cu: sppark's device list (util/all_gpus.cpp, compiled here with
 // its functions renamed by prefix.hpp) and the kernel-set queries.
 #include "prefix.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // sppark_msm_g1.cu: sppark's Pippenger MSM (msm/pippenger.cuh) for
 // BLS12-381 G1: XYZZ buckets over Fp, Jacobian result, Fr scalars.
 #include "prefix.hpp"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // sppark_msm_g2.cu: sppark's Pippenger MSM for BLS12-381 G2: XYZZ buckets
 // over Fp2 (each Fp2 element split across two lanes, fp2_t::degree = 2),
 // Jacobian result, Fr scalars.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // sppark_none.cpp: cuseal::spk for builds without sppark (host-only builds
 // and CUDA builds with CUSEAL_SPPARK=OFF): nothing is available, so
 // kernels_for() always picks the reference kernels.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // sppark_ntt.cu: sppark's NTT (ntt/ntt.cuh: multi-step shared-memory
 // Gentleman-Sande / Cooley-Tukey kernels, coset via LDE powers of
 // group_gen = 7) for BLS12-381 Fr on device-resident data.

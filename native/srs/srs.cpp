@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // srs.cpp: cuseal_srs construction, validation, refcounting, pinning and
 // eviction (see srs.hpp).
 #include "srs.hpp"

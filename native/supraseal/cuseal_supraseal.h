@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 /*
  * cuseal_supraseal.h — the C ABI of libcuseal_supraseal.a (native/supraseal/, Rust), a thin
  * shim over the supraseal-c2 crate (=0.1.2, Apache-2.0) that the Go package bridge/supraseal

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // bench_groth16.cpp: per-stage times of the Groth16 query-sum prover
 // (cuseal_groth16_query_sums) on a synthetic circuit of a chosen shape.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // bench_native.cpp: wall-clock MSM (G1, G2) and NTT timings on CUDA device 0.
 // Usage: bench_native [testdata-dir] [max_log_msm=24] [max_log_ntt=27]
 // Exits 77 without a device. Host-emulation timings are not GPU figures and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // test_capi.cpp: the C ABI (include/cuseal.h) with the host emulation device:
 // version, device queries, argument validation and error messages, MSM and
 // NTT through the ABI, and buffer handles.

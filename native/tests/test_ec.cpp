@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // test_ec.cpp: G1/G2 addition and doubling in Jacobian and XYZZ coordinates
 // against gnark-crypto vectors (testdata/native/g{1,2}_ops.bin: P, Q, P+Q, 2P,
 // including Q = P, Q = -P and infinities), and coordinate conversions.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // test_field.cpp: Fp, Fr, Fp2 arithmetic against gnark-crypto vectors
 // (testdata/native/{fp,fr,fp2}_ops.bin), and the device's 32-bit carry-chain
 // algorithms (run on the host with an emulated carry flag) against the host

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // test_gpu.cpp: MSM and NTT on CUDA device 0 against the gnark-crypto vectors
 // and against the host emulation. Exits 77 (CTest SKIP_RETURN_CODE) with a
 // message when the library has no CUDA or no device is present.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // test_gpu_scale.cpp: production-size checks on CUDA device 0 (label gpu;
 // exits 77 with the reason when the library has no CUDA or no device). Each
 // check runs on the kernel set CUSEAL_KERNELS selects (sppark by default) and,

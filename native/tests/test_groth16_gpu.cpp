@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // test_groth16_gpu.cpp (CTest label gpu): the Groth16 query-sum prover on CUDA
 // device 0 against the same independent reference as the host test
 // (test_groth16_prover.cpp, included), plus larger shapes, a streamed

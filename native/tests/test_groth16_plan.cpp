@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // test_groth16_plan.cpp: host-side planning of the Groth16 prover
 // (native/groth16/plan.hpp): density popcounts and stray bits, batch checks
 // (bitwise density equality across circuits, shapes against the SRS), slot

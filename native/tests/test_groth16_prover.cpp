@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // test_groth16_prover.cpp: the whole Groth16 query-sum prover through the C
 // ABI in host emulation (device CUSEAL_DEVICE_HOST: the same kernel bodies,
 // grids and phase sequence as on a GPU) against an independent reference:

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // test_msm.cpp: the Pippenger driver in host emulation (the same kernel
 // bodies and phase sequence as on the GPU) against gnark-crypto sums
 // (testdata/native/msm_*: up to 2^12 G1 and 2^10 G2 points; scalars include

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // test_msm_resident.cpp (host): g16::msm_resident — the prover's MSM over
 // executor-resident points and scalars — with its chunk forced small, so the
 // multi-chunk path (bucket accumulation carried across chunks, pointer

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // test_ntt.cpp: the NTT driver in host emulation against direct evaluation
 // (testdata/native/ntt_*: sizes 2^0..2^12, plain and coset 7·⟨ω⟩), for all
 // four input/output orders, forward and inverse.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // test_sppark_layout.cpp (host; CUDA builds with sppark): our Fr is sppark's
 // Fr byte for byte, and sppark's NTT uses our domain. Reads sppark's own
 // constants from ntt/parameters/bls12_381.h (in cargo's registry copy, via

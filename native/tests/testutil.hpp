@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // testutil.hpp: minimal test harness for the native CTest suite: vector file
 // reader (format written by tools/vectors) and CHECK macros that count
 // failures. A test binary returns 0 on success, 1 on failure, 77 to skip.

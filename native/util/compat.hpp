@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // compat.hpp: lets the same sources compile with nvcc (device + host) and with a
 // plain C++17 compiler (host only, CUSEAL_CUDA=OFF builds and host emulation).
 #pragma once

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // error.hpp: the one exception type native code throws. capi.cpp converts it
 // (and any other std::exception) into a cuseal_error; nothing unwinds past it.
 #pragma once

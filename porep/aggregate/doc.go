@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // Package aggregate implements SnarkPack (version V2) aggregation of Groth16
 // proofs, byte-compatible with bellperson 0.27.0's groth16::aggregate:
 // the generic SRS file (`v28-fil-inner-product-v1.srs`) and its

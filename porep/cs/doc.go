@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // Package cs is cuseal's constraint-system layer: variables, merged linear
 // combinations and the ConstraintSystem interface that every gadget writes
 // into, with the implementations ProvingAssignment (witness + a/b/c +

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // Package gadget holds cuseal's circuit gadgets, each mirroring its
 // bellpepper-core 0.2.1 / bellperson 0.27.0 / rust-fil-proofs twin
 // allocation for allocation and constraint for constraint (same order, same

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 package gadget
 
 // Bit-compatibility with the real Rust stack: testdata/rust_golden.json was

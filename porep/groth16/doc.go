@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // Package groth16 is cuseal's Groth16 layer over BLS12-381: the Filecoin
 // `.params` / `.vk` / proof byte formats, deterministic test-parameter
 // generation, the Backend interface with its CPU implementation (and, under

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // Package poseidon is neptune 11.0.0-compatible Poseidon over the BLS12-381
 // scalar field (gnark-crypto fr.Element), as Filecoin uses it for tree_c,
 // tree_r_last, column hashes and comm_r (filecoin-hashers PoseidonHasher,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 package poseidon
 
 // Bit-compatibility with neptune 11.0.0 itself: testdata/rust_golden.json

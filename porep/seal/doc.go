@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // Package seal is a test sealer for Filecoin Stacked-DRG sectors: Fr32
 // padding and comm_d, PC1 (SDR labels for every layer), PC2 (tree C, tree
 // R_last, comm_r, replica), C1 (vanilla proofs as filecoin-ffi's C1 JSON),

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // Package stacked is Filecoin's Stacked-DRG proof of replication as the C2
 // prover sees it: the one table of published sector sizes and the sector
 // configuration of each registered proof (config.go), porep_id /

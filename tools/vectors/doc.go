@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 // Command vectors writes the binary test vectors that the native CTest suite
 // (native/tests) reads from testdata/native/. Expected values come from
 // gnark-crypto v0.22.0 (field and group operations, scalar multiplication) or,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
 //! cuseal-supraseal: a C-callable shim over supraseal-c2 0.1.2 (see ../cuseal_supraseal.h for
 //! the ABI and the layout rules). Our own code; it only calls supraseal-c2's public SRS type and
 //! the C entry point `generate_groth16_proofs_c` that its build links in

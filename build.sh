@@ -230,6 +230,12 @@ cmd_lint() {
 	chmod +x "$shim/pkg-config"
 	local PKG_CONFIG="$shim/pkg-config"
 	export PKG_CONFIG
+	# Go's build cache does not key cgo results on pkg-config's answers: vetting with the
+	# stand-in in the shared cache would leave a `bridge` that links nothing, which a later
+	# `./build.sh cuda` would reuse (undefined cuseal_* symbols). Lint gets its own cache.
+	local GOCACHE
+	GOCACHE="$("$GO" env GOCACHE)-cuseal-lint"
+	export GOCACHE
 	local tags
 	for tags in "" cuda supraseal cuda,supraseal; do
 		run "$GO" vet ${tags:+-tags "$tags"} ./...

@@ -26,7 +26,7 @@ func benchGroth16Command() *cli.Command {
 			"partition shape; 1.5 GiB for K=22, the 2 KiB one). The first run includes loading the\n" +
 			"parameters into the backend (SRS upload); the median is over the others. The proofs\n" +
 			"are for timing only: synthetic witnesses do not satisfy a circuit.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "log", Usage: "domain size 2^`K` (10..28)", Value: 22},
 			&cli.StringFlag{Name: "backend", Usage: "backend, or a comma-separated list run in turn: cpu, cuda, supraseal (auto: what commit2 would pick)", Value: porep.BackendAuto},
 			noGPUFlag(),
@@ -34,7 +34,7 @@ func benchGroth16Command() *cli.Command {
 			&cli.IntFlag{Name: "runs", Usage: "proving calls per backend (the first includes the parameter load)", Value: 2},
 			&cli.StringFlag{Name: "params", Usage: "synthetic parameter `FILE` (written when missing or of another shape)", DefaultText: "$TMPDIR/cuseal-synthetic-2^K.params"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
-		},
+		}, profileFlags()...),
 		Action: benchGroth16Action,
 	}
 }
@@ -78,6 +78,9 @@ func benchGroth16Action(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := checkProfilePaths(c); err != nil {
+		return err
+	}
 	path := c.String("params")
 	if path == "" {
 		path = filepath.Join(os.TempDir(), fmt.Sprintf("cuseal-synthetic-2^%d.params", shape.LogN))
@@ -98,6 +101,39 @@ func benchGroth16Action(c *cli.Context) error {
 		Log: shape.LogN, Constraints: shape.Constraints, Aux: shape.Aux, Circuits: n, Params: path,
 		ParamsBytes: shape.SyntheticParamsSize(), ParamsWritten: wrote, SetupSeconds: time.Since(t0).Seconds(),
 	}
+	stop, err := startProfiling(c)
+	if err != nil {
+		return err
+	}
+	if err := benchGroth16Backends(c, &res, backends, params, as, rs, runs); err != nil {
+		stop()
+		return err
+	}
+	if err := stop(); err != nil {
+		return err
+	}
+	res.PeakRSSBytes = peakRSS()
+	if c.Bool("json") {
+		return writeJSON(c, res)
+	}
+	printf(c, "synthetic Groth16 shape 2^%d: %d constraints, %d aux, %d circuit(s) per call; params %s (%s%s), setup %.1fs\n",
+		res.Log, res.Constraints, res.Aux, n, path, humanBytes(uint64(res.ParamsBytes)), map[bool]string{true: ", written now", false: ""}[wrote], res.SetupSeconds)
+	printf(c, "%-12s %14s %14s %14s\n", "backend", "first (s)", "median (s)", "min (s)")
+	for _, l := range res.Backends {
+		printf(c, "%-12s %14.3f %14.3f %14.3f\n", l.Backend, l.FirstSeconds, l.Seconds, l.SecondsMin)
+	}
+	for _, l := range res.Backends[1:] {
+		if l.Seconds > 0 {
+			printf(c, "%s / %s: %.2fx (median)\n", res.Backends[0].Backend, l.Backend, res.Backends[0].Seconds/l.Seconds)
+		}
+	}
+	printf(c, "peak RSS: %s\n", humanBytes(res.PeakRSSBytes))
+	return nil
+}
+
+// benchGroth16Backends times runs proving calls per backend into res.Backends.
+func benchGroth16Backends(c *cli.Context, res *groth16BenchResult, backends []string, params *groth16.Params,
+	as []*cs.Assignment, rs []groth16.Randomness, runs int) error {
 	for _, name := range backends {
 		b, chosen, err := porep.NewBackend(name)
 		if err != nil {
@@ -123,21 +159,5 @@ func benchGroth16Action(c *cli.Context) error {
 			rel.Release(params) // free the device copy before the next backend loads its own
 		}
 	}
-	res.PeakRSSBytes = peakRSS()
-	if c.Bool("json") {
-		return writeJSON(c, res)
-	}
-	printf(c, "synthetic Groth16 shape 2^%d: %d constraints, %d aux, %d circuit(s) per call; params %s (%s%s), setup %.1fs\n",
-		res.Log, res.Constraints, res.Aux, n, path, humanBytes(uint64(res.ParamsBytes)), map[bool]string{true: ", written now", false: ""}[wrote], res.SetupSeconds)
-	printf(c, "%-12s %14s %14s %14s\n", "backend", "first (s)", "median (s)", "min (s)")
-	for _, l := range res.Backends {
-		printf(c, "%-12s %14.3f %14.3f %14.3f\n", l.Backend, l.FirstSeconds, l.Seconds, l.SecondsMin)
-	}
-	for _, l := range res.Backends[1:] {
-		if l.Seconds > 0 {
-			printf(c, "%s / %s: %.2fx (median)\n", res.Backends[0].Backend, l.Backend, res.Backends[0].Seconds/l.Seconds)
-		}
-	}
-	printf(c, "peak RSS: %s\n", humanBytes(res.PeakRSSBytes))
 	return nil
 }

@@ -120,3 +120,22 @@ func TestProfileUnwritable(t *testing.T) {
 		t.Fatalf("unwritable --memprofile: %v, want a usage error", err)
 	}
 }
+
+// Every bench subcommand takes --cpuprofile and --memprofile, as the README says.
+func TestEveryBenchCommandProfiles(t *testing.T) {
+	subs := benchCommand().Subcommands
+	if len(subs) < 5 {
+		t.Fatalf("only %d bench subcommands", len(subs))
+	}
+	for _, sub := range subs {
+		names := map[string]bool{}
+		for _, f := range sub.Flags {
+			for _, n := range f.Names() {
+				names[n] = true
+			}
+		}
+		if !names["cpuprofile"] || !names["memprofile"] {
+			t.Errorf("bench %s lacks --cpuprofile/--memprofile", sub.Name)
+		}
+	}
+}

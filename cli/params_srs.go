@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"encoding/hex"
 	"fmt"
 	"os"
@@ -33,7 +34,7 @@ type paramsSRSOutput struct {
 // docs/digests.md §7 (cuseal-srs-v1) from --seed, for --srs-size proofs,
 // written as --out/v28-fil-inner-product-v1.srs; an existing SRS is never
 // overwritten.
-func paramsGenerateSRS(c *cli.Context) error {
+func paramsGenerateSRS(c *cli.Context) (err error) {
 	seed, err := parseParamsSeed(c.String("seed"))
 	if err != nil {
 		return inputError(err)
@@ -49,20 +50,58 @@ func paramsGenerateSRS(c *cli.Context) error {
 	if reason := productionDirReason(dir); reason != "" && !c.Bool("force") {
 		return usageErrorf("--out %s: refusing to write a TEST SRS there: %s, and aggregates made with a test SRS are rejected on chain; choose another --out (or pass --force)", dir, reason)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	removeCreated, err := mkdirAllTracked(dir)
+	if err != nil {
 		return inputError(fmt.Errorf("--out: %w", fileError(err)))
 	}
+	// A failed or interrupted run leaves no directory it created behind.
+	defer func() {
+		if err != nil {
+			removeCreated()
+		}
+	}()
 	path := filepath.Join(dir, aggregate.SRSFileName)
-	if _, err := os.Lstat(path); err == nil {
+	if _, err = os.Lstat(path); err == nil {
 		return usageErrorf("--out: %s exists; refusing to overwrite an SRS", path)
 	}
-	if err := checkWritableDir(dir); err != nil {
+	if err = checkWritableDir(dir); err != nil {
 		return err
 	}
 	fmt.Fprintln(c.App.ErrWriter, notForProduction)
 	start := time.Now()
-	if _, err := aggregate.WriteTestSRSFile(dir, seed, n); err != nil {
-		return internalError(err)
+	// Ctrl-C or SIGTERM while the SRS is computed (it cannot be cancelled) returns at once;
+	// the file is written afterwards, on this goroutine, and removed if a signal came in
+	// meanwhile, so an interrupted run leaves nothing behind.
+	ctx, stop := interruptible(c)
+	defer stop()
+	type result struct {
+		srs *aggregate.GenericSRS
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		s, err := aggregate.GenerateTestSRS(seed, n)
+		done <- result{s, err}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+		err = internalError(fmt.Errorf("params generate --srs: interrupted (%v); removed its partial files", context.Cause(ctx)))
+		return err
+	}
+	if r.err != nil {
+		err = internalError(r.err)
+		return err
+	}
+	if _, err = aggregate.WriteSRSFile(dir, r.srs); err != nil {
+		err = internalError(err)
+		return err
+	}
+	if interruptedBySignal(c, ctx) {
+		os.Remove(path)
+		err = internalError(fmt.Errorf("params generate --srs: interrupted (%v); removed its partial files", context.Cause(ctx)))
+		return err
 	}
 	st, err := os.Stat(path)
 	if err != nil {

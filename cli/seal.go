@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/filecoin-project/go-state-types/abi"
@@ -66,8 +67,14 @@ func sealAction(c *cli.Context) (err error) {
 	}
 	// Before any I/O: --random would otherwise write the whole sector to $TMPDIR first.
 	if cfg.SectorSize > seal.MaxSealSize {
-		return usageErrorf("--sector-size %s: the test sealer seals sectors up to %s (it holds ~8x the sector in memory); use 2KiB or 8MiB",
-			stacked.SizeLabel(cfg.SectorSize), formatSize(seal.MaxSealSize))
+		var ok []string
+		for _, sz := range stacked.SectorSizes() {
+			if sz <= seal.MaxSealSize {
+				ok = append(ok, stacked.SizeLabel(sz))
+			}
+		}
+		return usageErrorf("--sector-size %s: the test sealer seals sectors up to %s (it holds ~8x the sector in memory); use %s",
+			stacked.SizeLabel(cfg.SectorSize), formatSize(seal.MaxSealSize), strings.Join(ok, ", "))
 	}
 	miner, err := parseMiner(c.String("miner"))
 	if err != nil {

@@ -284,12 +284,18 @@ func GenerateTestSRS(seed [32]byte, size int) (*GenericSRS, error) {
 }
 
 // WriteTestSRSFile writes GenerateTestSRS(seed, size) as dir/SRSFileName
-// through a temporary file; it refuses to replace an existing file.
+// (WriteSRSFile).
 func WriteTestSRSFile(dir string, seed [32]byte, size int) (string, error) {
 	s, err := GenerateTestSRS(seed, size)
 	if err != nil {
 		return "", err
 	}
+	return WriteSRSFile(dir, s)
+}
+
+// WriteSRSFile writes s as dir/SRSFileName (mode 0644) through a temporary
+// file in dir; it refuses to replace an existing file.
+func WriteSRSFile(dir string, s *GenericSRS) (string, error) {
 	path := filepath.Join(dir, SRSFileName)
 	if _, err := os.Stat(path); err == nil {
 		return path, fmt.Errorf("aggregate: %s exists; not overwriting it", path)
@@ -299,6 +305,13 @@ func WriteTestSRSFile(dir string, seed [32]byte, size int) (string, error) {
 		return "", fmt.Errorf("aggregate: %w", err)
 	}
 	if _, err := s.WriteTo(tmp); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("aggregate: write %s: %w", tmp.Name(), err)
+	}
+	// Readable by every user of a shared parameter directory, as the
+	// .params and .vk files (CreateTemp makes 0600).
+	if err := tmp.Chmod(0o644); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return "", fmt.Errorf("aggregate: write %s: %w", tmp.Name(), err)

@@ -54,6 +54,9 @@ func TestGenerateTestSRSGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Fatalf("SRS file mode: %v, %v; want 0644 like .params/.vk", fi.Mode().Perm(), err)
+	}
 	d1, _ := groth16.FileDigest(path)
 	d2, _ := groth16.FileDigest(goldenSRSPath())
 	if d1 != d2 || len(d1) != 32 {

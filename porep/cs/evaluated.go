@@ -64,11 +64,7 @@ func (p *ProvingAssignment) EnforceEvaluatedLC(va, vb, vc *fr.Element, a LC, b [
 // EnforceEvaluated implements EvaluatedEnforcer; variables outside the
 // segment's view are an error, as in Enforce.
 func (s *Segment) EnforceEvaluated(va, vb, vc *fr.Element, a [3]Variable, b [2]Variable) {
-	if s.err != nil {
-		return
-	}
-	if s.nC == len(s.a) {
-		s.fail("more than its %d constraints", len(s.a))
+	if !s.room() {
 		return
 	}
 	p := s.p
@@ -98,7 +94,7 @@ func (s *Segment) EnforceEvaluated(va, vb, vc *fr.Element, a [3]Variable, b [2]V
 
 // EnforceEvaluatedLC implements EvaluatedEnforcer.
 func (s *Segment) EnforceEvaluatedLC(va, vb, vc *fr.Element, a LC, b [2]Variable) {
-	if s.err != nil {
+	if !s.room() {
 		return
 	}
 	p := s.p

@@ -162,11 +162,7 @@ func (s *Segment) Pop() {}
 // Enforce evaluates the constraint into the segment's next row and marks
 // densities, as ProvingAssignment.Enforce does.
 func (s *Segment) Enforce(a, b, c LC) {
-	if s.err != nil {
-		return
-	}
-	if s.nC == len(s.a) {
-		s.fail("more than its %d constraints", len(s.a))
+	if !s.room() {
 		return
 	}
 	p := s.p
@@ -174,6 +170,19 @@ func (s *Segment) Enforce(a, b, c LC) {
 	s.eval(&s.b[s.nC], b, &p.bDenIn, &p.bDenAux)
 	s.eval(&s.c[s.nC], c, nil, nil)
 	s.nC++
+}
+
+// room reports whether the segment takes another constraint: it has not
+// failed and is not full (which it records as its error).
+func (s *Segment) room() bool {
+	if s.err != nil {
+		return false
+	}
+	if s.nC == len(s.a) {
+		s.fail("more than its %d constraints", len(s.a))
+		return false
+	}
+	return true
 }
 
 // value returns the variable's value, or nil (recording an error) for a

@@ -56,6 +56,11 @@ func TestParamsGenerateSRS(t *testing.T) {
 		t.Fatalf("--srs-size 3: exit %d", code)
 	}
 	wantOneLineError(t, stderr, "power of two")
+	code, _, stderr = runCLI(t, "params", "generate", "--srs", "--sector-size", "2KiB", "--out", t.TempDir())
+	if code != 2 {
+		t.Fatalf("--srs --sector-size: exit %d", code)
+	}
+	wantOneLineError(t, stderr, "--sector-size does not apply to --srs")
 	code, _, stderr = runCLI(t, "params", "generate", "--out", t.TempDir())
 	if code != 2 {
 		t.Fatalf("no --sector-size: exit %d", code)

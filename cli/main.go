@@ -160,7 +160,7 @@ func setupLogging(level string, stderr io.Writer) error {
 	}
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(strings.ToLower(level))); err != nil {
-		return usageErrorf("--log-level: %q is not one of debug, info, warn, error", level)
+		return usageErrorf("--log-level (or CUSEAL_LOG_LEVEL): %q is not one of debug, info, warn, error", level)
 	}
 	slogWarns = l <= slog.LevelWarn
 	h := slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: l})

@@ -78,6 +78,9 @@ type paramsGenerateOutput struct {
 
 func paramsGenerateAction(c *cli.Context) error {
 	if c.Bool("srs") {
+		if c.IsSet("sector-size") {
+			return usageErrorf("--sector-size does not apply to --srs (a SnarkPack SRS serves every sector size; its size is --srs-size)")
+		}
 		return paramsGenerateSRS(c)
 	}
 	if !c.IsSet("sector-size") {

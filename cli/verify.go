@@ -130,6 +130,8 @@ func readProofFile(path string, partitions int) ([]byte, error) {
 		}
 		b, herr := hex.DecodeString(string(t))
 		switch {
+		case len(t) == 0:
+			return nil, usageErrorf("--proof %s: empty file, want %d bytes (%d partition(s) × %d) raw, or twice that in hex", path, want, partitions, groth16.ProofSize)
 		case herr == nil && len(b) == want:
 			pf, hexStart = b, lead
 		case herr == nil:

@@ -43,6 +43,8 @@ func TestReadProofFileErrors(t *testing.T) {
 		{"bad hex digit", hexGood[:10] + "zz" + hexGood[12:], 1, `offset 10: 'z' is not a hex digit`},
 		{"bad hex digit after 0x", "0x" + hexGood[:101] + "g" + hexGood[102:], 1, `offset 103: 'g' is not a hex digit`},
 		{"short", string(good[:100]), 1, fmt.Sprintf("100 bytes, want %d", groth16.ProofSize)},
+		{"empty", "", 1, fmt.Sprintf("empty file, want %d bytes", groth16.ProofSize)},
+		{"blank", " \n", 1, "empty file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "proof")

@@ -21,6 +21,7 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/urfave/cli/v2"
 
+	"github.com/cuseal/cuseal/internal/atomicfile"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -120,31 +121,9 @@ func dirOf(path string) string {
 	return "."
 }
 
-// writeFileAtomic writes data to path through a temporary file in the same directory and a
-// rename, so path never holds a partial file.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Chmod(0o644); err == nil {
-		err = cerr
-	}
-	if serr := f.Sync(); err == nil {
-		err = serr
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
-}
+// writeFileAtomic writes data to path through internal/atomicfile, so path never holds a
+// partial file.
+func writeFileAtomic(path string, data []byte) error { return atomicfile.WriteBytes(path, data) }
 
 // writeProofOut writes proof bytes (hex with a newline when asHex) to
 // --out atomically; no path means nothing to write.

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/cuseal/cuseal/internal/atomicfile"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/stacked"
@@ -229,8 +230,8 @@ func writeTestParamsFiles(out *TestParams, cfg *stacked.SectorConfig, params *gr
 }
 
 // CleanPartialTestParams removes what an interrupted GenerateTestParams for
-// cfg left in dir: its temporary files (groth16's ".<name>.tmp*" and
-// writeAtomic's ".tmp-<name>-*") and, when no stamp was written, the
+// cfg left in dir: its temporary files (atomicfile's ".<name>.tmp*", and
+// ".tmp-<name>-*" as cuseal before it named some) and, when no stamp was written, the
 // parameter files of this run. Call it only for a dir that held none of
 // cfg's parameter files before the run; it is for a signal handler (a
 // killed process cannot clean up after itself).
@@ -238,9 +239,8 @@ func CleanPartialTestParams(dir string, cfg *stacked.SectorConfig) {
 	pp, vp, mp := cfg.ParameterPaths(dir)
 	stamp := filepath.Join(dir, cfg.ParameterFileStem()+".cuseal-test.json")
 	for _, p := range []string{pp, vp, mp, stamp} {
-		b := filepath.Base(p)
-		for _, pat := range []string{"." + b + ".tmp*", ".tmp-" + b + "-*"} {
-			tmps, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, pat := range []string{atomicfile.TempGlob(p), filepath.Join(dir, ".tmp-"+filepath.Base(p)+"-*")} {
+			tmps, _ := filepath.Glob(pat)
 			for _, t := range tmps {
 				os.Remove(t)
 			}
@@ -253,25 +253,9 @@ func CleanPartialTestParams(dir string, cfg *stacked.SectorConfig) {
 	}
 }
 
-// writeAtomic writes data to path through a temporary file and a rename.
+// writeAtomic writes data to path through internal/atomicfile.
 func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return fmt.Errorf("porep: %w", err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if e := f.Close(); err == nil {
-		err = e
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.WriteBytes(path, data); err != nil {
 		return fmt.Errorf("porep: write %s: %w", path, err)
 	}
 	return nil

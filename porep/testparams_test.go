@@ -109,7 +109,7 @@ func TestEstimateTestParamsMemory(t *testing.T) {
 }
 
 // TestCleanPartialTestParams: after an interrupted generation, the
-// temporary files of both writers go, and parameter files go only when no
+// temporary files (atomicfile's and the older ".tmp-NAME-*") go, and parameter files go only when no
 // stamp vouches for them; unrelated files stay.
 func TestCleanPartialTestParams(t *testing.T) {
 	cfg := config2K(t)

@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/cuseal/cuseal/internal/atomicfile"
 	"github.com/cuseal/cuseal/internal/parallel"
 	"golang.org/x/sys/unix"
 )
@@ -412,28 +412,10 @@ func WriteParamsFile(path string, p *Params) error {
 	})
 }
 
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("groth16: write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = write(tmp); err != nil {
-		return fmt.Errorf("groth16: write %s: %w", path, err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("groth16: write %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("groth16: write %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
+// writeFileAtomic writes path through internal/atomicfile (no partial file
+// at path, ever), naming it in the error.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	if err := atomicfile.Write(path, write); err != nil {
 		return fmt.Errorf("groth16: write %s: %w", path, err)
 	}
 	return nil

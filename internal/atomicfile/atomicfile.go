@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package atomicfile
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Write creates path with what write produces, through a temporary file
+// named like TempGlob(path) in path's directory: written, chmod 0644,
+// synced, closed and renamed over path. On an error (write's included) the
+// temporary file is removed and path is untouched; errors are returned as
+// they are (callers name the file).
+func Write(path string, write func(io.Writer) error) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err = write(f); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// WriteBytes is Write of data.
+func WriteBytes(path string, data []byte) error {
+	return Write(path, func(w io.Writer) error {
+		_, err := io.Copy(w, bytes.NewReader(data))
+		return err
+	})
+}
+
+// TempGlob returns the filepath.Glob pattern of Write's temporary files for
+// path, for cleaning up after a process that was killed mid-write.
+func TempGlob(path string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+}

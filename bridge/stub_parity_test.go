@@ -33,7 +33,10 @@ func exportedAPI(t *testing.T, constraint string) map[string]string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasPrefix(string(src), "//go:build "+constraint+"\n") {
+		// The constraint line stands in the header, before the package clause
+		// (after the SPDX line).
+		hdr, _, _ := strings.Cut("\n"+string(src), "\npackage ")
+		if !strings.Contains(hdr+"\n", "\n//go:build "+constraint+"\n") {
 			continue
 		}
 		f, err := parser.ParseFile(fset, name, src, 0)

@@ -85,9 +85,8 @@ func bitCases(t *testing.T) map[string]func(cs.ConstraintSystem) {
 }
 
 func withEvaluatedPath(on bool, f func()) {
-	old := evaluatedPath
-	evaluatedPath = on
-	defer func() { evaluatedPath = old }()
+	old := evaluatedPath.Swap(on)
+	defer evaluatedPath.Store(old)
 	f()
 }
 

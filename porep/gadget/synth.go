@@ -4,6 +4,7 @@ package gadget
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
@@ -64,7 +65,7 @@ func acquire(sys cs.ConstraintSystem) *synth {
 	s := synthPool.Get().(*synth)
 	s.sys = sys
 	s.ev = nil
-	if evaluatedPath {
+	if evaluatedPath.Load() {
 		s.ev, _ = sys.(cs.EvaluatedEnforcer)
 	}
 	return s
@@ -84,8 +85,9 @@ func (s *synth) reset() {
 }
 
 // evaluatedPath lets the bit gadgets hand their known LC values to an
-// EvaluatedEnforcer instead of building LCs (tests switch it off to compare).
-var evaluatedPath = true
+// EvaluatedEnforcer instead of building LCs (tests switch it off to compare;
+// atomic, so that doing so races with no synthesis).
+var evaluatedPath = func() *atomic.Bool { var b atomic.Bool; b.Store(true); return &b }()
 
 // small[k+2] = k for k in −2..2: the values a bit gadget's LCs take.
 var small = func() (t [5]fr.Element) {

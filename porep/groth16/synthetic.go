@@ -11,12 +11,11 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"os"
-	"runtime"
-	"sync"
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuseal/cuseal/internal/parallel"
 	"github.com/cuseal/cuseal/porep/cs"
 )
 
@@ -76,23 +75,20 @@ func (s SyntheticShape) densities() (aAux, bAux cs.Density, popA, popB int) {
 	return cs.Density{Words: aw, BitLen: s.Aux}, cs.Density{Words: bw, BitLen: s.Aux}, popA, popB
 }
 
-// parallelChunks runs f over [0, n) in 64-aligned chunks on every CPU.
+// syntheticChunk is the stretch of elements one random stream covers (seeded
+// by its first index): fixed, so that the synthetic data, and a params file
+// written by one process and assignments made by another, never depend on
+// GOMAXPROCS. A multiple of 64: each chunk owns whole density words.
+const syntheticChunk = 1 << 16
+
+// parallelChunks runs f over [0, n) in syntheticChunk chunks on up to
+// GOMAXPROCS goroutines (internal/parallel).
 func parallelChunks(n int, f func(lo, hi int)) {
-	workers := runtime.GOMAXPROCS(0)
-	chunk := ((n+workers-1)/workers + 63) &^ 63
-	if chunk < 1<<16 {
-		chunk = 1 << 16
-	}
-	var wg sync.WaitGroup
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			f(lo, hi)
-		}(lo, hi)
-	}
-	wg.Wait()
+	parallel.For((n+syntheticChunk-1)/syntheticChunk, 1, func(clo, chi int) {
+		for c := clo; c < chi; c++ {
+			f(c*syntheticChunk, min((c+1)*syntheticChunk, n))
+		}
+	})
 }
 
 // SyntheticParamsSize is the byte size of the shape's .params file.

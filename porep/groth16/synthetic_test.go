@@ -6,6 +6,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/cuseal/cuseal/porep/cs"
@@ -50,4 +52,27 @@ func TestSyntheticShape(t *testing.T) {
 		t.Fatalf("second: wrote %v, %v", wrote, err)
 	}
 	p2.Close()
+}
+
+// The synthetic densities and assignments do not depend on GOMAXPROCS (a
+// cached params file must agree with assignments made by another process).
+func TestSyntheticIndependentOfGOMAXPROCS(t *testing.T) {
+	s, err := NewSyntheticShape(18) // Aux > 2^17: several random streams
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want *cs.Assignment
+	for _, procs := range []int{1, 3, 2} {
+		old := runtime.GOMAXPROCS(procs)
+		got := SyntheticAssignment(s, 7)
+		runtime.GOMAXPROCS(old)
+		if want == nil {
+			want = got
+			continue
+		}
+		if !slices.Equal(got.Aux, want.Aux) || !slices.Equal(got.A, want.A) ||
+			!slices.Equal(got.ADensityAux.Words, want.ADensityAux.Words) || !slices.Equal(got.BDensityAux.Words, want.BDensityAux.Words) {
+			t.Fatalf("GOMAXPROCS %d: synthetic assignment differs from GOMAXPROCS 1", procs)
+		}
+	}
 }

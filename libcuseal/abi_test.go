@@ -5,10 +5,8 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/hex"
 	"encoding/json"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,8 +21,8 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
+	"github.com/cuseal/cuseal/internal/testsector"
 	"github.com/cuseal/cuseal/porep"
-	"github.com/cuseal/cuseal/porep/seal"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -36,13 +34,13 @@ import (
 // 2 KiB sector and the same test-only randomness seed.
 
 const (
-	testMiner  = abi.ActorID(1000)
-	testSector = abi.SectorNumber(7)
+	testMiner  = testsector.Miner
+	testSector = testsector.Sector
 )
 
 var (
-	testTicket = bytes.Repeat([]byte{3}, 32)
-	testSeed   = bytes.Repeat([]byte{9}, 32)
+	testTicket = testsector.Ticket
+	testSeed   = testsector.Seed
 	// testRSSeed is the test-only blinding seed given to every prover here.
 	testRSSeed = [32]byte{'l', 'i', 'b', 'c', 'u', 's', 'e', 'a', 'l'}
 )
@@ -211,37 +209,22 @@ func doSeal2K(root string) (*sealed2K, error) {
 	if err != nil {
 		return nil, err
 	}
+	ts, err := testsector.Seal(cfg, 17)
+	if err != nil {
+		return nil, err
+	}
 	dir := filepath.Join(root, "sector")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	r := rand.New(rand.NewPCG(2048, 17))
-	data := make([]byte, seal.UnpaddedSize(cfg.SectorSize))
-	for i := range data {
-		data[i] = byte(r.Uint32())
-	}
-	dataPath := filepath.Join(dir, "data")
-	if err := os.WriteFile(dataPath, data, 0o644); err != nil {
+	s := &sealed2K{c1Path: filepath.Join(dir, "c1.json"), c1: ts.C1}
+	if s.commR, err = commcid.CIDToReplicaCommitmentV1(ts.CommR); err != nil {
 		return nil, err
 	}
-	ctx := context.Background()
-	out := filepath.Join(dir, "sealed")
-	res, err := seal.Seal(ctx, cfg, dataPath, out, testMiner, testSector, testTicket)
-	if err != nil {
+	if s.commD, err = commcid.CIDToDataCommitmentV1(ts.CommD); err != nil {
 		return nil, err
 	}
-	c1, err := seal.CommitPhase1(ctx, cfg, res.CommR, res.CommD, out, testSector, testMiner, testTicket, testSeed)
-	if err != nil {
-		return nil, err
-	}
-	s := &sealed2K{c1Path: filepath.Join(dir, "c1.json"), c1: c1}
-	if s.commR, err = commcid.CIDToReplicaCommitmentV1(res.CommR); err != nil {
-		return nil, err
-	}
-	if s.commD, err = commcid.CIDToDataCommitmentV1(res.CommD); err != nil {
-		return nil, err
-	}
-	return s, os.WriteFile(s.c1Path, c1, 0o644)
+	return s, os.WriteFile(s.c1Path, ts.C1, 0o644)
 }
 
 // paramsDir returns the 2 KiB test parameters: $CUSEAL_TEST_PARAMS_DIR (what

@@ -4,11 +4,9 @@ package porep
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,19 +20,20 @@ import (
 	"github.com/filecoin-project/go-state-types/proof"
 	"github.com/ipfs/go-cid"
 
+	"github.com/cuseal/cuseal/internal/testsector"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/seal"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 const (
-	testMiner  = abi.ActorID(1000)
-	testSector = abi.SectorNumber(7)
+	testMiner  = testsector.Miner
+	testSector = testsector.Sector
 )
 
 var (
-	testTicket = bytes.Repeat([]byte{3}, 32)
-	testSeed   = bytes.Repeat([]byte{9}, 32)
+	testTicket = testsector.Ticket
+	testSeed   = testsector.Seed
 	// testParamsSeed is the toxic-waste seed of the cached test parameters.
 	testParamsSeed = [32]byte{'c', 'u', 's', 'e', 'a', 'l', '-', 'p', 'o', 'r', 'e', 'p', '-', 't', 'e', 's', 't'}
 	testRSSeed     = [32]byte{'r', 's'}
@@ -69,35 +68,10 @@ func config2K(t testing.TB) stacked.SectorConfig {
 func seal2K(t testing.TB) *sealed2K {
 	t.Helper()
 	sealOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "cuseal-porep-test-")
-		if err != nil {
-			sealErr = err
-			return
+		var ts *testsector.Sealed
+		if ts, sealErr = testsector.Seal(config2K(t), 1); sealErr == nil {
+			sealRes = &sealed2K{c1: ts.C1, commR: ts.CommR, commD: ts.CommD}
 		}
-		defer os.RemoveAll(dir)
-		cfg := config2K(t)
-		r := rand.New(rand.NewPCG(2048, 1))
-		data := make([]byte, seal.UnpaddedSize(cfg.SectorSize))
-		for i := range data {
-			data[i] = byte(r.Uint32())
-		}
-		dataPath := filepath.Join(dir, "data")
-		if sealErr = os.WriteFile(dataPath, data, 0o644); sealErr != nil {
-			return
-		}
-		ctx := context.Background()
-		out := filepath.Join(dir, "sector")
-		res, err := seal.Seal(ctx, cfg, dataPath, out, testMiner, testSector, testTicket)
-		if err != nil {
-			sealErr = err
-			return
-		}
-		c1, err := seal.CommitPhase1(ctx, cfg, res.CommR, res.CommD, out, testSector, testMiner, testTicket, testSeed)
-		if err != nil {
-			sealErr = err
-			return
-		}
-		sealRes = &sealed2K{c1: c1, commR: res.CommR, commD: res.CommD}
 	})
 	if sealErr != nil {
 		t.Fatal(sealErr)

@@ -43,11 +43,10 @@ case "$NATIVE_BUILD" in
 *) NATIVE_BUILD_ABS=$ROOT/$NATIVE_BUILD ;;
 esac
 export PKG_CONFIG_PATH="$NATIVE_BUILD_ABS${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-# go's build cache keys on CGO_LDFLAGS but not on pkg-config's output: another directory
-# (NATIVE_BUILD=build/x) also goes into CGO_LDFLAGS, so bridge is rebuilt against it.
-if [ "$NATIVE_BUILD" != build/native ]; then
-	export CGO_LDFLAGS="-L$NATIVE_BUILD_ABS ${CGO_LDFLAGS:-}"
-fi
+# go's build cache keys on CGO_LDFLAGS but not on pkg-config's output: the directory also goes
+# into CGO_LDFLAGS, so bridge is rebuilt against it and never reuses a bridge that a `go build
+# -tags cuda` by hand (other PKG_CONFIG_PATH, other library) left in the cache.
+export CGO_LDFLAGS="-L$NATIVE_BUILD_ABS ${CGO_LDFLAGS:-}"
 # A CPU-only configuration of the same sources, used for the CTest host tests, so they run
 # (and stay green) on machines without nvcc.
 HOST_BUILD=${HOST_BUILD:-build/host}

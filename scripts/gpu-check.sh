@@ -92,11 +92,13 @@ build() {
 			-DCMAKE_CUDA_ARCHITECTURES="$archs" "${hostcxx[@]}"
 	else
 		# GPU_CHECK_NATIVE=DIR: an existing CMake build (e.g. CPU-only, to
-		# rehearse the bundle). go's build cache keys on CGO_LDFLAGS, not on
-		# pkg-config's output: naming DIR there too rebuilds bridge against it.
+		# rehearse the bundle).
 		native=$(cd "$native" && pwd) || die "GPU_CHECK_NATIVE: no such directory"
-		export CGO_LDFLAGS="-L$native ${CGO_LDFLAGS:-}"
 	fi
+	# go's build cache keys on CGO_LDFLAGS, not on pkg-config's output: naming the
+	# directory there too rebuilds bridge against it (never a bridge that a `go
+	# build -tags cuda` by hand, with another PKG_CONFIG_PATH, left in the cache).
+	export CGO_LDFLAGS="-L$native ${CGO_LDFLAGS:-}"
 	# bridge/*.go (tag cuda) links the library through pkg-config: the cuseal.pc
 	# CMake writes into the build directory.
 	export PKG_CONFIG_PATH="$native${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"

@@ -9,7 +9,6 @@ import (
 	"os"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/cuseal/cuseal/bridge"
 	"github.com/cuseal/cuseal/porep/groth16"
@@ -61,18 +60,8 @@ func TestSealCommitPhase2HostEmulation(t *testing.T) {
 	t.Setenv("CUSEAL_CUDA_DEVICES", "host")
 	s := seal2K(t)
 	dir := testParams2K(t)
-	prove := func(backend string) ([]byte, time.Duration) {
-		t.Helper()
-		start := time.Now()
-		pf, err := SealCommitPhase2(s.c1, testSector, testMiner, WithParamsDir(dir), WithBackend(backend),
-			WithDeterministicRandomness(testRSSeed))
-		if err != nil {
-			t.Fatalf("%s: %v", backend, err)
-		}
-		return pf, time.Since(start)
-	}
-	emu, tEmu := prove(BackendCUDA)
-	cpu, tCPU := prove(BackendCPU)
+	emu, tEmu := proveTimed(t, s, dir, BackendCUDA)
+	cpu, tCPU := proveTimed(t, s, dir, BackendCPU)
 	t.Logf("2 KiB C2: CUDA backend in host emulation %v, CPU %v", tEmu, tCPU)
 	if !bytes.Equal(emu, cpu) {
 		t.Fatalf("host-emulation proof differs from the CPU proof:\n emu %x\n cpu %x", emu, cpu)

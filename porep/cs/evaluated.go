@@ -67,29 +67,57 @@ func (s *Segment) EnforceEvaluated(va, vb, vc *fr.Element, a [3]Variable, b [2]V
 	if !s.room() {
 		return
 	}
-	p := s.p
+	// Inlined visibility checks and density marks: this is the hot path
+	// of every SHA-256 bit constraint.
 	for _, v := range a {
-		if v == NoVar || s.value(v) == nil {
+		if v == NoVar {
 			continue
 		}
-		if v.IsAux() && !p.aDenAux.hasAtomic(v.Index()) {
-			p.aDenAux.setAtomic(v.Index())
+		idx := v.Index()
+		switch {
+		case !v.IsAux():
+			if uint(idx-s.inBase) >= uint(s.nIn) && idx >= s.inShared {
+				s.badRead(v)
+			}
+		case uint(idx-s.auxBase) < uint(s.nAux):
+			k := idx - s.auxBase
+			s.aDenAux.local[k>>6] |= 1 << (uint(k) & 63)
+		case idx < s.auxShared:
+			s.aDenAux.setShared(idx)
+		default:
+			s.badRead(v)
 		}
 	}
 	for _, v := range b {
-		if v == NoVar || s.value(v) == nil {
+		if v == NoVar {
 			continue
 		}
-		den := &p.bDenIn
+		idx := v.Index()
 		if v.IsAux() {
-			den = &p.bDenAux
+			switch {
+			case uint(idx-s.auxBase) < uint(s.nAux):
+				k := idx - s.auxBase
+				s.bDenAux.local[k>>6] |= 1 << (uint(k) & 63)
+			case idx < s.auxShared:
+				s.bDenAux.setShared(idx)
+			default:
+				s.badRead(v)
+			}
+			continue
 		}
-		if !den.hasAtomic(v.Index()) {
-			den.setAtomic(v.Index())
+		switch {
+		case uint(idx-s.inBase) < uint(s.nIn):
+			k := idx - s.inBase
+			s.bDenIn.local[k>>6] |= 1 << (uint(k) & 63)
+		case idx < s.inShared:
+			s.bDenIn.setShared(idx)
+		default:
+			s.badRead(v)
 		}
 	}
-	s.a[s.nC], s.b[s.nC], s.c[s.nC] = *va, *vb, *vc
-	s.nC++
+	n := s.nC
+	s.a[n], s.b[n], s.c[n] = *va, *vb, *vc
+	s.nC = n + 1
 }
 
 // EnforceEvaluatedLC implements EvaluatedEnforcer.
@@ -97,16 +125,15 @@ func (s *Segment) EnforceEvaluatedLC(va, vb, vc *fr.Element, a LC, b [2]Variable
 	if !s.room() {
 		return
 	}
-	p := s.p
 	cands := s.cands[:0]
 	for i := range a {
 		v := a[i].Var
-		if s.value(v) != nil && v.IsAux() && !p.aDenAux.hasAtomic(v.Index()) {
+		if s.visible(v) && v.IsAux() && !s.aDenAux.has(v.Index()) {
 			cands = append(cands, cand{v, a[i].Coeff})
 		}
 	}
 	if len(cands) > 0 {
-		s.resolveDensity(cands, nil, &p.aDenAux)
+		s.resolveDensity(cands, nil, &s.aDenAux)
 	}
 	s.cands = cands
 	s.EnforceEvaluated(va, vb, vc, [3]Variable{NoVar, NoVar, NoVar}, b)

@@ -18,10 +18,13 @@ import (
 // one sequential synthesis. See ProvingAssignment.Split.
 //
 // A segment may read the variables the ProvingAssignment held when it was
-// split (the shared prefix) and its own; it writes only its own range and,
-// atomically, density bits. Overflowing its range, or reading another
-// segment's variable, is recorded as an error (reported by Join) and turns
-// the rest of its synthesis into no-ops; it never touches another segment.
+// split (the shared prefix) and its own; it writes only its own range. The
+// density bits of its own variables live in the segment's private bitmaps
+// (plain stores, no shared cache lines) and are merged into the
+// ProvingAssignment's by Join; those of shared-prefix variables are set
+// atomically in place. Overflowing its range, or reading another segment's
+// variable, is recorded as an error (reported by Join) and turns the rest
+// of its synthesis into no-ops; it never touches another segment.
 type Segment struct {
 	p *ProvingAssignment
 
@@ -34,6 +37,9 @@ type Segment struct {
 	inShared        int // likewise for inputs
 
 	nC, nAux, nIn int // filled so far
+
+	// Densities: A over aux, B over aux, B over inputs.
+	aDenAux, bDenAux, bDenIn segDensity
 
 	cands []cand
 	slots []int32
@@ -73,6 +79,9 @@ func (p *ProvingAssignment) Split(n int, seg SizeHint) []*Segment {
 			inBase:    ib,
 			auxShared: aux0,
 			inShared:  in0,
+			aDenAux:   newSegDensity(&p.aDenAux, ab, seg.Aux),
+			bDenAux:   newSegDensity(&p.bDenAux, ab, seg.Aux),
+			bDenIn:    newSegDensity(&p.bDenIn, ib, seg.Inputs),
 			cands:     make([]cand, 0, 64),
 		}
 	}
@@ -90,12 +99,18 @@ func extend(v []fr.Element, n, extra int) []fr.Element {
 	return v[:n]
 }
 
-// Join ends a Split: it checks that every segment was filled exactly and
-// without error and makes p usable again (Assignment, more synthesis).
-// The error names the first faulty segment.
+// Join ends a Split: it merges the segments' density bits into p, checks
+// that every segment was filled exactly and without error and makes p
+// usable again (Assignment, more synthesis). The error names the first
+// faulty segment.
 func (p *ProvingAssignment) Join() error {
 	segs := p.split
 	p.split = nil
+	for _, s := range segs {
+		s.aDenAux.merge()
+		s.bDenAux.merge()
+		s.bDenIn.merge()
+	}
 	for i, s := range segs {
 		if s.err != nil {
 			return fmt.Errorf("segment %d: %w", i, s.err)
@@ -165,9 +180,8 @@ func (s *Segment) Enforce(a, b, c LC) {
 	if !s.room() {
 		return
 	}
-	p := s.p
-	s.eval(&s.a[s.nC], a, nil, &p.aDenAux)
-	s.eval(&s.b[s.nC], b, &p.bDenIn, &p.bDenAux)
+	s.eval(&s.a[s.nC], a, nil, &s.aDenAux)
+	s.eval(&s.b[s.nC], b, &s.bDenIn, &s.bDenAux)
 	s.eval(&s.c[s.nC], c, nil, nil)
 	s.nC++
 }
@@ -190,31 +204,54 @@ func (s *Segment) room() bool {
 func (s *Segment) value(v Variable) *fr.Element {
 	idx := v.Index()
 	if v.IsAux() {
-		switch {
-		case idx < s.auxShared:
-			return &s.p.aux[idx]
-		case idx >= s.auxBase && idx < s.auxBase+s.nAux:
-			return &s.aux[idx-s.auxBase]
+		if k := uint(idx - s.auxBase); k < uint(s.nAux) {
+			return &s.aux[k]
 		}
-		s.fail("reads aux %d outside the shared prefix [0,%d) and its range [%d,%d)", idx, s.auxShared, s.auxBase, s.auxBase+s.nAux)
-		return nil
+		if idx < s.auxShared {
+			return &s.p.aux[idx]
+		}
+	} else {
+		if k := uint(idx - s.inBase); k < uint(s.nIn) {
+			return &s.input[k]
+		}
+		if idx < s.inShared {
+			return &s.p.input[idx]
+		}
 	}
-	switch {
-	case idx < s.inShared:
-		return &s.p.input[idx]
-	case idx >= s.inBase && idx < s.inBase+s.nIn:
-		return &s.input[idx-s.inBase]
-	}
-	s.fail("reads input %d outside the shared prefix [0,%d) and its range [%d,%d)", idx, s.inShared, s.inBase, s.inBase+s.nIn)
+	s.badRead(v)
 	return nil
 }
 
-// eval is ProvingAssignment.eval over the segment's view, with density bits
-// read and set atomically (segments share bitmap words: the shared
-// prefix's variables and the words at segment boundaries). A bit set by
-// another segment during the scan only drops a candidate whose bit is set
-// anyway, so the bitmaps equal the sequential ones.
-func (s *Segment) eval(acc *fr.Element, lc LC, inDen, auxDen *bitmap) {
+// visible reports whether the segment may read v (value without the
+// pointer), recording the error otherwise.
+func (s *Segment) visible(v Variable) bool {
+	idx := v.Index()
+	if v.IsAux() {
+		if uint(idx-s.auxBase) < uint(s.nAux) || idx < s.auxShared {
+			return true
+		}
+	} else if uint(idx-s.inBase) < uint(s.nIn) || idx < s.inShared {
+		return true
+	}
+	s.badRead(v)
+	return false
+}
+
+//go:noinline
+func (s *Segment) badRead(v Variable) {
+	idx := v.Index()
+	if v.IsAux() {
+		s.fail("reads aux %d outside the shared prefix [0,%d) and its range [%d,%d)", idx, s.auxShared, s.auxBase, s.auxBase+s.nAux)
+		return
+	}
+	s.fail("reads input %d outside the shared prefix [0,%d) and its range [%d,%d)", idx, s.inShared, s.inBase, s.inBase+s.nIn)
+}
+
+// eval is ProvingAssignment.eval over the segment's view and densities.
+// Another segment may set a shared-prefix bit during the scan: that only
+// drops a candidate whose bit is set anyway, so the bitmaps equal the
+// sequential ones.
+func (s *Segment) eval(acc *fr.Element, lc LC, inDen, auxDen *segDensity) {
 	acc.SetZero()
 	cands := s.cands[:0]
 	for i := range lc {
@@ -224,10 +261,10 @@ func (s *Segment) eval(acc *fr.Element, lc LC, inDen, auxDen *bitmap) {
 			continue
 		}
 		if t.Var.IsAux() {
-			if auxDen != nil && !auxDen.hasAtomic(t.Var.Index()) {
+			if auxDen != nil && !auxDen.has(t.Var.Index()) {
 				cands = append(cands, cand{t.Var, t.Coeff})
 			}
-		} else if inDen != nil && !inDen.hasAtomic(t.Var.Index()) {
+		} else if inDen != nil && !inDen.has(t.Var.Index()) {
 			cands = append(cands, cand{t.Var, t.Coeff})
 		}
 		switch {
@@ -250,15 +287,78 @@ func (s *Segment) eval(acc *fr.Element, lc LC, inDen, auxDen *bitmap) {
 	s.cands = cands
 }
 
-// resolveDensity is ProvingAssignment.resolveDensity with atomic marks.
-func (s *Segment) resolveDensity(cands []cand, inDen, auxDen *bitmap) {
+// resolveDensity is ProvingAssignment.resolveDensity over the segment's
+// densities.
+func (s *Segment) resolveDensity(cands []cand, inDen, auxDen *segDensity) {
 	s.slots = mergeCandidates(s.slots, cands, func(v Variable) {
 		if v.IsAux() {
-			auxDen.setAtomic(v.Index())
+			auxDen.set(v.Index())
 		} else {
-			inDen.setAtomic(v.Index())
+			inDen.set(v.Index())
 		}
 	})
+}
+
+// segDensity is one density of a segment: the bits of its own variables
+// (global index base+k, k < len) in a private bitmap, those of the shared
+// prefix (index < base, already checked visible) in the ProvingAssignment's
+// bitmap, set atomically since every segment may mark them.
+type segDensity struct {
+	shared *bitmap
+	local  []uint64
+	base   int
+}
+
+func newSegDensity(shared *bitmap, base, n int) segDensity {
+	return segDensity{shared: shared, local: make([]uint64, (n+63)/64), base: base}
+}
+
+// has reports whether the (visible) variable idx is marked.
+func (d *segDensity) has(idx int) bool {
+	if k := idx - d.base; k >= 0 {
+		return d.local[k>>6]&(1<<(uint(k)&63)) != 0
+	}
+	return d.shared.hasAtomic(idx)
+}
+
+// set marks the (visible) variable idx.
+func (d *segDensity) set(idx int) {
+	if k := idx - d.base; k >= 0 {
+		d.local[k>>6] |= 1 << (uint(k) & 63)
+		return
+	}
+	d.setShared(idx)
+}
+
+// setShared marks the shared-prefix variable idx (atomically, only if it
+// is not marked yet: almost always it is).
+func (d *segDensity) setShared(idx int) {
+	if !d.shared.hasAtomic(idx) {
+		d.shared.setAtomic(idx)
+	}
+}
+
+// merge ORs the private bits into the shared bitmap at base (after every
+// segment has finished) and empties them.
+func (d *segDensity) merge() {
+	orShifted(d.shared.words, d.base, d.local)
+	clear(d.local)
+}
+
+// orShifted ORs the bit vector src into dst starting at bit off.
+func orShifted(dst []uint64, off int, src []uint64) {
+	w, sh := off>>6, uint(off&63)
+	for i, x := range src {
+		if x == 0 {
+			continue
+		}
+		dst[w+i] |= x << sh
+		if sh != 0 {
+			if hi := x >> (64 - sh); hi != 0 {
+				dst[w+i+1] |= hi
+			}
+		}
+	}
 }
 
 // grow extends the bitmap to n bits; the new bits are clear.

@@ -63,6 +63,31 @@ func segCircuit(sys ConstraintSystem, shapeSeed, valSeed uint64, nOps int, prefi
 			var v fr.Element
 			v.SetUint64(rng.Uint64())
 			own = append(own, sys.AllocInput(&v))
+		case k == 4:
+			// An evaluated constraint (the bit gadgets' path) where the
+			// system takes one; Enforce of nothing counts the same row.
+			e, ok := sys.(EvaluatedEnforcer)
+			if !ok {
+				sys.Enforce(nil, nil, nil)
+				break
+			}
+			var va, vb, vc fr.Element
+			va.SetUint64(rng.Uint64())
+			vb.SetUint64(rng.Uint64())
+			vc.Mul(&va, &vb)
+			slot := func() Variable {
+				if rng.IntN(4) == 0 {
+					return NoVar
+				}
+				return pick()
+			}
+			a := [3]Variable{slot(), slot(), slot()}
+			b := [2]Variable{slot(), slot()}
+			if rng.IntN(3) == 0 {
+				e.EnforceEvaluatedLC(&va, &vb, &vc, lc(1+rng.IntN(4)), b)
+			} else {
+				e.EnforceEvaluated(&va, &vb, &vc, a, b)
+			}
 		default:
 			n := 1 + shape.IntN(5)
 			if shape.IntN(12) == 0 {

@@ -5,8 +5,8 @@
 #
 #   scripts/bench-synth-compare.sh [BEFORE_REF]   default BEFORE_REF: main
 #   BENCH_LARGE=1 ...                             also the full 32 GiB partition (18 challenges,
-#                                                 130M constraints, ~16 GiB each): before and
-#                                                 after at GOMAXPROCS 2, after at GOMAXPROCS 1
+#                                                 130M constraints, ~16 GiB each, 3 runs): before
+#                                                 and after at GOMAXPROCS 2 and at GOMAXPROCS 1
 #   SKIP_SMALL=1                                  only the full partition (with BENCH_LARGE=1)
 #   OUT=DIR                                       keep every --json result in DIR
 #
@@ -70,8 +70,9 @@ fig 4ch-after-huge -s GOMAXPROCS=2 "$A" "${S[@]}" --challenges 4 --runs 2 --huge
 fig 4ch-after-p1 -s GOMAXPROCS=1 "$A" "${S[@]}" --challenges 4 --runs 2
 fi
 if [ "${BENCH_LARGE:-0}" = 1 ]; then
-	fig full-before -x GOMAXPROCS=2 "$B" "${S[@]}" --runs 2
-	fig full-after -x GOMAXPROCS=2 "$A" "${S[@]}" --runs 2
-	fig full-after-p1 -x GOMAXPROCS=1 "$A" "${S[@]}" --runs 2
+	fig full-before -x GOMAXPROCS=2 "$B" "${S[@]}" --runs 3
+	fig full-after -x GOMAXPROCS=2 "$A" "${S[@]}" --runs 3
+	fig full-before-p1 -x GOMAXPROCS=1 "$B" "${S[@]}" --runs 3
+	fig full-after-p1 -x GOMAXPROCS=1 "$A" "${S[@]}" --runs 3
 fi
 echo "results: $OUT" >&2

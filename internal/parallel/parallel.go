@@ -5,6 +5,7 @@ package parallel
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // For calls fn(lo, hi) on contiguous ranges that cover [0, n), on up to
@@ -57,6 +58,59 @@ func Each(n int, f func(i int) error) error {
 			}
 		}
 	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Dynamic calls f(worker, i) for every i in [0, n) on up to workers
+// goroutines (≤ 0: GOMAXPROCS; never more than n), handing out indices in
+// increasing order as goroutines come free, for work items of uneven cost.
+// worker is the goroutine's number in [0, workers), for per-goroutine
+// scratch. After an error no further index is started; Dynamic returns the
+// error of the lowest failing index. With one worker everything runs on the
+// calling goroutine.
+func Dynamic(n, workers int, f func(worker, i int) error) error {
+	if n <= 0 {
+		return nil
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, n)
+	if workers == 1 {
+		for i := 0; i < n; i++ {
+			if err := f(0, i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	errs := make([]error, n)
+	var next atomic.Int64
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !stop.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				if err := f(w, i); err != nil {
+					errs[i] = err
+					stop.Store(true)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
 			return err

@@ -61,3 +61,61 @@ func TestEachLowestError(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDynamic: every index runs exactly once, worker numbers stay in range
+// and one worker's calls never overlap (its scratch is its own), for
+// several worker counts including more workers than indices.
+func TestDynamic(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 7, 100} {
+		for _, workers := range []int{-1, 0, 1, 2, 3, 16} {
+			seen := make([]atomic.Int32, max(n, 1))
+			busy := make([]atomic.Int32, 64)
+			err := Dynamic(n, workers, func(w, i int) error {
+				if w < 0 || w >= 64 || (workers > 0 && w >= workers) {
+					return fmt.Errorf("worker %d out of range", w)
+				}
+				if busy[w].Add(1) != 1 {
+					return fmt.Errorf("worker %d runs two items at once", w)
+				}
+				defer busy[w].Add(-1)
+				seen[i].Add(1)
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("n=%d workers=%d: %v", n, workers, err)
+			}
+			for i := 0; i < n; i++ {
+				if c := seen[i].Load(); c != 1 {
+					t.Fatalf("n=%d workers=%d: index %d ran %d times", n, workers, i, c)
+				}
+			}
+		}
+	}
+}
+
+// TestDynamicError: the lowest failing index's error is returned whatever
+// the scheduling, and with one worker nothing runs after the first error.
+func TestDynamicError(t *testing.T) {
+	for _, workers := range []int{1, 2, 4} {
+		err := Dynamic(50, workers, func(_, i int) error {
+			if i%10 == 3 {
+				return fmt.Errorf("item %d", i)
+			}
+			return nil
+		})
+		if err == nil || err.Error() != "item 3" {
+			t.Errorf("workers=%d: %v, want item 3", workers, err)
+		}
+	}
+	ran := 0
+	sentinel := errors.New("stop")
+	if err := Dynamic(10, 1, func(_, i int) error {
+		ran++
+		if i == 2 {
+			return sentinel
+		}
+		return nil
+	}); !errors.Is(err, sentinel) || ran != 3 {
+		t.Errorf("one worker: err %v after %d items, want stop after 3", err, ran)
+	}
+}

@@ -5,11 +5,11 @@ package groth16
 import (
 	"runtime"
 	"sync"
-	"sync/atomic"
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/cuseal/cuseal/internal/parallel"
 )
 
 // Fixed-base scalar multiplication for parameter generation: one base,
@@ -61,28 +61,12 @@ func scalarDigit(s *[4]uint64, w, c int) uint64 {
 // forEachChunk runs f over [0,n) in chunks of fbChunk on GOMAXPROCS
 // goroutines; each goroutine gets its own worker index for scratch space.
 func forEachChunk(n int, f func(worker, lo, hi int)) {
-	workers := runtime.GOMAXPROCS(0)
 	chunks := (n + fbChunk - 1) / fbChunk
-	if workers > chunks {
-		workers = chunks
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= chunks {
-					return
-				}
-				lo := k * fbChunk
-				f(w, lo, min(lo+fbChunk, n))
-			}
-		}(w)
-	}
-	wg.Wait()
+	_ = parallel.Dynamic(chunks, 0, func(w, k int) error {
+		lo := k * fbChunk
+		f(w, lo, min(lo+fbChunk, n))
+		return nil
+	})
 }
 
 // fbField is the coordinate-field arithmetic the fixed-base code uses:

@@ -6,10 +6,10 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuseal/cuseal/internal/parallel"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/gadget"
 	"github.com/cuseal/cuseal/porep/poseidon"
@@ -433,43 +433,21 @@ func (c *Circuit) SynthesizeParallel(ctx context.Context, p *cs.ProvingAssignmen
 		workers = min(workers, int(avail/2/ChallengeScratchBytes(per)))
 	}
 	workers = max(1, workers)
-	errs := make([]error, n)
-	var next atomic.Int64
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n || stop.Load() {
-					return
-				}
-				if err := ctx.Err(); err != nil {
-					errs[i] = fmt.Errorf("circuit: challenge %d: %w", i, err)
-					stop.Store(true)
-					return
-				}
-				if err := c.Proofs[i].synthesize(segs[i], c.Layers, &commD, &commC, &commRLast, replicaBits); err != nil {
-					errs[i] = fmt.Errorf("circuit: challenge %d: %w", i, err)
-					stop.Store(true)
-					return
-				}
-				if err := segs[i].Err(); err != nil {
-					errs[i] = fmt.Errorf("circuit: challenge %d: size %+v: %w", i, per, err)
-					stop.Store(true)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	joinErr := p.Join()
-	for _, err := range errs {
-		if err != nil {
-			return err
+	err = parallel.Dynamic(n, workers, func(_, i int) error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("circuit: challenge %d: %w", i, err)
 		}
+		if err := c.Proofs[i].synthesize(segs[i], c.Layers, &commD, &commC, &commRLast, replicaBits); err != nil {
+			return fmt.Errorf("circuit: challenge %d: %w", i, err)
+		}
+		if err := segs[i].Err(); err != nil {
+			return fmt.Errorf("circuit: challenge %d: size %+v: %w", i, per, err)
+		}
+		return nil
+	})
+	joinErr := p.Join()
+	if err != nil {
+		return err
 	}
 	if joinErr != nil {
 		return fmt.Errorf("circuit: challenge size %+v: %w", per, joinErr)

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/cuseal/cuseal/internal/parallel"
 	"golang.org/x/crypto/blake2b"
 )
 
@@ -148,31 +149,16 @@ func (g *Graph) Parents(node uint32, out *[Degree]uint32) {
 func (g *Graph) ParentCache() []uint32 {
 	g.buildRoundTable()
 	out := make([]uint32, g.nodes*Degree)
-	workers := runtime.GOMAXPROCS(0)
 	const chunk = 4096
-	var next uint64
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				start := next
-				next += chunk
-				mu.Unlock()
-				if start >= g.nodes {
-					return
-				}
-				end := min(start+chunk, g.nodes)
-				for n := start; n < end; n++ {
-					g.Parents(uint32(n), (*[Degree]uint32)(out[n*Degree:(n+1)*Degree]))
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	chunks := int((g.nodes + chunk - 1) / chunk)
+	_ = parallel.Dynamic(chunks, 0, func(_, k int) error {
+		start := uint64(k) * chunk
+		end := min(start+chunk, g.nodes)
+		for n := start; n < end; n++ {
+			g.Parents(uint32(n), (*[Degree]uint32)(out[n*Degree:(n+1)*Degree]))
+		}
+		return nil
+	})
 	return out
 }
 

@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 // paramsCommand groups the Groth16 parameter commands.
@@ -36,14 +38,18 @@ type paramsFileInfo struct {
 	// Status is porep.ParamsStatus: "official" (digest as in rust-fil-proofs 19.1.0's
 	// parameters.json), "test" (cuseal test stamp), "mismatch" (an official name with
 	// another digest) or "unknown".
-	Status         string        `json:"status"`
-	StatusLine     string        `json:"status_line"`
-	OfficialDigest string        `json:"official_digest,omitempty"`
-	OfficialCID    string        `json:"official_cid,omitempty"`
-	Stamp          string        `json:"stamp,omitempty"`
-	Inputs         int           `json:"inputs"` // public inputs, ONE included (|ic|)
-	DomainSize     int           `json:"domain_size,omitempty"`
-	Queries        []paramsQuery `json:"queries,omitempty"`
+	Status         string `json:"status"`
+	StatusLine     string `json:"status_line"`
+	OfficialDigest string `json:"official_digest,omitempty"`
+	OfficialCID    string `json:"official_cid,omitempty"`
+	Stamp          string `json:"stamp,omitempty"`
+	// Circuit and SectorSize name the proof the file is for, read off its file name in the
+	// official table (empty and 0 for a name not in it).
+	Circuit    string        `json:"circuit,omitempty"`
+	SectorSize uint64        `json:"sector_size,omitempty"`
+	Inputs     int           `json:"inputs"` // public inputs, ONE included (|ic|)
+	DomainSize int           `json:"domain_size,omitempty"`
+	Queries    []paramsQuery `json:"queries,omitempty"`
 }
 
 // paramsQuery describes one query vector of a .params file.
@@ -127,7 +133,29 @@ func describeParamsFile(path string, stderr io.Writer) (*paramsFileInfo, error) 
 	if ps.Official != nil {
 		info.OfficialDigest, info.OfficialCID = ps.Official.Digest, ps.Official.CID
 	}
+	info.Circuit, info.SectorSize = circuitOf(path)
 	return info, nil
+}
+
+// circuitOf names the proof a parameter file is for, from its name in the official table:
+// the kind (from the name's circuit identifier prefix) and the sector size.
+func circuitOf(path string) (string, uint64) {
+	e, ok := porep.LookupOfficialParam(path)
+	if !ok || e.SectorSize == 0 {
+		return "", 0
+	}
+	kind := "unknown circuit"
+	for _, k := range []struct{ prefix, name string }{
+		{"v28-stacked-proof-of-replication-", "PoRep (Stacked DRG)"},
+		{"v28-proof-of-spacetime-fallback-", "PoSt (fallback)"},
+		{"v28-empty-sector-update-", "SnapDeals (empty sector update)"},
+	} {
+		if strings.HasPrefix(filepath.Base(path), k.prefix) {
+			kind = k.name
+			break
+		}
+	}
+	return kind + ", " + stacked.SizeLabel(e.SectorSize) + " sectors", e.SectorSize
 }
 
 func printParamsInfo(c *cli.Context, info *paramsFileInfo) {
@@ -136,6 +164,9 @@ func printParamsInfo(c *cli.Context, info *paramsFileInfo) {
 	printf(c, "  size:    %d bytes (%s)\n", info.SizeBytes, humanBytes(uint64(info.SizeBytes)))
 	printf(c, "  digest:  %s\n", info.Digest)
 	printf(c, "  status:  %s\n", statusText(info))
+	if info.Circuit != "" {
+		printf(c, "  circuit: %s (by file name)\n", info.Circuit)
+	}
 	printf(c, "  inputs:  %d (ONE included)\n", info.Inputs)
 	if info.Kind == "params" {
 		printf(c, "  domain:  %d\n", info.DomainSize)

@@ -86,8 +86,34 @@ func TestParamsInfo(t *testing.T) {
 	}
 
 	code, out, _ = runCLI(t, "params", "info", pp)
-	if code != exitOK || len(out) == 0 {
-		t.Fatalf("text: exit %d, %q", code, out)
+	if code != exitOK || len(out) == 0 || strings.Contains(out, "circuit:") {
+		t.Fatalf("text: exit %d, %q (no circuit line for a name outside the official table)", code, out)
+	}
+
+	// Under an official name the circuit and sector size come from the table (the digest
+	// then mismatches, which params info reports, not refuses).
+	named := filepath.Join(t.TempDir(), "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.vk")
+	data, err := os.ReadFile(vp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(named, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = runCLI(t, "params", "info", "--json", named)
+	if code != exitOK {
+		t.Fatalf("named vk: exit %d: %s", code, stderr)
+	}
+	info = paramsFileInfo{}
+	if err := json.Unmarshal([]byte(out), &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Circuit != "PoRep (Stacked DRG), 2KiB sectors" || info.SectorSize != 2048 || info.Status != "mismatch" {
+		t.Fatalf("named vk: circuit %q, sector size %d, status %q", info.Circuit, info.SectorSize, info.Status)
+	}
+	code, out, _ = runCLI(t, "params", "info", named)
+	if code != exitOK || !strings.Contains(out, "circuit: PoRep (Stacked DRG), 2KiB sectors (by file name)") {
+		t.Fatalf("named vk text: exit %d, %q", code, out)
 	}
 }
 

@@ -67,8 +67,9 @@ func (s *Segment) EnforceEvaluated(va, vb, vc *fr.Element, a [3]Variable, b [2]V
 	if !s.room() {
 		return
 	}
-	// Inlined visibility checks and density marks: this is the hot path
-	// of every SHA-256 bit constraint.
+	// Visibility checks and density marks written out for A and B: this is
+	// the hot path of every SHA-256 bit constraint, and a shared helper
+	// (cost 96) does not fit Go's inlining budget (80).
 	for _, v := range a {
 		if v == NoVar {
 			continue

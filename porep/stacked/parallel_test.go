@@ -41,6 +41,18 @@ func TestSynthesizeParallelErrors(t *testing.T) {
 	if err := circ.SynthesizeParallel(context.Background(), cs.NewProvingAssignment(hint), large, 2); err == nil || !strings.Contains(err.Error(), "filled") {
 		t.Errorf("one constraint too many: %v", err)
 	}
+	// Sizes Split cannot take: errors before anything is split, not panics.
+	for _, bad := range []cs.SizeHint{
+		{Constraints: -1, Aux: per.Aux, Inputs: per.Inputs},
+		{Constraints: per.Constraints, Aux: -1, Inputs: per.Inputs},
+		{Constraints: per.Constraints, Aux: per.Aux, Inputs: -1},
+		{Constraints: 1 << 60, Aux: per.Aux, Inputs: per.Inputs},
+		{Constraints: per.Constraints, Aux: 1 << 30, Inputs: per.Inputs},
+	} {
+		if err := circ.SynthesizeParallel(context.Background(), cs.NewProvingAssignment(hint), bad, 2); err == nil || !strings.Contains(err.Error(), "split") {
+			t.Errorf("size %+v: %v", bad, err)
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := circ.SynthesizeParallel(ctx, cs.NewProvingAssignment(hint), per, 2); !errors.Is(err, context.Canceled) {

@@ -38,8 +38,8 @@ func benchSynthCommand() *cli.Command {
 			&cli.IntFlag{Name: "challenges", Usage: "challenges per partition (--synthetic only; default: the sector's)"},
 			&cli.IntFlag{Name: "runs", Usage: "measured runs (min/median/max reported)", Value: 1},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
-			&cli.BoolFlag{Name: "digests", Usage: "also report the R1CS, witness, a/b/c and density digests of partition 0"},
-			&cli.IntFlag{Name: "workers", Usage: "goroutines synthesizing one partition's challenges (0: GOMAXPROCS; 1: sequential), as commit2 --synth-workers", Value: 0},
+			&cli.BoolFlag{Name: "digests", Usage: "also report the R1CS, witness, a/b/c and density digests of partition 0, synthesized once more after the timed runs (into their reused storage unless --no-pool); recording the R1CS takes several times the synthesis memory (~9 GB for 2 challenges at 32GiB), which the reported peak RSS leaves out"},
+			&cli.IntFlag{Name: "workers", Usage: "goroutines synthesizing one partition's challenges (0: GOMAXPROCS; 1: sequential; at most one per challenge), as commit2 --synth-workers", Value: 0},
 			&cli.BoolFlag{Name: "no-pool", Usage: "fresh assignment storage for every partition (no reuse across partitions and runs)"},
 			&cli.StringFlag{Name: "hugepages", Usage: "madvise(MADV_HUGEPAGE) the large vectors: auto (only where THP defrag is defer or never, so faults do not stall on compaction), on, off", Value: "auto"},
 		}, profileFlags()...),
@@ -89,32 +89,12 @@ func benchSynthAction(c *cli.Context) error {
 	if err := checkProfilePaths(c); err != nil {
 		return err
 	}
-	c1, cfg, source, err := synthInput(c)
-	if err != nil {
-		return err
-	}
-	parts := c.Int("partitions")
-	if parts < 1 || parts > len(c1.VanillaProofs) {
-		return usageErrorf("--partitions %d: must be between 1 and %d (the partitions of the C1 data)", parts, len(c1.VanillaProofs))
-	}
+	// Flags checked before any work, and before the profiles are started
+	// (which truncates their files).
 	runs := c.Int("runs")
 	if runs < 1 {
 		return usageErrorf("--runs %d: must be at least 1", runs)
 	}
-	// The exact partition size pre-sizes every ProvingAssignment, as the prover does
-	// (porep.SealCommitPhase2 uses the same stacked.SizeHintFor).
-	hint, err := stacked.SizeHintFor(&cfg)
-	if err != nil {
-		return internalError(err)
-	}
-	slog.Info("bench synth", "proof", cfg.Name, "constraints", hint.Constraints+hint.Inputs,
-		"aux", hint.Aux, "inputs", hint.Inputs, "partitions", parts, "runs", runs)
-
-	stop, err := startProfiling(c)
-	if err != nil {
-		return err
-	}
-	jsonOut := c.Bool("json")
 	workers := c.Int("workers")
 	if workers < 0 {
 		return usageErrorf("--workers %d: must be at least 0", workers)
@@ -132,6 +112,30 @@ func benchSynthAction(c *cli.Context) error {
 	default:
 		return usageErrorf("--hugepages %q: want auto, on or off", hp)
 	}
+	c1, cfg, source, err := synthInput(c)
+	if err != nil {
+		return err
+	}
+	parts := c.Int("partitions")
+	if parts < 1 || parts > len(c1.VanillaProofs) {
+		return usageErrorf("--partitions %d: must be between 1 and %d (the partitions of the C1 data)", parts, len(c1.VanillaProofs))
+	}
+	// SynthesizeParallel runs at most one goroutine per challenge.
+	workers = min(workers, max(cfg.ChallengesPerPartition, 1))
+	// The exact partition size pre-sizes every ProvingAssignment, as the prover does
+	// (porep.SealCommitPhase2 uses the same stacked.SizeHintFor).
+	hint, err := stacked.SizeHintFor(&cfg)
+	if err != nil {
+		return internalError(err)
+	}
+	slog.Info("bench synth", "proof", cfg.Name, "constraints", hint.Constraints+hint.Inputs,
+		"aux", hint.Aux, "inputs", hint.Inputs, "partitions", parts, "runs", runs)
+
+	stop, err := startProfiling(c)
+	if err != nil {
+		return err
+	}
+	jsonOut := c.Bool("json")
 	var pool *cs.BufferPool
 	if !c.Bool("no-pool") {
 		pool = &cs.BufferPool{}
@@ -197,7 +201,7 @@ func benchSynthAction(c *cli.Context) error {
 		res.ConstraintsPerSecond = float64(res.Constraints) * float64(parts) / sp.Median
 	}
 	if c.Bool("digests") {
-		if err := synthDigests(c1, &cfg, hint, workers, &res); err != nil {
+		if err := synthDigests(c1, &cfg, hint, workers, pool, &res); err != nil {
 			return err
 		}
 	}
@@ -293,8 +297,23 @@ func synthesizePartition(c1 *stacked.C1Output, cfg *stacked.SectorConfig, k int,
 }
 
 // synthDigests fills the digests of partition 0 (digests.md §1–§4); the witness, a/b/c and
-// density digests come from the same synthesis path as the timed runs.
-func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, hint cs.SizeHint, workers int, res *synthResult) error {
+// density digests come from the same synthesis path as the timed runs, into the storage
+// they left in pool (reused, not cleared) unless pool is nil, so that comparing them with
+// those of --workers 1 --no-pool checks the parallel path and the storage reuse together.
+func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, hint cs.SizeHint, workers int, pool *cs.BufferPool, res *synthResult) error {
+	a, err := synthesizePartition(c1, cfg, 0, hint, workers, pool)
+	if err != nil {
+		return err
+	}
+	w, abc, den := a.WitnessDigest(), a.ABCDigest(), a.DensityDigest()
+	res.WitnessDigest = hex.EncodeToString(w[:])
+	res.ABCDigest = hex.EncodeToString(abc[:])
+	res.DensityDigest = hex.EncodeToString(den[:])
+	if pool != nil {
+		pool.Release(a)
+		pool.Trim() // the recording below needs the memory more
+	}
+	a = nil
 	circ, err := stacked.NewCircuit(c1, cfg, 0)
 	if err != nil {
 		return inputError(err)
@@ -305,15 +324,6 @@ func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, hint cs.SizeH
 	}
 	d := rec.Digest()
 	res.R1CSDigest = hex.EncodeToString(d[:])
-	rec = nil
-	a, err := synthesizePartition(c1, cfg, 0, hint, workers, nil)
-	if err != nil {
-		return err
-	}
-	w, abc, den := a.WitnessDigest(), a.ABCDigest(), a.DensityDigest()
-	res.WitnessDigest = hex.EncodeToString(w[:])
-	res.ABCDigest = hex.EncodeToString(abc[:])
-	res.DensityDigest = hex.EncodeToString(den[:])
 	return nil
 }
 

@@ -101,7 +101,10 @@ func TestBenchSynthSynthetic2KiB(t *testing.T) {
 }
 
 func TestBenchSynthChallengesOverride(t *testing.T) {
-	one, _ := benchSynthJSON(t, "--sector-size", "2KiB", "--synthetic", "--challenges", "1")
+	one, _ := benchSynthJSON(t, "--sector-size", "2KiB", "--synthetic", "--challenges", "1", "--workers", "4")
+	if one.Workers != 1 {
+		t.Errorf("--workers 4 with 1 challenge: reports %d workers, want 1 (one per challenge at most)", one.Workers)
+	}
 	if one.Challenges != 1 || one.Inputs != inputs2KiB-18 {
 		// 18 public inputs per challenge (porep-circuit.md §2.4).
 		t.Fatalf("1 challenge: %d challenges, %d inputs, want 1 and %d", one.Challenges, one.Inputs, inputs2KiB-18)
@@ -141,5 +144,31 @@ func TestBenchSynthBadInput(t *testing.T) {
 			}
 			wantOneLineError(t, stderr, tc.want)
 		})
+	}
+}
+
+// TestBenchSynthUsageErrorKeepsProfiles: a flag rejected as bad usage is
+// rejected before the profiles are started, so existing profile files are
+// left as they were (not truncated to nothing).
+func TestBenchSynthUsageErrorKeepsProfiles(t *testing.T) {
+	dir := t.TempDir()
+	cpu, mem := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "mem.prof")
+	for _, bad := range [][]string{{"--workers", "-1"}, {"--hugepages", "bogus"}, {"--runs", "0"}} {
+		for _, p := range []string{cpu, mem} {
+			if err := os.WriteFile(p, []byte("earlier profile"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		args := append([]string{"bench", "synth", "--synthetic", "--sector-size", "2KiB", "--cpuprofile", cpu, "--memprofile", mem}, bad...)
+		code, _, stderr := runCLI(t, args...)
+		if code != exitUsage {
+			t.Fatalf("%v: exit %d, want %d: %s", bad, code, exitUsage, stderr)
+		}
+		wantOneLineError(t, stderr, bad[0])
+		for _, p := range []string{cpu, mem} {
+			if b, err := os.ReadFile(p); err != nil || string(b) != "earlier profile" {
+				t.Errorf("%v: %s now holds %q (%v)", bad, filepath.Base(p), b, err)
+			}
+		}
 	}
 }

@@ -73,7 +73,8 @@ type synthResult struct {
 	// PartitionRuns lists every partition synthesized, in order.
 	PartitionRuns []partitionRun `json:"partition_runs"`
 	// ColdSeconds is the first partition's time (fresh storage); WarmSeconds
-	// the median of the others (reused storage; 0 with one partition).
+	// the median of those that reused storage (0 if none: one partition, or
+	// --no-pool).
 	ColdSeconds     float64 `json:"cold_seconds"`
 	WarmSeconds     float64 `json:"warm_seconds"`
 	ColdMinorFaults uint64  `json:"cold_minor_faults"`
@@ -250,7 +251,7 @@ func (r *synthResult) summarizePartitions() {
 		cpu += p.CPUSeconds
 		if i == 0 {
 			r.ColdSeconds, r.ColdMinorFaults = p.Seconds, p.MinorFaults
-		} else {
+		} else if !p.Cold {
 			warm = append(warm, p.Seconds)
 			warmFaults = append(warmFaults, float64(p.MinorFaults))
 		}

@@ -172,3 +172,26 @@ func TestBenchSynthUsageErrorKeepsProfiles(t *testing.T) {
 		}
 	}
 }
+
+// TestSynthSummaryWarmOnlyReused: warm figures come only from partitions that
+// reused storage; with --no-pool every partition is cold and there is no warm
+// figure, however many partitions ran.
+func TestSynthSummaryWarmOnlyReused(t *testing.T) {
+	runs := func(cold ...bool) []partitionRun {
+		var out []partitionRun
+		for i, c := range cold {
+			out = append(out, partitionRun{Partition: i, Seconds: float64(i + 1), CPUSeconds: float64(i + 1), MinorFaults: uint64(100 * (i + 1)), Cold: c})
+		}
+		return out
+	}
+	pooled := synthResult{PartitionRuns: runs(true, false, false)}
+	pooled.summarizePartitions()
+	if pooled.ColdSeconds != 1 || pooled.WarmSeconds != 2.5 || pooled.ColdMinorFaults != 100 || pooled.WarmMinorFaults != 250 || pooled.CoresUsed != 1 {
+		t.Errorf("pooled: %+v", pooled)
+	}
+	fresh := synthResult{PartitionRuns: runs(true, true, true)}
+	fresh.summarizePartitions()
+	if fresh.ColdSeconds != 1 || fresh.WarmSeconds != 0 || fresh.WarmMinorFaults != 0 {
+		t.Errorf("--no-pool: cold %v, warm %v (%d faults), want no warm figure", fresh.ColdSeconds, fresh.WarmSeconds, fresh.WarmMinorFaults)
+	}
+}

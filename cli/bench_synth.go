@@ -38,7 +38,7 @@ func benchSynthCommand() *cli.Command {
 			&cli.IntFlag{Name: "challenges", Usage: "challenges per partition (--synthetic only; default: the sector's)"},
 			&cli.IntFlag{Name: "runs", Usage: "measured runs (min/median/max reported)", Value: 1},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
-			&cli.BoolFlag{Name: "digests", Usage: "also report the R1CS, witness, a/b/c and density digests of partition 0, synthesized once more after the timed runs (into their reused storage unless --no-pool); recording the R1CS takes several times the synthesis memory (~9 GB for 2 challenges at 32GiB), which the reported peak RSS leaves out"},
+			&cli.BoolFlag{Name: "digests", Usage: "also report partition 0's R1CS, witness, a/b/c and density digests (synthesized once more, into the reused storage unless --no-pool; recording the R1CS needs several times the synthesis memory, not counted in the peak RSS)"},
 			&cli.IntFlag{Name: "workers", Usage: "goroutines synthesizing one partition's challenges (0: GOMAXPROCS; 1: sequential; at most one per challenge), as commit2 --synth-workers", Value: 0},
 			&cli.BoolFlag{Name: "no-pool", Usage: "fresh assignment storage for every partition (no reuse across partitions and runs)"},
 			&cli.StringFlag{Name: "hugepages", Usage: "madvise(MADV_HUGEPAGE) the large vectors: auto (only where THP defrag is defer or never, so faults do not stall on compaction), on, off", Value: "auto"},

@@ -38,8 +38,8 @@ func benchSynthCommand() *cli.Command {
 			&cli.IntFlag{Name: "challenges", Usage: "challenges per partition (--synthetic only; default: the sector's)"},
 			&cli.IntFlag{Name: "runs", Usage: "measured runs (min/median/max reported)", Value: 1},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
-			&cli.BoolFlag{Name: "digests", Usage: "also report the R1CS, witness, a/b/c and density digests of partition 0"},
-			&cli.IntFlag{Name: "workers", Usage: "goroutines synthesizing one partition's challenges (0: GOMAXPROCS; 1: sequential), as commit2 --synth-workers", Value: 0},
+			&cli.BoolFlag{Name: "digests", Usage: "also report partition 0's R1CS, witness, a/b/c and density digests (synthesized once more, into the reused storage unless --no-pool; recording the R1CS needs several times the synthesis memory, not counted in the peak RSS)"},
+			&cli.IntFlag{Name: "workers", Usage: "goroutines synthesizing one partition's challenges (0: GOMAXPROCS; 1: sequential; at most one per challenge), as commit2 --synth-workers", Value: 0},
 			&cli.BoolFlag{Name: "no-pool", Usage: "fresh assignment storage for every partition (no reuse across partitions and runs)"},
 			&cli.StringFlag{Name: "hugepages", Usage: "madvise(MADV_HUGEPAGE) the large vectors: auto (only where THP defrag is defer or never, so faults do not stall on compaction), on, off", Value: "auto"},
 		}, profileFlags()...),
@@ -73,7 +73,8 @@ type synthResult struct {
 	// PartitionRuns lists every partition synthesized, in order.
 	PartitionRuns []partitionRun `json:"partition_runs"`
 	// ColdSeconds is the first partition's time (fresh storage); WarmSeconds
-	// the median of the others (reused storage; 0 with one partition).
+	// the median of those that reused storage (0 if none: one partition, or
+	// --no-pool).
 	ColdSeconds     float64 `json:"cold_seconds"`
 	WarmSeconds     float64 `json:"warm_seconds"`
 	ColdMinorFaults uint64  `json:"cold_minor_faults"`
@@ -89,32 +90,12 @@ func benchSynthAction(c *cli.Context) error {
 	if err := checkProfilePaths(c); err != nil {
 		return err
 	}
-	c1, cfg, source, err := synthInput(c)
-	if err != nil {
-		return err
-	}
-	parts := c.Int("partitions")
-	if parts < 1 || parts > len(c1.VanillaProofs) {
-		return usageErrorf("--partitions %d: must be between 1 and %d (the partitions of the C1 data)", parts, len(c1.VanillaProofs))
-	}
+	// Flags checked before any work, and before the profiles are started
+	// (which truncates their files).
 	runs := c.Int("runs")
 	if runs < 1 {
 		return usageErrorf("--runs %d: must be at least 1", runs)
 	}
-	// The exact partition size pre-sizes every ProvingAssignment, as the prover does
-	// (porep.SealCommitPhase2 uses the same stacked.SizeHintFor).
-	hint, err := stacked.SizeHintFor(&cfg)
-	if err != nil {
-		return internalError(err)
-	}
-	slog.Info("bench synth", "proof", cfg.Name, "constraints", hint.Constraints+hint.Inputs,
-		"aux", hint.Aux, "inputs", hint.Inputs, "partitions", parts, "runs", runs)
-
-	stop, err := startProfiling(c)
-	if err != nil {
-		return err
-	}
-	jsonOut := c.Bool("json")
 	workers := c.Int("workers")
 	if workers < 0 {
 		return usageErrorf("--workers %d: must be at least 0", workers)
@@ -132,6 +113,30 @@ func benchSynthAction(c *cli.Context) error {
 	default:
 		return usageErrorf("--hugepages %q: want auto, on or off", hp)
 	}
+	c1, cfg, source, err := synthInput(c)
+	if err != nil {
+		return err
+	}
+	parts := c.Int("partitions")
+	if parts < 1 || parts > len(c1.VanillaProofs) {
+		return usageErrorf("--partitions %d: must be between 1 and %d (the partitions of the C1 data)", parts, len(c1.VanillaProofs))
+	}
+	// SynthesizeParallel runs at most one goroutine per challenge.
+	workers = min(workers, max(cfg.ChallengesPerPartition, 1))
+	// The exact partition size pre-sizes every ProvingAssignment, as the prover does
+	// (porep.SealCommitPhase2 uses the same stacked.SizeHintFor).
+	hint, err := stacked.SizeHintFor(&cfg)
+	if err != nil {
+		return internalError(err)
+	}
+	slog.Info("bench synth", "proof", cfg.Name, "constraints", hint.Constraints+hint.Inputs,
+		"aux", hint.Aux, "inputs", hint.Inputs, "partitions", parts, "runs", runs)
+
+	stop, err := startProfiling(c)
+	if err != nil {
+		return err
+	}
+	jsonOut := c.Bool("json")
 	var pool *cs.BufferPool
 	if !c.Bool("no-pool") {
 		pool = &cs.BufferPool{}
@@ -197,7 +202,7 @@ func benchSynthAction(c *cli.Context) error {
 		res.ConstraintsPerSecond = float64(res.Constraints) * float64(parts) / sp.Median
 	}
 	if c.Bool("digests") {
-		if err := synthDigests(c1, &cfg, hint, workers, &res); err != nil {
+		if err := synthDigests(c1, &cfg, hint, workers, pool, &res); err != nil {
 			return err
 		}
 	}
@@ -246,7 +251,7 @@ func (r *synthResult) summarizePartitions() {
 		cpu += p.CPUSeconds
 		if i == 0 {
 			r.ColdSeconds, r.ColdMinorFaults = p.Seconds, p.MinorFaults
-		} else {
+		} else if !p.Cold {
 			warm = append(warm, p.Seconds)
 			warmFaults = append(warmFaults, float64(p.MinorFaults))
 		}
@@ -293,8 +298,23 @@ func synthesizePartition(c1 *stacked.C1Output, cfg *stacked.SectorConfig, k int,
 }
 
 // synthDigests fills the digests of partition 0 (digests.md §1–§4); the witness, a/b/c and
-// density digests come from the same synthesis path as the timed runs.
-func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, hint cs.SizeHint, workers int, res *synthResult) error {
+// density digests come from the same synthesis path as the timed runs, into the storage
+// they left in pool (reused, not cleared) unless pool is nil, so that comparing them with
+// those of --workers 1 --no-pool checks the parallel path and the storage reuse together.
+func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, hint cs.SizeHint, workers int, pool *cs.BufferPool, res *synthResult) error {
+	a, err := synthesizePartition(c1, cfg, 0, hint, workers, pool)
+	if err != nil {
+		return err
+	}
+	w, abc, den := a.WitnessDigest(), a.ABCDigest(), a.DensityDigest()
+	res.WitnessDigest = hex.EncodeToString(w[:])
+	res.ABCDigest = hex.EncodeToString(abc[:])
+	res.DensityDigest = hex.EncodeToString(den[:])
+	if pool != nil {
+		pool.Release(a)
+		pool.Trim() // the recording below needs the memory more
+	}
+	a = nil
 	circ, err := stacked.NewCircuit(c1, cfg, 0)
 	if err != nil {
 		return inputError(err)
@@ -305,15 +325,6 @@ func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, hint cs.SizeH
 	}
 	d := rec.Digest()
 	res.R1CSDigest = hex.EncodeToString(d[:])
-	rec = nil
-	a, err := synthesizePartition(c1, cfg, 0, hint, workers, nil)
-	if err != nil {
-		return err
-	}
-	w, abc, den := a.WitnessDigest(), a.ABCDigest(), a.DensityDigest()
-	res.WitnessDigest = hex.EncodeToString(w[:])
-	res.ABCDigest = hex.EncodeToString(abc[:])
-	res.DensityDigest = hex.EncodeToString(den[:])
 	return nil
 }
 

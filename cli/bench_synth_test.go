@@ -101,7 +101,10 @@ func TestBenchSynthSynthetic2KiB(t *testing.T) {
 }
 
 func TestBenchSynthChallengesOverride(t *testing.T) {
-	one, _ := benchSynthJSON(t, "--sector-size", "2KiB", "--synthetic", "--challenges", "1")
+	one, _ := benchSynthJSON(t, "--sector-size", "2KiB", "--synthetic", "--challenges", "1", "--workers", "4")
+	if one.Workers != 1 {
+		t.Errorf("--workers 4 with 1 challenge: reports %d workers, want 1 (one per challenge at most)", one.Workers)
+	}
 	if one.Challenges != 1 || one.Inputs != inputs2KiB-18 {
 		// 18 public inputs per challenge (porep-circuit.md §2.4).
 		t.Fatalf("1 challenge: %d challenges, %d inputs, want 1 and %d", one.Challenges, one.Inputs, inputs2KiB-18)
@@ -141,5 +144,54 @@ func TestBenchSynthBadInput(t *testing.T) {
 			}
 			wantOneLineError(t, stderr, tc.want)
 		})
+	}
+}
+
+// TestBenchSynthUsageErrorKeepsProfiles: a flag rejected as bad usage is
+// rejected before the profiles are started, so existing profile files are
+// left as they were (not truncated to nothing).
+func TestBenchSynthUsageErrorKeepsProfiles(t *testing.T) {
+	dir := t.TempDir()
+	cpu, mem := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "mem.prof")
+	for _, bad := range [][]string{{"--workers", "-1"}, {"--hugepages", "bogus"}, {"--runs", "0"}} {
+		for _, p := range []string{cpu, mem} {
+			if err := os.WriteFile(p, []byte("earlier profile"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		args := append([]string{"bench", "synth", "--synthetic", "--sector-size", "2KiB", "--cpuprofile", cpu, "--memprofile", mem}, bad...)
+		code, _, stderr := runCLI(t, args...)
+		if code != exitUsage {
+			t.Fatalf("%v: exit %d, want %d: %s", bad, code, exitUsage, stderr)
+		}
+		wantOneLineError(t, stderr, bad[0])
+		for _, p := range []string{cpu, mem} {
+			if b, err := os.ReadFile(p); err != nil || string(b) != "earlier profile" {
+				t.Errorf("%v: %s now holds %q (%v)", bad, filepath.Base(p), b, err)
+			}
+		}
+	}
+}
+
+// TestSynthSummaryWarmOnlyReused: warm figures come only from partitions that
+// reused storage; with --no-pool every partition is cold and there is no warm
+// figure, however many partitions ran.
+func TestSynthSummaryWarmOnlyReused(t *testing.T) {
+	runs := func(cold ...bool) []partitionRun {
+		var out []partitionRun
+		for i, c := range cold {
+			out = append(out, partitionRun{Partition: i, Seconds: float64(i + 1), CPUSeconds: float64(i + 1), MinorFaults: uint64(100 * (i + 1)), Cold: c})
+		}
+		return out
+	}
+	pooled := synthResult{PartitionRuns: runs(true, false, false)}
+	pooled.summarizePartitions()
+	if pooled.ColdSeconds != 1 || pooled.WarmSeconds != 2.5 || pooled.ColdMinorFaults != 100 || pooled.WarmMinorFaults != 250 || pooled.CoresUsed != 1 {
+		t.Errorf("pooled: %+v", pooled)
+	}
+	fresh := synthResult{PartitionRuns: runs(true, true, true)}
+	fresh.summarizePartitions()
+	if fresh.ColdSeconds != 1 || fresh.WarmSeconds != 0 || fresh.WarmMinorFaults != 0 {
+		t.Errorf("--no-pool: cold %v, warm %v (%d faults), want no warm figure", fresh.ColdSeconds, fresh.WarmSeconds, fresh.WarmMinorFaults)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -136,8 +138,47 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 		}
 		return usageErrorf("unknown flag --%s (%s)", name, hint)
 	}
+	if m := invalidValue.FindStringSubmatch(msg); m != nil {
+		// Go's flag package: `invalid value "abc" for flag -workers: parse error`.
+		why := m[3]
+		switch why {
+		case "parse error":
+			why = "not a valid value"
+			if c != nil {
+				flags := c.App.Flags
+				if c.Command != nil && c.Command.Name != "" {
+					flags = c.Command.Flags
+				}
+				for _, f := range flags {
+					if !slices.Contains(f.Names(), m[2]) {
+						continue
+					}
+					switch f.(type) {
+					case *cli.IntFlag, *cli.Int64Flag:
+						why = "not a valid integer"
+					case *cli.UintFlag, *cli.Uint64Flag:
+						why = "not a valid non-negative integer"
+					case *cli.Float64Flag:
+						why = "not a valid number"
+					}
+				}
+			}
+		case "value out of range":
+			why = "out of range"
+		}
+		return usageErrorf("--%s %s: %s", m[2], m[1], why)
+	}
+	if m := invalidBool.FindStringSubmatch(msg); m != nil {
+		return usageErrorf("--%s=%s: want true or false", m[2], m[1])
+	}
 	return &exitError{code: exitUsage, err: err}
 }
+
+// invalidValue matches the flag package's error for a value its flag cannot parse.
+var invalidValue = regexp.MustCompile(`^invalid value (".*") for flag -([^:]+): (.*)$`)
+
+// invalidBool matches its error for a boolean flag given a value (--flag=x).
+var invalidBool = regexp.MustCompile(`^invalid boolean value (".*") for -([^:]+): (.*)$`)
 
 // slogWarns and slogOn are set by setupLogging: whether slog records at WARN level reach
 // stderr, and whether --log-level asked for slog records at all.

@@ -150,6 +150,9 @@ func TestUsageErrors(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
 		{"unknown flag", []string{"info", "--frob"}, "frob"},
 		{"bad log level", []string{"--log-level", "loud", "version"}, "--log-level"},
+		{"not a number", []string{"bench", "synth", "--synthetic", "--sector-size", "2KiB", "--workers", "abc"}, `--workers "abc": not a valid integer`},
+		{"not a boolean", []string{"bench", "synth", "--synthetic", "--sector-size", "2KiB", "--no-pool=maybe"}, `--no-pool="maybe": want true or false`},
+		{"number too large", []string{"bench", "synth", "--synthetic", "--sector-size", "2KiB", "--runs", "99999999999999999999"}, `--runs "99999999999999999999": out of range`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, tc.args...)

@@ -53,6 +53,7 @@ type Segment struct {
 // clearing what the segments will overwrite; density bits of the new
 // variables start clear. Until Join returns, p must not be used; the
 // segments may be synthesized concurrently, one goroutine per segment.
+// Arguments CheckSplit rejects make Split panic.
 func (p *ProvingAssignment) Split(n int, seg SizeHint) []*Segment {
 	c0, aux0, in0 := len(p.a), len(p.aux), len(p.input)
 	nc, naux, nin := c0+n*seg.Constraints, aux0+n*seg.Aux, in0+n*seg.Inputs
@@ -87,6 +88,32 @@ func (p *ProvingAssignment) Split(n int, seg SizeHint) []*Segment {
 	}
 	p.split = segs
 	return segs
+}
+
+// maxIndex is the largest variable index a Variable holds (31 bits); Split
+// also keeps the constraint count below it.
+const maxIndex = int(^auxBit)
+
+// CheckSplit reports, without changing p, why Split(n, seg) cannot be
+// done: a negative count or size, or a total that a Variable cannot
+// index (2^31 aux or input variables; constraints are capped likewise).
+// Split itself panics on such arguments.
+func (p *ProvingAssignment) CheckSplit(n int, seg SizeHint) error {
+	if p.split != nil {
+		return fmt.Errorf("split: the previous Split is not joined")
+	}
+	if n < 0 || seg.Constraints < 0 || seg.Aux < 0 || seg.Inputs < 0 {
+		return fmt.Errorf("split: %d segments of %d constraints, %d aux, %d inputs: negative", n, seg.Constraints, seg.Aux, seg.Inputs)
+	}
+	for _, c := range []struct {
+		what      string
+		have, per int
+	}{{"constraints", len(p.a), seg.Constraints}, {"aux", len(p.aux), seg.Aux}, {"inputs", len(p.input), seg.Inputs}} {
+		if n > 0 && c.per > (maxIndex-c.have)/n {
+			return fmt.Errorf("split: %d + %d segments × %d %s exceed %d", c.have, n, c.per, c.what, maxIndex)
+		}
+	}
+	return nil
 }
 
 // extend returns v with length n and capacity at least n+extra, keeping

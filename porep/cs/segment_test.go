@@ -196,3 +196,36 @@ func TestSplitShapeErrors(t *testing.T) {
 		t.Errorf("cross-segment read: Join = %v", err)
 	}
 }
+
+// TestCheckSplit: the arguments Split would panic on — negative counts or
+// sizes, totals a Variable cannot index, an unjoined Split — are errors;
+// sizes of 0 and the largest total are fine.
+func TestCheckSplit(t *testing.T) {
+	p := NewProvingAssignment(SizeHint{}) // ONE: 1 input
+	for _, tc := range []struct {
+		n    int
+		seg  SizeHint
+		want string // "" = ok
+	}{
+		{0, SizeHint{}, ""},
+		{3, SizeHint{}, ""},
+		{2, SizeHint{Constraints: 5, Aux: 7, Inputs: 1}, ""},
+		{1, SizeHint{Inputs: maxIndex - 1}, ""},
+		{1, SizeHint{Inputs: maxIndex}, "inputs exceed"},
+		{2, SizeHint{Aux: maxIndex/2 + 1}, "aux exceed"},
+		{3, SizeHint{Constraints: 1 << 62}, "constraints exceed"},
+		{-1, SizeHint{}, "negative"},
+		{1, SizeHint{Constraints: -1}, "negative"},
+		{1, SizeHint{Aux: -1}, "negative"},
+		{1, SizeHint{Inputs: -1}, "negative"},
+	} {
+		err := p.CheckSplit(tc.n, tc.seg)
+		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("CheckSplit(%d, %+v) = %v, want %q", tc.n, tc.seg, err, tc.want)
+		}
+	}
+	p.Split(1, SizeHint{Constraints: 1})
+	if err := p.CheckSplit(1, SizeHint{}); err == nil || !strings.Contains(err.Error(), "not joined") {
+		t.Errorf("CheckSplit before Join = %v", err)
+	}
+}

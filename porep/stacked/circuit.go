@@ -427,6 +427,9 @@ func (c *Circuit) SynthesizeParallel(ctx context.Context, p *cs.ProvingAssignmen
 			p.NumConstraints(), p.NumAux(), p.NumInputs(), topConstraints, topAux, 1+topInputs)
 	}
 	n := len(c.Proofs)
+	if err := p.CheckSplit(n, per); err != nil {
+		return fmt.Errorf("circuit: challenge size %+v: %w", per, err)
+	}
 	segs := p.Split(n, per)
 	workers = min(workers, n)
 	if avail, ok := cs.MemAvailable(); ok {

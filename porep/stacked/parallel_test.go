@@ -41,6 +41,38 @@ func TestSynthesizeParallelErrors(t *testing.T) {
 	if err := circ.SynthesizeParallel(context.Background(), cs.NewProvingAssignment(hint), large, 2); err == nil || !strings.Contains(err.Error(), "filled") {
 		t.Errorf("one constraint too many: %v", err)
 	}
+	// Every other size one off: the segment that overflows says so, one
+	// that is left short is reported by Join.
+	for _, tc := range []struct {
+		name string
+		d    [3]int // constraints, aux, inputs
+		want string
+	}{
+		{"one constraint short", [3]int{-1, 0, 0}, "more than its"},
+		{"one aux too many", [3]int{0, 1, 0}, "filled"},
+		{"one input short", [3]int{0, 0, -1}, "more than its"},
+		{"one input too many", [3]int{0, 0, 1}, "filled"},
+	} {
+		off := per
+		off.Constraints += tc.d[0]
+		off.Aux += tc.d[1]
+		off.Inputs += tc.d[2]
+		if err := circ.SynthesizeParallel(context.Background(), cs.NewProvingAssignment(hint), off, 2); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	// Sizes Split cannot take: errors before anything is split, not panics.
+	for _, bad := range []cs.SizeHint{
+		{Constraints: -1, Aux: per.Aux, Inputs: per.Inputs},
+		{Constraints: per.Constraints, Aux: -1, Inputs: per.Inputs},
+		{Constraints: per.Constraints, Aux: per.Aux, Inputs: -1},
+		{Constraints: 1 << 60, Aux: per.Aux, Inputs: per.Inputs},
+		{Constraints: per.Constraints, Aux: 1 << 30, Inputs: per.Inputs},
+	} {
+		if err := circ.SynthesizeParallel(context.Background(), cs.NewProvingAssignment(hint), bad, 2); err == nil || !strings.Contains(err.Error(), "split") {
+			t.Errorf("size %+v: %v", bad, err)
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := circ.SynthesizeParallel(ctx, cs.NewProvingAssignment(hint), per, 2); !errors.Is(err, context.Canceled) {

@@ -264,6 +264,10 @@ func (p *ProvingAssignment) Assignment() *Assignment {
 	if p.done != nil {
 		return p.done
 	}
+	if p.split != nil {
+		// The segments' density bits reach p only at Join.
+		panic("cs: ProvingAssignment.Assignment called between Split and Join")
+	}
 	for i := range p.input {
 		p.a = append(p.a, p.input[i])
 		p.b = append(p.b, fr.Element{})

@@ -229,3 +229,17 @@ func TestCheckSplit(t *testing.T) {
 		t.Errorf("CheckSplit before Join = %v", err)
 	}
 }
+
+// TestAssignmentBeforeJoinPanics: finishing an assignment whose segments
+// have not been joined (their density bits not merged) is a programming
+// error, not a silently wrong density.
+func TestAssignmentBeforeJoinPanics(t *testing.T) {
+	p := NewProvingAssignment(SizeHint{})
+	p.Split(1, SizeHint{Aux: 1})
+	defer func() {
+		if recover() == nil {
+			t.Fatal("Assignment between Split and Join did not panic")
+		}
+	}()
+	p.Assignment()
+}

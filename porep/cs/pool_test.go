@@ -3,7 +3,6 @@
 package cs
 
 import (
-	"sync"
 	"testing"
 )
 
@@ -24,20 +23,9 @@ func TestBufferPoolReuse(t *testing.T) {
 			}
 			return p.Assignment()
 		}
-		segs := p.Split(nSeg, seg)
-		var wg sync.WaitGroup
-		for i, s := range segs {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				segCircuit(s, 3, valSeed+uint64(i), nOps, []Variable{One})
-			}()
-		}
-		wg.Wait()
-		if err := p.Join(); err != nil {
-			t.Fatal(err)
-		}
-		return p.Assignment()
+		return splitRun(t, p, nSeg, seg, func(i int, s *Segment) {
+			segCircuit(s, 3, valSeed+uint64(i), nOps, []Variable{One})
+		})
 	}
 	digests := func(a *Assignment) [3][32]byte {
 		return [3][32]byte{a.WitnessDigest(), a.ABCDigest(), a.DensityDigest()}

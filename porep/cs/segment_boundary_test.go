@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -152,20 +151,9 @@ func checkSplitShape(t *testing.T, pre [2]int, auxN, inN, nSeg int) {
 	}
 	parallel := func(p *ProvingAssignment, dense bool) *Assignment {
 		prefix := prefixOf(p)
-		segs := p.Split(nSeg, seg)
-		var wg sync.WaitGroup
-		for i, s := range segs {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				shapedSeg(s, uint64(i), auxN, inN, nC, prefix, dense)
-			}()
-		}
-		wg.Wait()
-		if err := p.Join(); err != nil {
-			t.Fatal(err)
-		}
-		return p.Assignment()
+		return splitRun(t, p, nSeg, seg, func(i int, s *Segment) {
+			shapedSeg(s, uint64(i), auxN, inN, nC, prefix, dense)
+		})
 	}
 	same := func(what string, got, want *Assignment) {
 		t.Helper()

@@ -135,20 +135,9 @@ func TestSplitMatchesSequential(t *testing.T) {
 		}
 		par := NewProvingAssignment(hint)
 		pre := prefixOf(par)
-		segs := par.Split(nSeg, seg)
-		var wg sync.WaitGroup
-		for i, s := range segs {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				segCircuit(s, 7, uint64(100+i), nOps, pre)
-			}()
-		}
-		wg.Wait()
-		if err := par.Join(); err != nil {
-			t.Fatal(err)
-		}
-		got := par.Assignment()
+		got := splitRun(t, par, nSeg, seg, func(i int, s *Segment) {
+			segCircuit(s, 7, uint64(100+i), nOps, pre)
+		})
 		if got.WitnessDigest() != want.WitnessDigest() || got.ABCDigest() != want.ABCDigest() || got.DensityDigest() != want.DensityDigest() {
 			t.Fatalf("hinted=%v: parallel digests differ from the sequential ones", hinted)
 		}
@@ -242,4 +231,24 @@ func TestAssignmentBeforeJoinPanics(t *testing.T) {
 		}
 	}()
 	p.Assignment()
+}
+
+// splitRun splits p into n segments of shape seg, fills segment i with
+// fill(i, s) on its own goroutine (all at once), joins and returns the
+// finished assignment; a Join error fails the test.
+func splitRun(t *testing.T, p *ProvingAssignment, n int, seg SizeHint, fill func(i int, s *Segment)) *Assignment {
+	t.Helper()
+	var wg sync.WaitGroup
+	for i, s := range p.Split(n, seg) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fill(i, s)
+		}()
+	}
+	wg.Wait()
+	if err := p.Join(); err != nil {
+		t.Fatal(err)
+	}
+	return p.Assignment()
 }

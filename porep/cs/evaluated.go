@@ -129,7 +129,7 @@ func (s *Segment) EnforceEvaluatedLC(va, vb, vc *fr.Element, a LC, b [2]Variable
 	cands := s.cands[:0]
 	for i := range a {
 		v := a[i].Var
-		if s.visible(v) && v.IsAux() && !s.aDenAux.has(v.Index()) {
+		if s.value(v) != nil && v.IsAux() && !s.aDenAux.has(v.Index()) {
 			cands = append(cands, cand{v, a[i].Coeff})
 		}
 	}

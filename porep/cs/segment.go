@@ -249,21 +249,6 @@ func (s *Segment) value(v Variable) *fr.Element {
 	return nil
 }
 
-// visible reports whether the segment may read v (value without the
-// pointer), recording the error otherwise.
-func (s *Segment) visible(v Variable) bool {
-	idx := v.Index()
-	if v.IsAux() {
-		if uint(idx-s.auxBase) < uint(s.nAux) || idx < s.auxShared {
-			return true
-		}
-	} else if uint(idx-s.inBase) < uint(s.nIn) || idx < s.inShared {
-		return true
-	}
-	s.badRead(v)
-	return false
-}
-
 //go:noinline
 func (s *Segment) badRead(v Variable) {
 	idx := v.Index()

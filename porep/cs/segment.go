@@ -351,10 +351,9 @@ func (d *segDensity) setShared(idx int) {
 }
 
 // merge ORs the private bits into the shared bitmap at base (after every
-// segment has finished) and empties them.
+// segment has finished; the segment is not used afterwards).
 func (d *segDensity) merge() {
 	orShifted(d.shared.words, d.base, d.local)
-	clear(d.local)
 }
 
 // orShifted ORs the bit vector src into dst starting at bit off.

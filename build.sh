@@ -15,8 +15,9 @@
 #                              (tags cuda,supraseal: both GPU backends in one binary; no GPU needed)
 #   ./build.sh lib [--cuda]    libcuseal.so + libcuseal.a + cuseal_porep.h in build/lib (the C ABI;
 #                              --cuda: with the native CUDA core, needs nvcc)
-#   ./build.sh demo            seal, prove and verify a 2 KiB sector; print phase timings
-#                              (test parameters cached in testdata/cache/params)
+#   ./build.sh demo [FLAGS]    bin/cuseal demo: seal, prove and verify a 2 KiB sector; print phase
+#                              timings (test parameters cached in testdata/cache/params; FLAGS go
+#                              to cuseal demo, e.g. --json, --no-gpu)
 #   ./build.sh clean [--all]   remove build outputs (--all: also the cached test parameters)
 #
 # Every step prints the command it runs ("+ cmd"); a failing step stops the script and names
@@ -394,54 +395,17 @@ cmd_lib() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# demo
-# json_num FILE KEY: the number on the line `"KEY": N` of an indented JSON file.
-json_num() { sed -n "s/^ *\"$2\": *\([-0-9.eE+]*\),\{0,1\}\$/\1/p" "$1" | head -n 1; }
-json_bool() { sed -n "s/^ *\"$2\": *\(true\|false\),\{0,1\}\$/\1/p" "$1" | head -n 1; }
-
-# The steps print their JSON to files and their progress (a bar on a terminal, one line per
-# phase otherwise) and warnings on stderr.
+# demo: `cuseal demo` seals the sample embedded in the binary, generates (or reuses) the 2 KiB
+# test parameters in PARAMS_CACHE, proves, verifies and prints the phase table itself.
 cmd_demo() {
 	need_go
-	local sample=testdata/demo/sample.txt
-	local ticket=0101010101010101010101010101010101010101010101010101010101010101
-	local seed=0202020202020202020202020202020202020202020202020202020202020202
 	build_pure
 	# A CUDA binary from ./build.sh build proves on the GPU when it finds a device.
 	local bin=bin/cuseal
 	if [ -x bin/cuseal-cuda ] && bin/cuseal-cuda info --json 2>/dev/null | grep -q '"backend": *"cuda"'; then
 		bin=bin/cuseal-cuda
 	fi
-	local work
-	work=$(mktemp -d "${TMPDIR:-/tmp}/cuseal-demo.XXXXXX")
-	log "demo: working directory $work; test parameters cached in $PARAMS_CACHE"
-	run bin/cuseal seal --sector-size 2KiB --data "$sample" --out "$work/sector" \
-		--miner t01000 --sector 1 --ticket "$ticket" --seed "$seed" --json >"$work/seal.json"
-	run bin/cuseal params generate --sector-size 2KiB --out "$PARAMS_CACHE" --reuse --json >"$work/params.json"
-	run "$bin" commit2 --c1 "$work/sector/c1.json" --params-dir "$PARAMS_CACHE" \
-		--miner t01000 --sector 1 --out "$work/proof" --json >"$work/commit2.json"
-	run bin/cuseal verify --c1 "$work/sector/c1.json" --proof "$work/proof" \
-		--params-dir "$PARAMS_CACHE" --miner t01000 --sector 1 --json >"$work/verify.json"
-	[ "$(json_bool "$work/verify.json" valid)" = true ] || die "demo: the proof did not verify"
-
-	local params_phase="params: generate (TEST ONLY)"
-	[ "$(json_bool "$work/params.json" reused)" = true ] && params_phase="params: reuse cached (TEST ONLY)"
-	printf '\ncuseal demo: 2 KiB sector sealed from %s, proven (%s backend) and verified\n\n' \
-		"$sample" "$(sed -n 's/^ *"backend": *"\(.*\)",\{0,1\}$/\1/p' "$work/commit2.json")"
-	{
-		printf '%s\t%s\n' "seal: PC1" "$(json_num "$work/seal.json" pc1_seconds)"
-		printf '%s\t%s\n' "seal: PC2" "$(json_num "$work/seal.json" pc2_seconds)"
-		printf '%s\t%s\n' "seal: C1" "$(json_num "$work/seal.json" c1_seconds)"
-		printf '%s\t%s\n' "$params_phase" "$(json_num "$work/params.json" seconds)"
-		# commit2's "timings": [{"phase": P, "seconds": S}, ...]
-		awk '/"phase":/ { sub(/^ *"phase": *"/, ""); sub(/",?$/, ""); p = $0 }
-		     /"seconds":/ && p != "" { sub(/^ *"seconds": */, ""); sub(/,$/, ""); print "commit2: " p "\t" $0; p = "" }' \
-			"$work/commit2.json"
-		printf '%s\t%s\n' "verify" "$(json_num "$work/verify.json" seconds)"
-	} | awk -F '\t' 'BEGIN { printf "%-42s %10s\n", "phase", "seconds" }
-	                   { printf "%-42s %10.3f\n", $1, $2 }'
-	printf '\nproof (192 bytes): %s\n' "$(sed -n 's/^ *"proof": *"\([0-9a-f]*\)",\{0,1\}$/\1/p' "$work/commit2.json")"
-	printf 'files: %s (sector, c1.json, proof)\n' "$work"
+	run "$bin" demo --params-dir "$PARAMS_CACHE" "$@"
 }
 
 # ---------------------------------------------------------------------------------------------

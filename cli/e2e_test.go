@@ -35,7 +35,7 @@ var (
 	sealedErr  string
 )
 
-// sealedSample seals testdata/demo/sample.txt once per test run (miner t01000, sector 7) and
+// sealedSample seals demo/sample.txt once per test run (miner t01000, sector 7) and
 // returns the sector directory holding c1.json.
 func sealedSample(t *testing.T) string {
 	t.Helper()

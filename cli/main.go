@@ -48,6 +48,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Commands: []*cli.Command{
 			versionCommand(),
 			infoCommand(),
+			demoCommand(),
 			paramsCommand(),
 			sealCommand(),
 			commit2Command(),

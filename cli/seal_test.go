@@ -23,7 +23,7 @@ var (
 )
 
 // sampleData is the demo's bundled sample, 2032 bytes: the unpadded size of a 2 KiB sector.
-const sampleData = "../testdata/demo/sample.txt"
+const sampleData = "demo/sample.txt"
 
 func TestSeal2KiB(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "sector")

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package main
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cuseal/cuseal/porep"
+)
+
+// demoSample is the text `cuseal demo` seals: 2032 bytes, the unpadded size of a 2 KiB
+// sector (demo/SOURCE.md).
+//
+//go:embed demo/sample.txt
+var demoSample []byte
+
+// The demo sector's identities and randomness: fixed, so every run seals the same sector.
+const (
+	demoMiner  = "t01000"
+	demoSector = "1"
+	demoSize   = "2KiB"
+)
+
+var (
+	demoTicket = strings.Repeat("01", 32)
+	demoSeed   = strings.Repeat("02", 32)
+)
+
+func demoCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "demo",
+		Usage: "seal the embedded 2KiB sample, prove it and verify the proof (TEST parameters); print the phase timings",
+		Description: "Runs the main job on a 2KiB sector, through the commands themselves: seal (the embedded\n" +
+			"sample text), params generate --reuse (TEST parameters: 1.1 GB, generated once, 37-145 s on 2\n" +
+			"cores), commit2 (--backend) and verify; then prints one table of their phase timings. The\n" +
+			"sample, the sealed sector, c1.json and the proof stay in --out; on an error or Ctrl-C what\n" +
+			"the demo wrote there is removed. Exit 1 if the proof does not verify.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "params-dir", Usage: "`DIR` for the 2KiB TEST parameters (reused when their stamp matches; never a production directory)",
+				EnvVars: []string{"CUSEAL_TEST_PARAMS_DIR"}, Value: filepath.Join(os.TempDir(), "cuseal-test-params")},
+			&cli.StringFlag{Name: "out", Usage: "`DIR` for the sample, the sealed sector and the proof (created; must be empty)", DefaultText: "a new directory in $TMPDIR"},
+			&cli.StringFlag{Name: "backend", Usage: backendUsage(), Value: porep.BackendAuto},
+			noGPUFlag(),
+			&cli.BoolFlag{Name: "json", Usage: "print the timings, the proof and each step's result as one JSON object"},
+		},
+		Action: demoAction,
+	}
+}
+
+// demoOutput is what `cuseal demo --json` prints: the demo's table and each step's own
+// --json result.
+type demoOutput struct {
+	Dir       string               `json:"dir"`
+	ParamsDir string               `json:"params_dir"`
+	Backend   string               `json:"backend"`
+	Proof     string               `json:"proof"` // hex
+	Valid     bool                 `json:"valid"`
+	Timings   []phaseTiming        `json:"timings"`
+	Seconds   float64              `json:"seconds"`
+	Seal      sealOutput           `json:"seal"`
+	Params    paramsGenerateOutput `json:"params"`
+	Commit2   commit2Output        `json:"commit2"`
+	Verify    verifyOutput         `json:"verify"`
+}
+
+func demoAction(c *cli.Context) (err error) {
+	start := time.Now()
+	backend, err := backendName(c)
+	if err != nil {
+		return err
+	}
+	dir, cleanup, err := demoDir(c.String("out"))
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			cleanup()
+		}
+	}()
+	ctx, stop := interruptible(c)
+	defer stop()
+	defer func() {
+		if err != nil && interruptedBySignal(c, ctx) {
+			err = internalError(fmt.Errorf("demo: interrupted by a signal; removed what it wrote in %s", dir))
+		}
+	}()
+
+	out := demoOutput{Dir: dir, ParamsDir: c.String("params-dir")}
+	sample := filepath.Join(dir, "sample.txt")
+	if err := writeFileAtomic(sample, demoSample); err != nil {
+		return internalError(fmt.Errorf("demo: %w", fileError(err)))
+	}
+	sector := filepath.Join(dir, "sector")
+	if err := demoStep(c, ctx, &out.Seal, "seal", "--sector-size", demoSize, "--data", sample, "--out", sector,
+		"--miner", demoMiner, "--sector", demoSector, "--ticket", demoTicket, "--seed", demoSeed); err != nil {
+		return err
+	}
+	if err := demoStep(c, ctx, &out.Params, "params", "generate", "--sector-size", demoSize, "--out", out.ParamsDir, "--reuse"); err != nil {
+		return err
+	}
+	proofPath := filepath.Join(dir, "proof")
+	if err := demoStep(c, ctx, &out.Commit2, "commit2", "--c1", out.Seal.C1, "--params-dir", out.ParamsDir,
+		"--miner", demoMiner, "--sector", demoSector, "--backend", backend, "--out", proofPath); err != nil {
+		return err
+	}
+	if err := demoStep(c, ctx, &out.Verify, "verify", "--c1", out.Seal.C1, "--proof", proofPath, "--params-dir", out.ParamsDir,
+		"--miner", demoMiner, "--sector", demoSector); err != nil {
+		return err
+	}
+	out.Backend, out.Proof, out.Valid = out.Commit2.Backend, out.Commit2.Proof, out.Verify.Valid
+	out.Seconds = time.Since(start).Seconds()
+	out.Timings = demoTimings(&out)
+	if c.Bool("json") {
+		return writeJSON(c, out)
+	}
+	printf(c, "\ncuseal demo: %s sector sealed from the embedded sample, proven (%s backend) and verified\n\n", demoSize, out.Backend)
+	printTimings(c.App.Writer, out.Timings)
+	printf(c, "\nproof (%d bytes): %s\n", len(out.Proof)/2, out.Proof)
+	printf(c, "files: %s (sample.txt, sector/ with c1.json, proof)\n", dir)
+	printf(c, "parameters: %s (TEST parameters: NOT FOR PRODUCTION)\n", out.ParamsDir)
+	return nil
+}
+
+// demoDir returns the demo's working directory: out (created if missing; it must be empty),
+// or a new directory in $TMPDIR. cleanup removes what the demo wrote there and the
+// directories it created.
+func demoDir(out string) (dir string, cleanup func(), err error) {
+	if out == "" {
+		dir, err := os.MkdirTemp("", "cuseal-demo-")
+		if err != nil {
+			return "", nil, internalError(fmt.Errorf("demo: %w", fileError(err)))
+		}
+		return dir, func() { os.RemoveAll(dir) }, nil
+	}
+	removeCreated, err := checkEmptyOutDir(out)
+	if err != nil {
+		return "", nil, err
+	}
+	// The directory was empty: everything in it at cleanup is the demo's.
+	return out, func() {
+		if entries, err := os.ReadDir(out); err == nil {
+			for _, e := range entries {
+				os.RemoveAll(filepath.Join(out, e.Name()))
+			}
+		}
+		removeCreated()
+	}, nil
+}
+
+// demoStep runs one cuseal command as the command line would (its flags, checks, progress on
+// stderr and warnings are the command's own), with --json, and decodes its result into res.
+// Its error keeps the command's exit code, prefixed "demo: COMMAND:".
+func demoStep(c *cli.Context, ctx context.Context, res any, args ...string) error {
+	argv := []string{c.App.Name}
+	if lvl := c.String("log-level"); lvl != "" {
+		argv = append(argv, "--log-level", lvl)
+	}
+	argv = append(append(argv, args...), "--json")
+	var stdout bytes.Buffer
+	err := newApp(&stdout, c.App.ErrWriter).RunContext(ctx, argv)
+	step := args[0]
+	if step == "params" {
+		step = "params generate"
+	}
+	if stdout.Len() > 0 {
+		if jerr := json.Unmarshal(stdout.Bytes(), res); jerr != nil && err == nil {
+			err = internalError(fmt.Errorf("its --json output: %w", jerr))
+		}
+	}
+	if err == nil {
+		return nil
+	}
+	code := exitInternal
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+	}
+	return &exitError{code: code, err: fmt.Errorf("demo: %s: %w", step, err)}
+}
+
+// demoTimings is the demo's table: each step's phases, in order, then the total.
+func demoTimings(out *demoOutput) []phaseTiming {
+	params := "params: generate (TEST ONLY)"
+	if out.Params.Reused {
+		params = "params: reuse cached (TEST ONLY)"
+	}
+	rows := []phaseTiming{
+		{"seal: PC1", out.Seal.PC1Seconds},
+		{"seal: PC2", out.Seal.PC2Seconds},
+		{"seal: C1", out.Seal.C1Seconds},
+		{params, out.Params.Seconds},
+	}
+	for _, t := range out.Commit2.Timings {
+		rows = append(rows, phaseTiming{"commit2: " + t.Phase, t.Seconds})
+	}
+	return append(rows, phaseTiming{"verify", out.Verify.Seconds}, phaseTiming{"demo: total", out.Seconds})
+}

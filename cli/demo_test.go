@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package main
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/seal"
+)
+
+// The embedded sample is the bundled file and fills a 2 KiB sector exactly (unpadded).
+func TestDemoSample(t *testing.T) {
+	file, err := os.ReadFile(sampleData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(demoSample) != string(file) {
+		t.Fatalf("embedded sample (%d bytes) differs from %s (%d bytes)", len(demoSample), sampleData, len(file))
+	}
+	if n := uint64(len(demoSample)); n != seal.UnpaddedSize(2048) {
+		t.Fatalf("sample: %d bytes, a 2KiB sector takes %d unpadded", n, seal.UnpaddedSize(2048))
+	}
+}
+
+// Bad usage is exit 2, one line, before any work: nothing written to --out or --params-dir.
+func TestDemoUsageErrors(t *testing.T) {
+	nonEmpty := t.TempDir()
+	if err := os.WriteFile(filepath.Join(nonEmpty, "keep"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"out not empty", []string{"--out", nonEmpty}, "directory is not empty"},
+		{"unknown backend", []string{"--backend", "gpu"}, `--backend "gpu": want`},
+		{"gpu backend with --no-gpu", []string{"--backend", "cuda", "--no-gpu"}, "contradicts --no-gpu"},
+		{"positional argument", []string{"now"}, `unexpected argument "now"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			params := filepath.Join(t.TempDir(), "params")
+			args := append([]string{"demo", "--params-dir", params}, tc.args...)
+			code, stdout, stderr := runCLI(t, args...)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitUsage, stderr)
+			}
+			wantOneLineError(t, stderr, tc.want)
+			if stdout != "" {
+				t.Errorf("stdout: %q", stdout)
+			}
+			if _, err := os.Stat(params); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("--params-dir %s: %v, want it never created", params, err)
+			}
+			entries, _ := os.ReadDir(nonEmpty)
+			if len(entries) != 1 {
+				t.Errorf("--out %s holds %d entries, want only the file that was there", nonEmpty, len(entries))
+			}
+		})
+	}
+}
+
+// A step that fails keeps its exit code and message, names the step, and the demo removes
+// what it wrote: here the sector is sealed, then params generate cannot use --params-dir (a
+// file).
+func TestDemoStepFailureCleansUp(t *testing.T) {
+	tmp := t.TempDir()
+	notDir := filepath.Join(tmp, "params-file")
+	if err := os.WriteFile(notDir, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(tmp, "a", "demo")
+	code, stdout, stderr := runCLI(t, "--log-level", "warn", "demo", "--params-dir", notDir, "--out", out)
+	if code != exitUsage {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitUsage, stderr)
+	}
+	wantOneLineError(t, stderr, "demo: params generate: ")
+	if stdout != "" {
+		t.Errorf("stdout: %q", stdout)
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "a")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s: %v, want the directories the demo created removed", filepath.Join(tmp, "a"), err)
+	}
+}
+
+// TestDemo2KiB runs the demo as ./build.sh demo does, on the CPU backend: the sector is sealed,
+// proven and verified, the proof file holds the proof the JSON reports, and the table lists
+// every step's phases.
+func TestDemo2KiB(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: Groth16 setup (first run) and CPU proving of a 2.7M-constraint circuit")
+	}
+	out := filepath.Join(t.TempDir(), "demo")
+	code, stdout, stderr := runCLI(t, "--log-level", "warn", "demo", "--params-dir", testParamsDir(), "--out", out, "--backend", "cpu", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res demoOutput
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if !res.Valid || !res.Verify.Valid || res.Backend != "cpu" || res.Dir != out || res.ParamsDir != testParamsDir() {
+		t.Fatalf("result: valid %v/%v, backend %q, dir %q, params %q", res.Valid, res.Verify.Valid, res.Backend, res.Dir, res.ParamsDir)
+	}
+	if res.Seal.RegisteredProof != "StackedDrg2KiBV1_1" || res.Seal.C1 != filepath.Join(out, "sector", FileC1) || !res.Params.NotForProd {
+		t.Fatalf("steps: seal %+v, params not_for_production %v", res.Seal, res.Params.NotForProd)
+	}
+	file, err := os.ReadFile(filepath.Join(out, "proof"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(file) != groth16.ProofSize || hex.EncodeToString(file) != res.Proof || res.Commit2.Proof != res.Proof {
+		t.Fatalf("proof file: %d bytes %x; JSON proof %s", len(file), file, res.Proof)
+	}
+	var phases []string
+	for _, r := range res.Timings {
+		phases = append(phases, r.Phase)
+	}
+	got := strings.Join(phases, "|")
+	for _, want := range []string{"seal: PC1|seal: PC2|seal: C1|params: ", "|commit2: read+validate C1|commit2: partition 0: synthesize|",
+		"|commit2: partition 0: prove+verify|commit2: total|verify|demo: total"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("timings %q lack %q", got, want)
+		}
+	}
+	if !strings.Contains(stderr, "TEST parameters") {
+		t.Errorf("stderr lacks commit2's TEST parameters warning:\n%s", stderr)
+	}
+}

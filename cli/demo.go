@@ -42,10 +42,10 @@ func demoCommand() *cli.Command {
 		Name:  "demo",
 		Usage: "seal the embedded 2KiB sample, prove it and verify the proof (TEST parameters); print the phase timings",
 		Description: "Runs the main job on a 2KiB sector, through the commands themselves: seal (the embedded\n" +
-			"sample text), params generate --reuse (TEST parameters: 1.1 GB, generated once, 37-145 s on 2\n" +
-			"cores), commit2 (--backend) and verify; then prints one table of their phase timings. The\n" +
-			"sample, the sealed sector, c1.json and the proof stay in --out; on an error or Ctrl-C what\n" +
-			"the demo wrote there is removed. Exit 1 if the proof does not verify.",
+			"sample text), params generate --reuse (TEST parameters: 1.1 GB, generated once and then reused\n" +
+			"while their stamp matches), commit2 (--backend) and verify; then prints one table of their\n" +
+			"phase timings. The sample, the sealed sector, c1.json and the proof stay in --out; on an\n" +
+			"error or Ctrl-C what the demo wrote there is removed. Exit 1 if the proof does not verify.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "params-dir", Usage: "`DIR` for the 2KiB TEST parameters (reused when their stamp matches; never a production directory)",
 				EnvVars: []string{"CUSEAL_TEST_PARAMS_DIR"}, Value: filepath.Join(os.TempDir(), "cuseal-test-params")},

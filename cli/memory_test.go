@@ -14,7 +14,7 @@ import (
 )
 
 // TestEstimateCommit2Memory: the 2 KiB estimate is in the range of the measured peak RSS
-// (README: ~3.6 GB on the CPU backend, the mapped 1.1 GB .params included), grows with the
+// (docs/BENCHMARKS.md: the CPU backend, the mapped 1.1 GB .params included), grows with the
 // partitions in flight, and the CUDA backend needs no host-side H stage.
 func TestEstimateCommit2Memory(t *testing.T) {
 	cfg, err := stacked.ConfigByName("StackedDrg2KiBV1_1")

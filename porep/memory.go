@@ -39,9 +39,8 @@ const commit2BaseBytes = 200 << 20
 // cpu; the GPU backends, "cuda" and "supraseal", work in device memory),
 // partitions in flight and preload setting. paramsBytes
 // is the size of the .params file (0: computed from the shape).
-// Calibrated on a measured 2 KiB proof on the CPU backend (2 cores, one
-// partition in flight): peak RSS 3.99 GB (3,986,800 KiB, /usr/bin/time -v),
-// estimate 4.15 GB.
+// Calibrated on the peak RSS of a measured 2 KiB proof on the CPU backend
+// (one partition in flight; docs/BENCHMARKS.md, "CPU: end-to-end C2, 2 KiB").
 func EstimateCommit2Memory(cfg *stacked.SectorConfig, backend string, inFlight int, preload bool, paramsBytes uint64) (Commit2Memory, error) {
 	hint, err := stacked.SizeHintFor(cfg)
 	if err != nil {

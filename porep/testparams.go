@@ -104,8 +104,8 @@ func RecordR1CS(cfg *stacked.SectorConfig) (*cs.R1CS, error) {
 // atomically (temporary file + rename), the stamp last.
 //
 // FOR TESTS ONLY: anyone who knows seed can forge proofs. Setup for a
-// 2 KiB sector (2.7M constraints, domain 2^22) takes 37-90 s on two cores
-// and writes about 1.1 GB (.params).
+// 2 KiB sector (2.7M constraints, domain 2^22) takes about a minute on two
+// cores and writes about 1.1 GB (.params); docs/BENCHMARKS.md has the times.
 //
 // Options: WithProgress receives a PhaseStage event (Partition -1) as each
 // stage starts: "recording the circuit", "setup (powers of tau, queries)",
@@ -285,7 +285,7 @@ const (
 // b_g1 and b_g2 query points (~290 bytes per row), and over the FFT domain
 // (next power of two) the powers of τ, the h scalars and the h points
 // (160 bytes per element), with the Go heap's slack. Calibrated on a
-// measured 2 KiB run: peak RSS 2.72 GB (2,657,848 KiB), estimate 2.71 GB;
+// measured 2 KiB run (docs/BENCHMARKS.md, "CPU: end-to-end C2, 2 KiB");
 // 32 GiB comes out at ~115 GB.
 func EstimateTestParamsMemory(cfg *stacked.SectorConfig) (constraints int, bytes uint64) {
 	depthD := 0

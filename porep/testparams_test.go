@@ -84,8 +84,8 @@ func TestGenerateTestParamsRefusesOtherDigest(t *testing.T) {
 
 // TestEstimateTestParamsMemory pins the estimate to the published 32 GiB
 // circuit (docs/porep-circuit.md §4.6: 130,278,541 constraints before the 328
-// input rows) and to the recorded 2 KiB circuit (2,687,961 rows, measured
-// peak RSS 2.72 GB), within the stated margins.
+// input rows) and to the recorded 2 KiB circuit (2,687,961 rows; its
+// measured peak RSS is in docs/BENCHMARKS.md), within the stated margins.
 func TestEstimateTestParamsMemory(t *testing.T) {
 	cfg := config2K(t)
 	n, b := EstimateTestParamsMemory(&cfg)

@@ -17,8 +17,8 @@ import (
 // the table holds d·2^{c·w}·G for d = 1..2^c−1 in affine form, so k·G is
 // the sum of one table entry per non-zero window — ⌈255/c⌉ mixed additions
 // and no doublings. Results are batch-normalised to affine per chunk.
-// (gnark's BatchScalarMultiplicationG1 runs ~45 µs/point here; this runs a
-// few µs/point for large batches.)
+// (Several times faster than gnark's BatchScalarMultiplicationG1 for large
+// batches: docs/BENCHMARKS.md, "Figures cited by code comments".)
 // Points are accumulated in affine coordinates with batched inversions
 // (see fixedBase.mul). One generic implementation serves G1 (coordinates
 // in fp) and G2 (coordinates in E2); g1 and g2 adapt the point types.
@@ -103,7 +103,7 @@ type fbGroup[A, J, F any] interface {
 // g1 and g2 are the fbGroup adapters for G1 and G2. subX and addBatch carry
 // the hot loop's field arithmetic, so they are written out per group:
 // through the generic field constraint each fp operation would be an
-// indirect call (measured: ~15% more CPU in BenchmarkFixedBase).
+// indirect call (measured slower in BenchmarkFixedBase: docs/BENCHMARKS.md).
 type (
 	g1 struct{}
 	g2 struct{}

@@ -24,9 +24,8 @@ import (
 // (lowest partition, challenge, then field order). Call it after Validate.
 // It costs about 15 column hashes and 16 inclusion paths per challenge
 // (≈ 240 Poseidon and 30 SHA-256 compressions), run across partitions in
-// parallel. Measured on a loaded 2-core Xeon: 2.6 ms for a 2 KiB C1; 1.4 s
-// of sequential hashing for a 32 GiB C1 (180 challenges), against minutes
-// to synthesize one 32 GiB partition. It does not recompute labels or the encoding (the
+// parallel: milliseconds to about a second, far below synthesis (measured:
+// docs/BENCHMARKS.md, "Figures cited by code comments"). It does not recompute labels or the encoding (the
 // circuit checks those too; porep/seal.VerifyC1 does the full vanilla check).
 func (c *C1Output) ValidateInclusionProofs(cfg *SectorConfig) error {
 	vp := "vanilla_proofs." + c.VanillaTag

@@ -460,9 +460,9 @@ func (c *Circuit) SynthesizeParallel(ctx context.Context, p *cs.ProvingAssignmen
 
 // ChallengeScratchBytes estimates the heap one challenge's synthesis
 // allocates besides the assignment (gadget temporaries: bits, LCs, column
-// hashes): 40 bytes per constraint, measured as 297 MiB allocated in all
-// for one 7.2M-constraint 32 GiB challenge with reused assignment storage
-// (`cuseal bench synth --sector-size 32GiB --synthetic --challenges 1`).
+// hashes): 40 bytes per constraint, from the allocations of one 32 GiB
+// challenge with reused assignment storage (docs/BENCHMARKS.md, "Figures
+// cited by code comments").
 func ChallengeScratchBytes(per cs.SizeHint) uint64 {
 	return max(uint64(per.Constraints)*40, 1<<20)
 }
@@ -600,8 +600,8 @@ func ChallengeSizeHint(cfg *SectorConfig) (cs.SizeHint, error) {
 // to pre-size a cs.ProvingAssignment so that synthesis never reallocates
 // (a 32 GiB partition's a/b/c are 4 GiB each; growing one would briefly
 // need twice that). The cost of one challenge is measured once per shape by
-// synthesizing a one-challenge blank circuit into a cs.Counter (≈ 7 s for
-// 32 GiB, 0.3 s for 2 KiB) and cached.
+// synthesizing a one-challenge blank circuit into a cs.Counter (seconds at
+// 32 GiB; docs/BENCHMARKS.md) and cached.
 func SizeHintFor(cfg *SectorConfig) (cs.SizeHint, error) {
 	per, err := ChallengeSizeHint(cfg)
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/cuseal/cuseal/internal/testsector"
 	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -241,7 +242,7 @@ func paramsDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	t.Logf("CUSEAL_TEST_PARAMS_DIR is unset: generating (or reusing) 2 KiB test parameters in %s", dir)
-	if _, err := porep.GenerateTestParams(dir, &cfg, defaultParamsSeed, nil); err != nil {
+	if _, err := paramfile.GenerateTestParams(dir, &cfg, defaultParamsSeed, nil); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -18,6 +18,7 @@ import (
 	"github.com/filecoin-project/go-state-types/proof"
 
 	"github.com/cuseal/cuseal/porep/aggregate"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -248,7 +249,7 @@ func TestSealCommitPhase2NIGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(os.TempDir(), "cuseal-golden-params")
-	if _, err := GenerateTestParams(dir, &cfg, toxic, nil); err != nil {
+	if _, err := paramfile.GenerateTestParams(dir, &cfg, toxic, nil); err != nil {
 		t.Fatal(err)
 	}
 	srs := filepath.Join(dir, aggregate.SRSFileName)

@@ -20,6 +20,7 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -58,14 +59,14 @@ func refParamsDir(t *testing.T, cfg *stacked.SectorConfig, seed [32]byte) string
 	t.Helper()
 	if d := os.Getenv("CUSEAL_TEST_PARAMS_DIR"); d != "" {
 		stamp := filepath.Join(d, "v28-"+cfg.ParameterIdentifier()+".cuseal-test.json")
-		if st, err := readTestStamp(stamp); err == nil && st.Seed == hex.EncodeToString(seed[:]) {
+		if st, err := paramfile.ReadTestStamp(stamp); err == nil && st.Seed == hex.EncodeToString(seed[:]) {
 			return d
 		}
 		// The shared cache holds parameters from cuseal's own test seed.
 	}
 	dir := filepath.Join(os.TempDir(), "cuseal-golden-params")
 	start := time.Now()
-	tp, err := GenerateTestParams(dir, cfg, seed, nil)
+	tp, err := paramfile.GenerateTestParams(dir, cfg, seed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/cuseal/cuseal/internal/testsector"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/seal"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -92,7 +93,7 @@ func testParams2K(t testing.TB) string {
 		}
 		cfg := config2K(t)
 		start := time.Now()
-		tp, err := GenerateTestParams(dir, &cfg, testParamsSeed, nil)
+		tp, err := paramfile.GenerateTestParams(dir, &cfg, testParamsSeed, nil)
 		if err != nil {
 			paramsErr = err
 			return

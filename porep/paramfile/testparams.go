@@ -84,10 +84,13 @@ func ReadTestStamp(path string) (*TestStamp, error) {
 	return &st, nil
 }
 
-// RecordR1CS synthesizes cfg's blank circuit (one partition) into a
+// recordR1CS synthesizes cfg's blank circuit (one partition) into a
 // cs.Recorder and returns the R1CS as the prover sees it (per-input rows
-// included). This is what parameters for cfg are generated from.
-func RecordR1CS(cfg *stacked.SectorConfig) (*cs.R1CS, error) {
+// included): the first stage of GenerateTestParams, what the parameters
+// are generated from. It is not exported: nothing else needs the blank
+// circuit's R1CS (bench synth and the golden tests record their own
+// circuits with cs.NewRecorder).
+func recordR1CS(cfg *stacked.SectorConfig) (*cs.R1CS, error) {
 	rec := cs.NewRecorder()
 	if err := stacked.BlankCircuit(cfg).Synthesize(rec); err != nil {
 		return nil, fmt.Errorf("porep: record %s: %w", cfg.Name, err)
@@ -98,7 +101,7 @@ func RecordR1CS(cfg *stacked.SectorConfig) (*cs.R1CS, error) {
 // GenerateTestParams writes INSECURE Groth16 parameters for cfg's circuit
 // into dir under the Filecoin file names (.params, .vk, .meta) so that
 // SealCommitPhase2 and VerifySeal find them with WithParamsDir(dir): the
-// blank circuit is recorded (RecordR1CS) and groth16.Setup runs with toxic
+// blank circuit is recorded (recordR1CS) and groth16.Setup runs with toxic
 // waste derived from seed (groth16.ToxicWasteFromSeed). A stamp file
 // "<stem>.cuseal-test.json" names the seed and R1CS digest; when it and the
 // parameter files already match, nothing is regenerated (Reused). When
@@ -147,7 +150,7 @@ func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, lo
 	}
 	t0 := time.Now()
 	stage("recording the circuit")
-	r1cs, err := RecordR1CS(cfg)
+	r1cs, err := recordR1CS(cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -12,25 +12,10 @@ import (
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 
+	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
-
-// cachedParams2K returns the directory of already generated 2 KiB test
-// parameters: under -short it skips when $CUSEAL_TEST_PARAMS_DIR holds none
-// (generating them takes minutes), else it generates them (testParams2K).
-func cachedParams2K(t *testing.T) string {
-	t.Helper()
-	cfg := config2K(t)
-	if testing.Short() {
-		dir := os.Getenv("CUSEAL_TEST_PARAMS_DIR")
-		pp, _, _ := cfg.ParameterPaths(dir)
-		if _, err := os.Stat(pp); dir == "" || err != nil {
-			t.Skip("-short: needs 2 KiB test parameters in $CUSEAL_TEST_PARAMS_DIR")
-		}
-	}
-	return testParams2K(t)
-}
 
 // linkParams makes dir a parameter directory whose .params, .meta and stamp
 // are symbolic links to src's (read-only there), so a test can put its own
@@ -54,7 +39,7 @@ func linkParams(t *testing.T, src, dir string, cfg *stacked.SectorConfig) {
 // names the file(s), instead of writing a proof the verifiers reject.
 // VerifySeal with the altered .vk is an input error too.
 func TestCommit2VKMismatch(t *testing.T) {
-	src := cachedParams2K(t)
+	src := testparams.Cached2K(t)
 	s := seal2K(t)
 	cfg := config2K(t)
 	_, svp, _ := cfg.ParameterPaths(src)

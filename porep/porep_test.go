@@ -49,14 +49,8 @@ var (
 	sealErr  error
 )
 
-func config2K(t testing.TB) stacked.SectorConfig {
-	t.Helper()
-	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
-}
+// config2K is the 2 KiB configuration of the shared test parameters.
+var config2K = testparams.Config2K
 
 // seal2K seals one random 2 KiB sector with porep/seal (once per test run).
 func seal2K(t testing.TB) *sealed2K {

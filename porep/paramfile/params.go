@@ -224,7 +224,7 @@ func paramReadError(path string, err error) error {
 // LoadProvingKeys loads cfg's .params and .vk from dir and checks that the
 // .vk file, which verifiers (cuseal verify, rust-fil-proofs verify_seal,
 // the chain) use, holds the same verifying key as the .params file the
-// prover uses: SealCommitPhase2 self-verifies with the .vk, and a pair from
+// prover uses: porep.SealCommitPhase2 self-verifies with the .vk, and a pair from
 // two setups would otherwise yield proofs that only the .params's own key
 // accepts. The comparison is of the encoded points (about 4.7 KB), done on
 // every call; the files themselves are cached.
@@ -324,17 +324,16 @@ func checkParamsShape(path string, p *groth16.Params, cfg *stacked.SectorConfig)
 }
 
 // CheckParamsHeader checks the shape of cfg's .params file in dir against
-// the circuit when the file is there and its header reads (VerifySeal needs
-// only the .vk; a .params file it cannot open is not its concern).
+// the circuit when the file is there and its header reads, for
+// porep.VerifySeal: it needs only the .vk, and a .params file it cannot open
+// is not its concern. Only an ErrBadInput error is returned.
 func CheckParamsHeader(dir string, cfg *stacked.SectorConfig) error {
 	path, _, _ := cfg.ParameterPaths(dir)
 	if _, err := os.Stat(path); err != nil {
 		return nil
 	}
-	p, err := LoadParams(dir, cfg)
-	if errors.Is(err, ErrBadInput) {
+	if _, err := LoadParams(dir, cfg); errors.Is(err, ErrBadInput) {
 		return err
 	}
-	_ = p
 	return nil
 }

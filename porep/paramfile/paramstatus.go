@@ -178,7 +178,7 @@ const hashChunk = 256 << 20
 
 // cachedFileDigest returns the Filecoin digest of path (groth16.FileDigest's
 // definition: BLAKE2b-512, first 16 bytes), from the cache when path's size
-// and mtime have not changed, reporting PhaseHash progress while hashing.
+// and mtime have not changed, reporting progress (Event) while hashing.
 func cachedFileDigest(path string, s *settings) (string, error) {
 	id, err := StatID(path)
 	if err != nil {

@@ -100,8 +100,8 @@ func recordR1CS(cfg *stacked.SectorConfig) (*cs.R1CS, error) {
 
 // GenerateTestParams writes INSECURE Groth16 parameters for cfg's circuit
 // into dir under the Filecoin file names (.params, .vk, .meta) so that
-// SealCommitPhase2 and VerifySeal find them with WithParamsDir(dir): the
-// blank circuit is recorded (recordR1CS) and groth16.Setup runs with toxic
+// porep.SealCommitPhase2 and porep.VerifySeal find them with
+// porep.WithParamsDir(dir): the blank circuit is recorded (recordR1CS) and groth16.Setup runs with toxic
 // waste derived from seed (groth16.ToxicWasteFromSeed). A stamp file
 // "<stem>.cuseal-test.json" names the seed and R1CS digest; when it and the
 // parameter files already match, nothing is regenerated (Reused). When

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cuseal/cuseal/bridge/supraseal"
+	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep"
 )
 
@@ -104,7 +105,7 @@ func TestBenchProveCompare2KiB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: proves a 2 KiB sector (2.7M constraints) once per backend")
 	}
-	params := testParamsDir()
+	params := testparams.Dir()
 	if code, _, stderr := runCLI(t, "--log-level", "warn", "params", "generate", "--sector-size", "2KiB", "--out", params, "--reuse"); code != exitOK {
 		t.Fatalf("params generate: exit %d: %s", code, stderr)
 	}

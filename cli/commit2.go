@@ -46,29 +46,32 @@ func requireProductionFlag() cli.Flag {
 // productionOptions turns --require-production-params into porep options, with the
 // digest cache file that spares later processes re-hashing unchanged files.
 func productionOptions(c *cli.Context) []porep.Option {
-	opts := digestCacheOptions()
+	var opts []porep.Option
+	if f := digestCacheFile(); f != "" {
+		opts = append(opts, porep.WithDigestCacheFile(f))
+	}
 	if c.Bool("require-production-params") {
 		opts = append(opts, porep.WithRequireProductionParams())
 	}
 	return opts
 }
 
-// digestCacheOptions names the digest cache file (porep.WithDigestCacheFile):
-// $CUSEAL_DIGEST_CACHE ("off" disables it), else cuseal/param-digests.json in the user's
-// cache directory ($XDG_CACHE_HOME or ~/.cache).
-func digestCacheOptions() []porep.Option {
+// digestCacheFile names the digest cache file (porep.WithDigestCacheFile,
+// paramfile.WithDigestCacheFile): $CUSEAL_DIGEST_CACHE ("off" disables it: ""), else
+// cuseal/param-digests.json in the user's cache directory ($XDG_CACHE_HOME or ~/.cache).
+func digestCacheFile() string {
 	path := os.Getenv("CUSEAL_DIGEST_CACHE")
 	switch path {
 	case "off":
-		return nil
+		return ""
 	case "":
 		dir, err := os.UserCacheDir()
 		if err != nil {
-			return nil
+			return ""
 		}
 		path = filepath.Join(dir, "cuseal", "param-digests.json")
 	}
-	return []porep.Option{porep.WithDigestCacheFile(path)}
+	return path
 }
 
 func minerFlag() cli.Flag {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/seal"
 )
@@ -99,7 +100,7 @@ func TestDemo2KiB(t *testing.T) {
 		t.Skip("-short: Groth16 setup (first run) and CPU proving of a 2.7M-constraint circuit")
 	}
 	out := filepath.Join(t.TempDir(), "demo")
-	code, stdout, stderr := runCLI(t, "--log-level", "warn", "demo", "--params-dir", testParamsDir(), "--out", out, "--backend", "cpu", "--json")
+	code, stdout, stderr := runCLI(t, "--log-level", "warn", "demo", "--params-dir", testparams.Dir(), "--out", out, "--backend", "cpu", "--json")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -107,7 +108,7 @@ func TestDemo2KiB(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
-	if !res.Valid || !res.Verify.Valid || res.Backend != "cpu" || res.Dir != out || res.ParamsDir != testParamsDir() {
+	if !res.Valid || !res.Verify.Valid || res.Backend != "cpu" || res.Dir != out || res.ParamsDir != testparams.Dir() {
 		t.Fatalf("result: valid %v/%v, backend %q, dir %q, params %q", res.Valid, res.Verify.Valid, res.Backend, res.Dir, res.ParamsDir)
 	}
 	if res.Seal.RegisteredProof != "StackedDrg2KiBV1_1" || res.Seal.C1 != filepath.Join(out, "sector", FileC1) || !res.Params.NotForProd {

@@ -14,20 +14,10 @@ import (
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 
+	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
-
-// testParamsDir is where the 2 KiB test parameters are cached across packages and runs:
-// $CUSEAL_TEST_PARAMS_DIR, else $TMPDIR/cuseal-test-params — the directory and the default
-// seed the porep package's tests use too, so one generation serves both (./build.sh test
-// generates them once before go test).
-func testParamsDir() string {
-	if d := os.Getenv("CUSEAL_TEST_PARAMS_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join(os.TempDir(), "cuseal-test-params")
-}
 
 var (
 	sealedOnce sync.Once
@@ -66,7 +56,7 @@ func TestEndToEnd2KiB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: Groth16 setup (first run) and CPU proving of a 2.7M-constraint circuit")
 	}
-	params := testParamsDir()
+	params := testparams.Dir()
 	code, out, stderr := runCLI(t, "--log-level", "warn", "params", "generate", "--sector-size", "2KiB", "--out", params, "--reuse", "--json")
 	if code != exitOK {
 		t.Fatalf("params generate: exit %d: %s", code, stderr)
@@ -366,6 +356,10 @@ func TestParseParamsSeed(t *testing.T) {
 	s, err := parseParamsSeed(defaultParamsSeed)
 	if err != nil || string(s[:len(defaultParamsSeed)]) != defaultParamsSeed || s[31] != 0 {
 		t.Fatalf("default seed %x, %v", s, err)
+	}
+	// The shared test parameters (testparams.Dir) are the default seed's.
+	if s != testparams.Seed {
+		t.Fatalf("default seed %x, the shared test parameters' seed %x", s, testparams.Seed)
 	}
 	s, err = parseParamsSeed("258")
 	if err != nil || s[0] != 2 || s[1] != 1 || s[2] != 0 {

@@ -12,6 +12,7 @@ import (
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 
+	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -67,7 +68,7 @@ func TestParamsDirFaults(t *testing.T) {
 			}
 		}, want: ".vk is a directory"},
 	}
-	if src := testParamsDir(); fileExists(src, &cfg) {
+	if src := testparams.Dir(); testparams.Have2K(t) {
 		spp, svp, smp := cfg.ParameterPaths(src)
 		good, err := os.ReadFile(svp)
 		if err != nil {
@@ -125,13 +126,6 @@ func TestParamsDirFaults(t *testing.T) {
 			}
 		})
 	}
-}
-
-func fileExists(dir string, cfg *stacked.SectorConfig) bool {
-	pp, vp, _ := cfg.ParameterPaths(dir)
-	_, e1 := os.Stat(pp)
-	_, e2 := os.Stat(vp)
-	return e1 == nil && e2 == nil
 }
 
 func write(t *testing.T, path, s string) {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -35,7 +35,7 @@ type paramsFileInfo struct {
 	Kind      string `json:"kind"` // "params" or "vk"
 	SizeBytes int64  `json:"size_bytes"`
 	Digest    string `json:"digest"` // Filecoin parameter digest: BLAKE2b-512[:16], hex
-	// Status is porep.ParamsStatus: "official" (digest as in rust-fil-proofs 19.1.0's
+	// Status is paramfile.ParamsStatus: "official" (digest as in rust-fil-proofs 19.1.0's
 	// parameters.json), "test" (cuseal test stamp), "mismatch" (an official name with
 	// another digest) or "unknown".
 	Status         string `json:"status"`
@@ -120,11 +120,15 @@ func describeParamsFile(path string, stderr io.Writer) (*paramsFileInfo, error) 
 	}
 	// Hashing a 32 GiB .params file (47 GB) takes minutes: show it.
 	bar := newPhaseProgress(stderr, -1, "params info")
-	ps, err := porep.ParamsStatus(path, append(digestCacheOptions(), porep.WithProgress(func(ev porep.PhaseEvent) {
-		if ev.Phase == porep.PhaseHash && (bar == nil || bar.bar != nil || ev.Done == 0) && ev.Total > 1<<30 {
+	opts := []paramfile.Option{paramfile.WithProgress(func(ev paramfile.Event) {
+		if (bar == nil || bar.bar != nil || ev.Done == 0) && ev.Total > 1<<30 {
 			bar.Phase(fmt.Sprintf("hashing: %s of %s", humanBytes(uint64(ev.Done)), humanBytes(uint64(ev.Total))))
 		}
-	}))...)
+	})}
+	if f := digestCacheFile(); f != "" {
+		opts = append(opts, paramfile.WithDigestCacheFile(f))
+	}
+	ps, err := paramfile.ParamsStatus(path, opts...)
 	bar.Done()
 	if err != nil {
 		return nil, inputError(err)
@@ -140,7 +144,7 @@ func describeParamsFile(path string, stderr io.Writer) (*paramsFileInfo, error) 
 // circuitOf names the proof a parameter file is for, from its name in the official table:
 // the kind (from the name's circuit identifier prefix) and the sector size.
 func circuitOf(path string) (string, uint64) {
-	e, ok := porep.LookupOfficialParam(path)
+	e, ok := paramfile.LookupOfficialParam(path)
 	if !ok || e.SectorSize == 0 {
 		return "", 0
 	}
@@ -180,7 +184,7 @@ func printParamsInfo(c *cli.Context, info *paramsFileInfo) {
 func statusText(info *paramsFileInfo) string {
 	switch info.Status {
 	case "official":
-		return "official (digest as in " + porep.OfficialParamsVersion + ", CID " + info.OfficialCID + ")"
+		return "official (digest as in " + paramfile.OfficialParamsVersion + ", CID " + info.OfficialCID + ")"
 	case "test":
 		return "TEST parameters (cuseal stamp " + info.Stamp + "): proofs will not verify on chain"
 	case "mismatch":

@@ -19,6 +19,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/aggregate"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -133,7 +134,7 @@ func paramsGenerateAction(c *cli.Context) error {
 		return err
 	case <-ctx.Done():
 		if !preexisting {
-			porep.CleanPartialTestParams(dir, &cfg)
+			paramfile.CleanPartialTestParams(dir, &cfg)
 		}
 		removeCreated()
 		err = internalError(fmt.Errorf("params generate: interrupted (%v); removed its partial files", context.Cause(ctx)))
@@ -157,17 +158,15 @@ func paramsGenerate(c *cli.Context, cfg *stacked.SectorConfig, seed [32]byte, di
 	jsonOut := c.Bool("json")
 	bar := newPhaseProgress(c.App.ErrWriter, -1, fmt.Sprintf("%s test parameters", stacked.SizeLabel(cfg.SectorSize)))
 	start := time.Now()
-	tp, err := porep.GenerateTestParams(dir, cfg, seed, slog.Default(), porep.WithProgress(func(ev porep.PhaseEvent) {
-		if ev.Phase == porep.PhaseStage {
-			bar.Phase(ev.Stage)
-		}
+	tp, err := paramfile.GenerateTestParams(dir, cfg, seed, slog.Default(), paramfile.WithProgress(func(ev paramfile.Event) {
+		bar.Phase(ev.Stage)
 	}))
 	bar.Done()
 	if err == nil && !tp.Reused {
 		// Once, when test parameters are written; a reuse only says so in its summary.
 		fmt.Fprintln(c.App.ErrWriter, notForProduction)
 	}
-	var ce *porep.ParamsConflictError
+	var ce *paramfile.ParamsConflictError
 	if errors.As(err, &ce) {
 		what := "no stamp recording their seed"
 		if ce.StampSeed != "" {
@@ -254,14 +253,14 @@ func memAvailable() (uint64, bool) {
 }
 
 // checkSetupMemory refuses (exit 2) a setup whose estimated peak memory
-// (porep.EstimateTestParamsMemory) exceeds the available memory (memoryLimit): a 32 GiB setup needs
+// (paramfile.EstimateTestParamsMemory) exceeds the available memory (memoryLimit): a 32 GiB setup needs
 // ~115 GB and otherwise ends in the kernel's OOM killer after minutes of work.
 func checkSetupMemory(cfg *stacked.SectorConfig) error {
 	avail, what, ok := memoryLimit()
 	if !ok {
 		return nil
 	}
-	constraints, need := porep.EstimateTestParamsMemory(cfg)
+	constraints, need := paramfile.EstimateTestParamsMemory(cfg)
 	if need <= avail {
 		return nil
 	}

@@ -5,7 +5,8 @@
  * from the Go package libcuseal/ by `./build.sh lib`): Filecoin PoRep
  * commit phase 2 and seal verification, for Rust, C/C++ and Python callers.
  * It mirrors filecoin-ffi's seal_commit_phase2 / verify_seal and the Go API
- * in package porep (SealCommitPhase2, VerifySeal, GenerateTestParams).
+ * in package porep (SealCommitPhase2, VerifySeal) and porep/paramfile
+ * (GenerateTestParams).
  *
  * (include/cuseal.h is a different, lower-level ABI: the native MSM/NTT
  * core used by the Go bridge. The two use distinct names and can be
@@ -186,7 +187,7 @@ int cuseal_porep_verify_seal(int64_t registered_proof, CUSEAL_POREP_IN uint8_t* 
 
 /* cuseal_porep_generate_test_params: INSECURE Groth16 parameters for
  * registered_proof's circuit, written into dir under the Filecoin file
- * names (`cuseal params generate`; porep.GenerateTestParams). FOR TESTS
+ * names (`cuseal params generate`; paramfile.GenerateTestParams). FOR TESTS
  * ONLY: anyone who knows the seed can forge proofs.
  *   seed:  32 bytes of toxic-waste seed, or NULL for the CLI's default
  *          ("cuseal-porep-test", zero-padded)

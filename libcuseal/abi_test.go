@@ -21,6 +21,7 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
+	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/internal/testsector"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/stacked"
@@ -227,24 +228,20 @@ func doSeal2K(root string) (*sealed2K, error) {
 	return s, os.WriteFile(s.c1Path, ts.C1, 0o644)
 }
 
-// paramsDir returns the 2 KiB test parameters: $CUSEAL_TEST_PARAMS_DIR (what
-// ./build.sh test sets), else generated once into
-// $TMPDIR/cuseal-test-params with the CLI's default seed, as the porep tests do.
+// paramsDir returns the 2 KiB test parameters: $CUSEAL_TEST_PARAMS_DIR as
+// it is (what ./build.sh test fills), else generated once (or reused) into
+// testparams.Dir with testparams.Seed, which must be libcuseal's default
+// seed, as the porep tests do.
 func paramsDir(t *testing.T) string {
 	t.Helper()
-	if d := os.Getenv("CUSEAL_TEST_PARAMS_DIR"); d != "" {
+	if d, ok := testparams.Preset(); ok {
 		return d
 	}
-	dir := filepath.Join(os.TempDir(), "cuseal-test-params")
-	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
-	if err != nil {
-		t.Fatal(err)
+	if defaultParamsSeed != testparams.Seed {
+		t.Fatalf("libcuseal's default seed %x is not the shared test parameters' %x", defaultParamsSeed, testparams.Seed)
 	}
-	t.Logf("CUSEAL_TEST_PARAMS_DIR is unset: generating (or reusing) 2 KiB test parameters in %s", dir)
-	if _, err := porep.GenerateTestParams(dir, &cfg, defaultParamsSeed, nil); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	t.Logf("%s is unset: generating (or reusing) 2 KiB test parameters in %s", testparams.EnvDir, testparams.Dir())
+	return testparams.Get2K(t)
 }
 
 var (

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/paramfile"
 )
 
 // TestPanicRecovered checks that a panic inside an export's body becomes
@@ -41,7 +42,7 @@ func TestPanicRecovered(t *testing.T) {
 		{fmt.Errorf("porep: C1: %w", porep.ErrBadInput), statusBadInput},
 		{fmt.Errorf("x: %w", porep.ErrParamsNotFound), statusBadInput},
 		{fmt.Errorf("x: %w", porep.ErrUnknownBackend), statusBadInput},
-		{fmt.Errorf("x: %w", porep.ErrParamsConflict), statusBadInput},
+		{fmt.Errorf("x: %w", paramfile.ErrParamsConflict), statusBadInput},
 		{fmt.Errorf("porep: partition 0: %w", groth16.ErrInvalidProof), statusInvalid},
 		{fmt.Errorf("porep: partition 0: prove: %w", context.Canceled), statusCancelled},
 		{errors.New("disk on fire"), statusInternal},

@@ -29,6 +29,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -384,7 +385,7 @@ func cuseal_porep_generate_test_params(registeredProof C.int64_t, dir *C.char, s
 	if err := co.ctx.Err(); err != nil {
 		return finish(err, errMsg)
 	}
-	tp, err := porep.GenerateTestParams(C.GoString(dir), &cfg, s, co.logger)
+	tp, err := paramfile.GenerateTestParams(C.GoString(dir), &cfg, s, co.logger)
 	if err != nil {
 		setMessage(errMsg, err)
 		return C.int(fileStatus(err))

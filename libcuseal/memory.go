@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -41,7 +41,7 @@ func memAvailable() (uint64, bool) {
 }
 
 // checkSetupMemory refuses (bad input) a test-parameter setup whose
-// estimated peak memory (porep.EstimateTestParamsMemory) exceeds
+// estimated peak memory (paramfile.EstimateTestParamsMemory) exceeds
 // MemAvailable, as `cuseal params generate` does without --force: the
 // setup would otherwise take the caller's process down.
 func checkSetupMemory(cfg *stacked.SectorConfig) error {
@@ -49,7 +49,7 @@ func checkSetupMemory(cfg *stacked.SectorConfig) error {
 	if !ok {
 		return nil
 	}
-	constraints, need := porep.EstimateTestParamsMemory(cfg)
+	constraints, need := paramfile.EstimateTestParamsMemory(cfg)
 	if need <= avail {
 		return nil
 	}

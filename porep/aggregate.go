@@ -17,6 +17,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep/aggregate"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -36,7 +37,7 @@ var (
 )
 
 type cachedSRS struct {
-	id  fileID
+	id  paramfile.FileID
 	srs *aggregate.GenericSRS
 }
 
@@ -45,7 +46,7 @@ type cachedSRS struct {
 // read_cached_srs_key reads it (the first (2 << 14) + 1 points of each vector).
 func loadSRS(dir string) (*aggregate.GenericSRS, error) {
 	path := filepath.Join(dir, aggregate.SRSFileName)
-	id, err := statID(path)
+	id, err := paramfile.StatID(path)
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +297,7 @@ func verifyAggregate(dir string, cfg *stacked.SectorConfig, miner abi.ActorID, i
 	for len(public) < n {
 		public = append(public, public[len(public)-1])
 	}
-	pvk, err := loadVK(dir, cfg)
+	pvk, err := paramfile.LoadVK(dir, cfg)
 	if err != nil {
 		return false, err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
+	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/aggregate"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -247,10 +248,7 @@ func TestSealCommitPhase2NIGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(os.TempDir(), "cuseal-golden-params")
-	if _, err := GenerateTestParams(dir, &cfg, toxic, nil); err != nil {
-		t.Fatal(err)
-	}
+	dir := testparams.ForSeed(t, &cfg, toxic)
 	srs := filepath.Join(dir, aggregate.SRSFileName)
 	if _, err := os.Stat(srs); err != nil {
 		if err := os.WriteFile(srs, readGoldenFile(t, "agg-srs", aggregate.SRSFileName), 0o644); err != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/cuseal/cuseal/bridge"
+	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/groth16"
 )
 
@@ -28,7 +29,7 @@ func TestSealCommitPhase2CUDA(t *testing.T) {
 		t.Skip("-short: 2 KiB test parameters take minutes to generate")
 	}
 	s := seal2K(t)
-	dir := testParams2K(t)
+	dir := testparams.Get2K(t)
 	cpu := proveMatchesCPU(t, s, dir, BackendCUDA)
 	var wg sync.WaitGroup
 	res := make([][]byte, 2)
@@ -59,7 +60,7 @@ func TestSealCommitPhase2HostEmulation(t *testing.T) {
 	}
 	t.Setenv("CUSEAL_CUDA_DEVICES", "host")
 	s := seal2K(t)
-	dir := testParams2K(t)
+	dir := testparams.Get2K(t)
 	emu, tEmu := proveTimed(t, s, dir, BackendCUDA)
 	cpu, tCPU := proveTimed(t, s, dir, BackendCPU)
 	t.Logf("2 KiB C2: CUDA backend in host emulation %v, CPU %v", tEmu, tCPU)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cuseal/cuseal/bridge/supraseal"
+	"github.com/cuseal/cuseal/internal/testparams"
 )
 
 // TestSupraSealRegistration: "supraseal" is registered exactly in supraseal builds; "auto"
@@ -47,5 +48,5 @@ func TestSealCommitPhase2SupraSeal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: 2 KiB test parameters take minutes to generate")
 	}
-	proveMatchesCPU(t, seal2K(t), testParams2K(t), BackendSupraSeal)
+	proveMatchesCPU(t, seal2K(t), testparams.Get2K(t), BackendSupraSeal)
 }

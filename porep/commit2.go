@@ -13,6 +13,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -37,22 +38,12 @@ var ErrSyntheticC1 = errors.New("porep: C1 output is synthetic (cuseal_synthetic
 // truncated or corrupt, a .vk that is not the .params file's key, and files
 // that are not the official ones under WithRequireProductionParams. Test with
 // errors.Is; errors.As still reaches the underlying error (e.g. a
-// *stacked.ParseError naming the JSON path).
-var ErrBadInput = errors.New("porep: bad input")
-
-// badInputError makes err match ErrBadInput without changing its message.
-type badInputError struct{ err error }
-
-func (e *badInputError) Error() string   { return e.err.Error() }
-func (e *badInputError) Unwrap() []error { return []error{ErrBadInput, e.err} }
+// *stacked.ParseError naming the JSON path). It is paramfile.ErrBadInput,
+// the value porep/paramfile's errors wrap.
+var ErrBadInput = paramfile.ErrBadInput
 
 // badInput marks err as caused by the caller's input (see ErrBadInput).
-func badInput(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &badInputError{err}
-}
+func badInput(err error) error { return paramfile.BadInput(err) }
 
 // badInputf is badInput(fmt.Errorf(format, a...)).
 func badInputf(format string, a ...any) error {
@@ -218,7 +209,7 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 	}
 	// The self-check below uses the .vk file verifiers will use, after
 	// checking that it holds the .params file's key.
-	params, pvk, err := loadProvingKeys(s.paramsDir, cfg)
+	params, pvk, err := paramfile.LoadProvingKeys(s.paramsDir, cfg)
 	if err != nil {
 		return nil, err
 	}

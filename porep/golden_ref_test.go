@@ -19,8 +19,8 @@ import (
 
 	"github.com/filecoin-project/go-state-types/abi"
 
+	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/groth16"
-	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 var goldenDir = filepath.Join("..", "testdata", "golden")
@@ -48,32 +48,7 @@ func seed32(t testing.TB, what, s string) [32]byte {
 	return [32]byte(b)
 }
 
-// refParamsDir returns a directory with 2 KiB test parameters from seed:
-// $CUSEAL_TEST_PARAMS_DIR when its stamp records that seed, otherwise
-// $TMPDIR/cuseal-golden-params (shared with TestSealCommitPhase2NIGolden,
-// same toxic seed), generated there on first use (about a minute, 1.1 GB,
-// 2.7 GB of memory) and reused while its stamp records the same seed and
-// R1CS digest.
-func refParamsDir(t *testing.T, cfg *stacked.SectorConfig, seed [32]byte) string {
-	t.Helper()
-	if d := os.Getenv("CUSEAL_TEST_PARAMS_DIR"); d != "" {
-		stamp := filepath.Join(d, "v28-"+cfg.ParameterIdentifier()+".cuseal-test.json")
-		if st, err := readTestStamp(stamp); err == nil && st.Seed == hex.EncodeToString(seed[:]) {
-			return d
-		}
-		// The shared cache holds parameters from cuseal's own test seed.
-	}
-	dir := filepath.Join(os.TempDir(), "cuseal-golden-params")
-	start := time.Now()
-	tp, err := GenerateTestParams(dir, cfg, seed, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("2 KiB parameters from the reference toxic seed in %s (reused %v) in %v", dir, tp.Reused, time.Since(start))
-	return dir
-}
-
-// TestReferenceParamsAndProofs generates (or reuses, see refParamsDir) the
+// TestReferenceParamsAndProofs generates (or reuses, see testparams.ForSeed) the
 // 2 KiB test parameters from 2KiB-s10's toxic_seed and checks their BLAKE2b
 // digests against
 // bellperson's (params_blake2b16, vk_blake2b16; the .vk also byte for byte
@@ -96,7 +71,7 @@ func TestReferenceParamsAndProofs(t *testing.T) {
 	if m10.RegisteredProof != cfg.Name {
 		t.Fatalf("2KiB-s10 is %s, want %s", m10.RegisteredProof, cfg.Name)
 	}
-	dir := refParamsDir(t, &cfg, seed32(t, "toxic_seed", m10.ToxicSeed))
+	dir := testparams.ForSeed(t, &cfg, seed32(t, "toxic_seed", m10.ToxicSeed))
 	paramsPath, vkPath := filepath.Join(dir, m10.ParamsFile), filepath.Join(dir, m10.VKFile)
 	// Generated now or earlier by cuseal from this seed (the stamp says so):
 	// the files must be bellperson's.

@@ -98,8 +98,8 @@ func WithLogger(l *slog.Logger) Option {
 	}
 }
 
-// Phase names a step of SealCommitPhase2 (or of ParamsStatus and
-// VerifySeal) reported to a WithProgress callback.
+// Phase names a step of SealCommitPhase2 (or of VerifySeal) reported to a
+// WithProgress callback.
 type Phase int
 
 const (
@@ -156,7 +156,7 @@ func WithProgress(f func(PhaseEvent)) Option {
 
 // WithRequireProductionParams makes SealCommitPhase2 and VerifySeal hash
 // the parameter files they use against the official table of rust-fil-proofs
-// 19.1.0 (parameters.json; see ParamsStatus) before using them, and fail
+// 19.1.0 (parameters.json; see paramfile.ParamsStatus) before using them, and fail
 // with an error wrapping ErrBadInput, naming the file, its digest and the
 // expected one, for anything but the official files (test parameters
 // included). It is on by default when FIL_PROOFS_VERIFY_PRODUCTION_PARAMS
@@ -164,6 +164,15 @@ func WithProgress(f func(PhaseEvent)) Option {
 // process and file (path, size, mtime).
 func WithRequireProductionParams() Option {
 	return func(s *settings) { s.requireProduction = true }
+}
+
+// WithDigestCacheFile makes the production-parameter check
+// (WithRequireProductionParams) remember digests in the JSON file at path
+// across processes (paramfile.WithDigestCacheFile: by path, size and
+// modification time; rewritten atomically; an unreadable or corrupt cache
+// is ignored). The in-process cache always applies.
+func WithDigestCacheFile(path string) Option {
+	return func(s *settings) { s.digestCacheFile = path }
 }
 
 // WithMaxPartitionsInFlight bounds how many partitions' assignments are

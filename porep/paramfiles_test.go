@@ -5,7 +5,6 @@ package porep
 import (
 	"encoding/binary"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,25 +12,10 @@ import (
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 
+	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
-
-// cachedParams2K returns the directory of already generated 2 KiB test
-// parameters: under -short it skips when $CUSEAL_TEST_PARAMS_DIR holds none
-// (generating them takes minutes), else it generates them (testParams2K).
-func cachedParams2K(t *testing.T) string {
-	t.Helper()
-	cfg := config2K(t)
-	if testing.Short() {
-		dir := os.Getenv("CUSEAL_TEST_PARAMS_DIR")
-		pp, _, _ := cfg.ParameterPaths(dir)
-		if _, err := os.Stat(pp); dir == "" || err != nil {
-			t.Skip("-short: needs 2 KiB test parameters in $CUSEAL_TEST_PARAMS_DIR")
-		}
-	}
-	return testParams2K(t)
-}
 
 // linkParams makes dir a parameter directory whose .params, .meta and stamp
 // are symbolic links to src's (read-only there), so a test can put its own
@@ -55,7 +39,7 @@ func linkParams(t *testing.T, src, dir string, cfg *stacked.SectorConfig) {
 // names the file(s), instead of writing a proof the verifiers reject.
 // VerifySeal with the altered .vk is an input error too.
 func TestCommit2VKMismatch(t *testing.T) {
-	src := cachedParams2K(t)
+	src := testparams.Cached2K(t)
 	s := seal2K(t)
 	cfg := config2K(t)
 	_, svp, _ := cfg.ParameterPaths(src)
@@ -114,26 +98,6 @@ func TestCommit2VKMismatch(t *testing.T) {
 	})
 }
 
-// TestVKDifference names the first differing field.
-func TestVKDifference(t *testing.T) {
-	_, _, g1, g2 := bls.Generators()
-	var g1x2 bls.G1Affine
-	g1x2.Add(&g1, &g1)
-	a := groth16.VerifyingKey{Alpha1: g1, Beta1: g1, Beta2: g2, Gamma2: g2, Delta1: g1, Delta2: g2, IC: []bls.G1Affine{g1, g1}}
-	if d := vkDifference(&a, &a); d != "" {
-		t.Fatalf("equal keys differ in %s", d)
-	}
-	b := a
-	b.IC = []bls.G1Affine{g1, g1x2}
-	if d := vkDifference(&a, &b); d != "ic[1]" {
-		t.Fatalf("difference %q, want ic[1]", d)
-	}
-	b.Delta1 = g1x2
-	if d := vkDifference(&a, &b); d != "delta_g1" {
-		t.Fatalf("difference %q, want delta_g1", d)
-	}
-}
-
 // TestParamFileKinds (issue 15, fault 3): every problem with a parameter
 // file — a directory where the .params should be, a dangling symbolic link,
 // a truncated file, a .meta that is a directory, an unreadable file — is the
@@ -189,12 +153,9 @@ func TestParamFileKinds(t *testing.T) {
 		})
 	}
 	t.Run("unreadable", func(t *testing.T) {
-		// As root (the CI machine) mode 000 is still readable: check the
-		// classification of the os error directly, and the file when it bites.
-		pe := &fs.PathError{Op: "open", Path: "/p/x.params", Err: fs.ErrPermission}
-		if err := paramFileError("/p/x.params", pe); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "/p/x.params: permission denied") {
-			t.Fatalf("paramFileError(permission) = %v; want ErrBadInput naming the file", err)
-		}
+		// As root (the CI machine) mode 000 is still readable: the
+		// classification of the os error is checked directly in paramfile
+		// (TestParamFileErrorPermission), the file here when it bites.
 		dir := t.TempDir()
 		writeFakeParams(t, dir, &cfg, cfg.NumPublicInputs(), 3, 1)
 		pp, _, _ := cfg.ParameterPaths(dir)

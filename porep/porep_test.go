@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +19,7 @@ import (
 	"github.com/filecoin-project/go-state-types/proof"
 	"github.com/ipfs/go-cid"
 
+	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/internal/testsector"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/seal"
@@ -34,9 +34,7 @@ const (
 var (
 	testTicket = testsector.Ticket
 	testSeed   = testsector.Seed
-	// testParamsSeed is the toxic-waste seed of the cached test parameters.
-	testParamsSeed = [32]byte{'c', 'u', 's', 'e', 'a', 'l', '-', 'p', 'o', 'r', 'e', 'p', '-', 't', 'e', 's', 't'}
-	testRSSeed     = [32]byte{'r', 's'}
+	testRSSeed = [32]byte{'r', 's'}
 )
 
 // sealed2K is a sealed 2 KiB sector's C1 output and commitments.
@@ -49,20 +47,10 @@ var (
 	sealOnce sync.Once
 	sealRes  *sealed2K
 	sealErr  error
-
-	paramsOnce sync.Once
-	paramsDir  string
-	paramsErr  error
 )
 
-func config2K(t testing.TB) stacked.SectorConfig {
-	t.Helper()
-	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
-}
+// config2K is the 2 KiB configuration of the shared test parameters.
+var config2K = testparams.Config2K
 
 // seal2K seals one random 2 KiB sector with porep/seal (once per test run).
 func seal2K(t testing.TB) *sealed2K {
@@ -77,33 +65,6 @@ func seal2K(t testing.TB) *sealed2K {
 		t.Fatal(sealErr)
 	}
 	return sealRes
-}
-
-// testParams2K returns a directory holding 2 KiB test parameters, generated
-// once and cached across runs in $CUSEAL_TEST_PARAMS_DIR (default
-// $TMPDIR/cuseal-test-params): Setup takes minutes, the stamp file makes
-// reuse safe (same seed, same R1CS digest).
-func testParams2K(t testing.TB) string {
-	t.Helper()
-	paramsOnce.Do(func() {
-		dir := os.Getenv("CUSEAL_TEST_PARAMS_DIR")
-		if dir == "" {
-			dir = filepath.Join(os.TempDir(), "cuseal-test-params")
-		}
-		cfg := config2K(t)
-		start := time.Now()
-		tp, err := GenerateTestParams(dir, &cfg, testParamsSeed, nil)
-		if err != nil {
-			paramsErr = err
-			return
-		}
-		t.Logf("2 KiB test params in %s (reused %v, %d constraints) in %v", dir, tp.Reused, tp.Constraints, time.Since(start))
-		paramsDir = dir
-	})
-	if paramsErr != nil {
-		t.Fatal(paramsErr)
-	}
-	return paramsDir
 }
 
 func verifyInfo(t testing.TB, s *sealed2K, proofBytes []byte) proof.SealVerifyInfo {
@@ -129,7 +90,7 @@ func TestSealCommitPhase2EndToEnd(t *testing.T) {
 		t.Skip("-short: Groth16 setup and proving of a 2.7M-constraint circuit")
 	}
 	s := seal2K(t)
-	dir := testParams2K(t)
+	dir := testparams.Get2K(t)
 	start := time.Now()
 	pf, err := SealCommitPhase2(s.c1, testSector, testMiner, WithParamsDir(dir), WithBackend(BackendCPU),
 		WithDeterministicRandomness(testRSSeed), WithLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))))
@@ -441,10 +402,10 @@ func TestBackendRegistry(t *testing.T) {
 
 // BenchmarkSealCommitPhase2_2KiB measures one full 2 KiB C2 on the CPU
 // backend (parse, synthesis, proving, verification) with cached test
-// parameters (generated on first use, see testParams2K).
+// parameters (generated on first use, see testparams.Get2K).
 func BenchmarkSealCommitPhase2_2KiB(b *testing.B) {
 	s := seal2K(b)
-	dir := testParams2K(b)
+	dir := testparams.Get2K(b)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		pf, err := SealCommitPhase2(s.c1, testSector, testMiner, WithParamsDir(dir), WithBackend(BackendCPU))

@@ -11,6 +11,7 @@ import (
 	"github.com/filecoin-project/go-state-types/proof"
 
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -90,11 +91,11 @@ func VerifySeal(info proof.SealVerifyInfo, opts ...Option) (bool, error) {
 	if err := productionCheck(s, &cfg, false); err != nil {
 		return false, err
 	}
-	pvk, err := loadVK(s.paramsDir, &cfg)
+	pvk, err := paramfile.LoadVK(s.paramsDir, &cfg)
 	if err != nil {
 		return false, err
 	}
-	if err := checkParamsHeader(s.paramsDir, &cfg); err != nil {
+	if err := paramfile.CheckParamsHeader(s.paramsDir, &cfg); err != nil {
 		return false, err
 	}
 	proofs, err := groth16.DecodeProofs(info.Proof)

@@ -16,16 +16,6 @@ import (
 
 var cacheLocks sync.Map // path → *sync.Mutex
 
-// DefaultTestParamsDir is where tests keep CachedSetup output so packages
-// tested in one `go test ./...` run share it: $CUSEAL_TEST_PARAMS_DIR if
-// set, else <os.TempDir()>/cuseal-test-params.
-func DefaultTestParamsDir() string {
-	if d := os.Getenv("CUSEAL_TEST_PARAMS_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join(os.TempDir(), "cuseal-test-params")
-}
-
 // CachedSetup returns test parameters for r1cs and the toxic-waste seed,
 // generating them with Setup(r1cs, ToxicWasteFromSeed(seed)) on first use
 // and storing them in dir as

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package porep
+package paramfile
 
 import (
 	"encoding/json"
@@ -15,11 +15,10 @@ import (
 // trusts the file system as much as the in-process cache does: whoever can rewrite a
 // parameter file and restore its mtime can rewrite the cache too.
 
-// WithDigestCacheFile makes ParamsStatus and the production-parameter check
-// (WithRequireProductionParams) remember digests in the JSON file at path, by path, size
-// and modification time, across processes (the in-process cache always applies). The
-// file is rewritten atomically after each new digest; an unreadable or corrupt cache is
-// ignored.
+// WithDigestCacheFile makes ParamsStatus and RequireProductionParams remember digests in
+// the JSON file at path, by path, size and modification time, across processes (the
+// in-process cache always applies). The file is rewritten atomically after each new
+// digest; an unreadable or corrupt cache is ignored.
 func WithDigestCacheFile(path string) Option {
 	return func(s *settings) { s.digestCacheFile = path }
 }
@@ -50,7 +49,7 @@ func readDigestCache(file string) map[string]digestCacheEntry {
 }
 
 // lookupDigestFile returns the digest the cache file holds for path with identity id.
-func lookupDigestFile(file, path string, id fileID) (string, bool) {
+func lookupDigestFile(file, path string, id FileID) (string, bool) {
 	if file == "" {
 		return "", false
 	}
@@ -64,7 +63,7 @@ func lookupDigestFile(file, path string, id fileID) (string, bool) {
 }
 
 // storeDigestFile records path's digest in the cache file (best effort).
-func storeDigestFile(file, path string, id fileID, digest string) {
+func storeDigestFile(file, path string, id FileID, digest string) {
 	if file == "" {
 		return
 	}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package porep
+package paramfile
 
 import (
 	"encoding/json"
@@ -15,8 +15,38 @@ import (
 )
 
 // ErrParamsNotFound is returned when a parameter or verifying-key file is
-// missing from the parameter directory.
+// missing from the parameter directory (porep.ErrParamsNotFound is this
+// value).
 var ErrParamsNotFound = errors.New("porep: parameter file not found")
+
+// ErrBadInput is wrapped by every error about a parameter file that is the
+// user's to fix: unreadable, corrupt or truncated, of another circuit or
+// sector size, a .vk that is not the .params file's key, not the official
+// file under RequireProductionParams. It is porep.ErrBadInput (the same
+// value, errors.Is works with either name), which porep wraps around its
+// other input errors too.
+var ErrBadInput = errors.New("porep: bad input")
+
+// badInputError makes err match ErrBadInput without changing its message.
+type badInputError struct{ err error }
+
+func (e *badInputError) Error() string   { return e.err.Error() }
+func (e *badInputError) Unwrap() []error { return []error{ErrBadInput, e.err} }
+
+// BadInput marks err as caused by the caller's input: the result matches
+// ErrBadInput with errors.Is, has err's message and unwraps to err (nil
+// stays nil).
+func BadInput(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &badInputError{err}
+}
+
+// badInputf is BadInput(fmt.Errorf(format, a...)).
+func badInputf(format string, a ...any) error {
+	return BadInput(fmt.Errorf(format, a...))
+}
 
 // Opened parameters and prepared verifying keys are kept for the life of
 // the process, keyed by path and file identity (size, mtime), as
@@ -28,30 +58,33 @@ var (
 	vkCache       = map[string]cachedVK{}
 )
 
-type fileID struct {
+// FileID is a file's identity for the caches keyed by path: its size and
+// modification time (ns). Compare with ==.
+type FileID struct {
 	size  int64
 	mtime int64
 }
 
 type cachedParams struct {
-	id fileID
+	id FileID
 	p  *groth16.Params
 }
 
 type cachedVK struct {
-	id  fileID
+	id  FileID
 	vk  *groth16.VerifyingKey
 	pvk *groth16.PreparedVerifyingKey
 }
 
-// statID returns the identity of the parameter file at path after checking
-// that it is a readable regular file (checkParamFile).
-func statID(path string) (fileID, error) {
+// StatID returns the identity of the parameter file at path after checking
+// that it is a readable regular file: a missing file wraps
+// ErrParamsNotFound, a directory, special or unreadable file ErrBadInput.
+func StatID(path string) (FileID, error) {
 	fi, err := checkParamFile(path)
 	if err != nil {
-		return fileID{}, err
+		return FileID{}, err
 	}
-	return fileID{fi.Size(), fi.ModTime().UnixNano()}, nil
+	return FileID{fi.Size(), fi.ModTime().UnixNano()}, nil
 }
 
 // checkParamFile checks that path is a regular file that can be read. A
@@ -98,12 +131,16 @@ func paramFileError(path string, err error) error {
 	return badInputf("porep: %s: %w", path, err)
 }
 
-// loadParams opens (or returns the already opened) .params file of cfg in
-// dir, unchecked as rust-fil-proofs reads it in production, and checks that
-// its verifying key has one IC point per public input.
-func loadParams(dir string, cfg *stacked.SectorConfig) (*groth16.Params, error) {
+// LoadParams opens (or returns the already opened) .params file of cfg in
+// dir, unchecked as rust-fil-proofs reads it in production, and checks its
+// .meta (sector size) and its shape against cfg's circuit (one IC point
+// per public input, L and domain sizes). The mapping is kept for the life
+// of the process, keyed by path, size and mtime; the caller must not close
+// it. Errors wrap ErrParamsNotFound or ErrBadInput, naming the file, or are
+// internal (a failed mmap).
+func LoadParams(dir string, cfg *stacked.SectorConfig) (*groth16.Params, error) {
 	path, _, _ := cfg.ParameterPaths(dir)
-	id, err := statID(path)
+	id, err := StatID(path)
 	if err != nil {
 		return nil, err
 	}
@@ -129,16 +166,18 @@ func loadParams(dir string, cfg *stacked.SectorConfig) (*groth16.Params, error) 
 	return p, nil
 }
 
-// loadVK reads (or returns the already prepared) .vk file of cfg in dir.
-func loadVK(dir string, cfg *stacked.SectorConfig) (*groth16.PreparedVerifyingKey, error) {
+// LoadVK reads (or returns the already prepared) .vk file of cfg in dir,
+// cached like LoadParams; a key with another IC count than cfg's public
+// inputs wraps ErrBadInput.
+func LoadVK(dir string, cfg *stacked.SectorConfig) (*groth16.PreparedVerifyingKey, error) {
 	_, pvk, err := loadVKFile(dir, cfg)
 	return pvk, err
 }
 
-// loadVKFile is loadVK returning the decoded key too.
+// loadVKFile is LoadVK returning the decoded key too.
 func loadVKFile(dir string, cfg *stacked.SectorConfig) (*groth16.VerifyingKey, *groth16.PreparedVerifyingKey, error) {
 	_, path, _ := cfg.ParameterPaths(dir)
-	id, err := statID(path)
+	id, err := StatID(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -182,15 +221,15 @@ func paramReadError(path string, err error) error {
 	return fmt.Errorf("porep: %s: %w", path, err)
 }
 
-// loadProvingKeys loads cfg's .params and .vk from dir and checks that the
+// LoadProvingKeys loads cfg's .params and .vk from dir and checks that the
 // .vk file, which verifiers (cuseal verify, rust-fil-proofs verify_seal,
 // the chain) use, holds the same verifying key as the .params file the
-// prover uses: SealCommitPhase2 self-verifies with the .vk, and a pair from
+// prover uses: porep.SealCommitPhase2 self-verifies with the .vk, and a pair from
 // two setups would otherwise yield proofs that only the .params's own key
 // accepts. The comparison is of the encoded points (about 4.7 KB), done on
 // every call; the files themselves are cached.
-func loadProvingKeys(dir string, cfg *stacked.SectorConfig) (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
-	params, err := loadParams(dir, cfg)
+func LoadProvingKeys(dir string, cfg *stacked.SectorConfig) (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
+	params, err := LoadParams(dir, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -284,18 +323,17 @@ func checkParamsShape(path string, p *groth16.Params, cfg *stacked.SectorConfig)
 	return nil
 }
 
-// checkParamsHeader checks the shape of cfg's .params file in dir against
-// the circuit when the file is there and its header reads (VerifySeal needs
-// only the .vk; a .params file it cannot open is not its concern).
-func checkParamsHeader(dir string, cfg *stacked.SectorConfig) error {
+// CheckParamsHeader checks the shape of cfg's .params file in dir against
+// the circuit when the file is there and its header reads, for
+// porep.VerifySeal: it needs only the .vk, and a .params file it cannot open
+// is not its concern. Only an ErrBadInput error is returned.
+func CheckParamsHeader(dir string, cfg *stacked.SectorConfig) error {
 	path, _, _ := cfg.ParameterPaths(dir)
 	if _, err := os.Stat(path); err != nil {
 		return nil
 	}
-	p, err := loadParams(dir, cfg)
-	if errors.Is(err, ErrBadInput) {
+	if _, err := LoadParams(dir, cfg); errors.Is(err, ErrBadInput) {
 		return err
 	}
-	_ = p
 	return nil
 }

@@ -2,7 +2,7 @@
 
 // Data from rust-fil-proofs 19.1.0 (see the comments below); facts, not code. Regenerate only from that release.
 
-package porep
+package paramfile
 
 // officialParameters is rust-fil-proofs 19.1.0's parameters.json (crate
 // storage-proofs-core 19.1.0, file parameters.json, included by

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package porep
+package paramfile
 
 import (
 	"encoding/hex"
@@ -15,7 +15,6 @@ import (
 	"golang.org/x/crypto/blake2b"
 
 	"github.com/cuseal/cuseal/porep/groth16"
-	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 // OfficialParam is one entry of rust-fil-proofs' parameters.json or
@@ -136,7 +135,7 @@ func hasTestStamp(path string) string {
 // is in the official table and its digest verified), test (a cuseal stamp,
 // and not the official digest), mismatch or unknown. The file is hashed
 // streamed (a 32 GiB .params is ~47 GB: minutes); with WithProgress the
-// callback gets PhaseHash events with the bytes hashed so far. Digests are
+// callback gets events with the bytes hashed so far. Digests are
 // cached for the life of the process by path, size and mtime, so a worker
 // hashes each file once. Errors: the file is missing (ErrParamsNotFound)
 // or cannot be read (ErrBadInput).
@@ -170,7 +169,7 @@ var (
 )
 
 type cachedDigest struct {
-	id     fileID
+	id     FileID
 	digest string
 }
 
@@ -179,9 +178,9 @@ const hashChunk = 256 << 20
 
 // cachedFileDigest returns the Filecoin digest of path (groth16.FileDigest's
 // definition: BLAKE2b-512, first 16 bytes), from the cache when path's size
-// and mtime have not changed, reporting PhaseHash progress while hashing.
+// and mtime have not changed, reporting progress (Event) while hashing.
 func cachedFileDigest(path string, s *settings) (string, error) {
-	id, err := statID(path)
+	id, err := StatID(path)
 	if err != nil {
 		return "", err
 	}
@@ -204,14 +203,14 @@ func cachedFileDigest(path string, s *settings) (string, error) {
 	defer f.Close()
 	h, _ := blake2b.New512(nil)
 	var done int64
-	s.progress(PhaseEvent{Phase: PhaseHash, Partition: -1, File: path, Total: id.size})
+	s.progress(Event{File: path, Total: id.size})
 	for {
 		if err := s.ctx.Err(); err != nil {
 			return "", err
 		}
 		n, err := io.CopyN(h, f, hashChunk)
 		done += n
-		s.progress(PhaseEvent{Phase: PhaseHash, Partition: -1, File: path, Done: done, Total: id.size})
+		s.progress(Event{File: path, Done: done, Total: id.size})
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -222,7 +221,7 @@ func cachedFileDigest(path string, s *settings) (string, error) {
 	sum := h.Sum(nil)
 	digest := hex.EncodeToString(sum[:16])
 	// A file replaced while it was hashed is not cached under its old identity.
-	if id2, err := statID(path); err == nil && id2 == id {
+	if id2, err := StatID(path); err == nil && id2 == id {
 		digestMu.Lock()
 		digestCache[path] = cachedDigest{id, digest}
 		digestMu.Unlock()
@@ -231,13 +230,14 @@ func cachedFileDigest(path string, s *settings) (string, error) {
 	return digest, nil
 }
 
-// requireProductionParams hashes each file against the official table
+// RequireProductionParams hashes each file against the official table
 // (rust-fil-proofs verify_production_entry, FIL_PROOFS_VERIFY_PRODUCTION_PARAMS)
-// and returns an error wrapping ErrBadInput for the first one that is not
-// official, naming it, its digest and the expected one.
-func requireProductionParams(s *settings, paths ...string) error {
+// with ParamsStatus and opts, and returns an error wrapping ErrBadInput for
+// the first one that is not official, naming it, its digest and the
+// expected one.
+func RequireProductionParams(paths []string, opts ...Option) error {
 	for _, p := range paths {
-		st, err := ParamsStatus(p, WithContext(s.ctx), WithProgress(s.progress), WithDigestCacheFile(s.digestCacheFile))
+		st, err := ParamsStatus(p, opts...)
 		if err != nil {
 			return err
 		}
@@ -252,39 +252,18 @@ func requireProductionParams(s *settings, paths ...string) error {
 // the warning is given once per parameter set, not per file or proof.
 var warnedTest sync.Map
 
-// warnTestParams gives the one-line TEST-parameters warning for path when a
-// cuseal test stamp vouches for it, once per process and parameter set: as a
-// PhaseWarning event and a slog warning.
-func warnTestParams(s *settings, path string) {
+// TestParamsWarning returns the one-line TEST-parameters warning for path
+// when a cuseal test stamp vouches for it, the first time in this process
+// for its parameter set (stamp); "" otherwise. The caller shows it.
+func TestParamsWarning(path string) string {
 	stamp := hasTestStamp(path)
 	if stamp == "" {
-		return
+		return ""
 	}
 	if _, seen := warnedTest.LoadOrStore(stamp, true); seen {
-		return
+		return ""
 	}
-	msg := fmt.Sprintf("TEST parameters: proofs will not verify on chain (%s has a cuseal test stamp, .cuseal-test.json)", path)
-	s.log.Warn(msg)
-	s.progress(PhaseEvent{Phase: PhaseWarning, Partition: -1, File: path, Message: msg})
-}
-
-// productionCheck applies the production-parameter policy to cfg's files
-// in s.paramsDir: with WithRequireProductionParams (or
-// FIL_PROOFS_VERIFY_PRODUCTION_PARAMS=1) every file is hashed against the
-// official table first; otherwise test-stamped files get the warning.
-func productionCheck(s *settings, cfg *stacked.SectorConfig, withParams bool) error {
-	pp, vp, _ := cfg.ParameterPaths(s.paramsDir)
-	paths := []string{vp}
-	if withParams {
-		paths = []string{pp, vp}
-	}
-	if s.requireProduction {
-		return requireProductionParams(s, paths...)
-	}
-	for _, p := range paths {
-		warnTestParams(s, p)
-	}
-	return nil
+	return fmt.Sprintf("TEST parameters: proofs will not verify on chain (%s has a cuseal test stamp, .cuseal-test.json)", path)
 }
 
 // whichKeyIsWrong says, for a .vk and .params pair that disagree, which one
@@ -305,12 +284,4 @@ func whichKeyIsWrong(vkPath, paramsPath string) string {
 		return "both are named as cuseal test parameters: regenerate them together (cuseal params generate into an empty directory) or restore the matching .vk"
 	}
 	return "replace both from one source (paramfetch, or cuseal params generate for tests)"
-}
-
-// isProductionParamsEnv reports whether FIL_PROOFS_VERIFY_PRODUCTION_PARAMS
-// asks for production parameters (rust-fil-proofs settings: a boolean;
-// "1" or "true").
-func isProductionParamsEnv() bool {
-	v := strings.ToLower(strings.TrimSpace(os.Getenv("FIL_PROOFS_VERIFY_PRODUCTION_PARAMS")))
-	return v == "1" || v == "true" || v == "yes"
 }

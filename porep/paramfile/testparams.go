@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package porep
+package paramfile
 
 import (
 	"encoding/hex"
@@ -32,8 +32,11 @@ type TestParams struct {
 	Constraints, Inputs, Aux int
 }
 
-// testStamp is the content of "<stem>.cuseal-test.json".
-type testStamp struct {
+// TestStamp is the content of "<stem>.cuseal-test.json", the file
+// GenerateTestParams writes next to the parameters it made: what they are
+// (Warning), for which circuit (stacked.SectorConfig.ParameterIdentifier),
+// from which toxic-waste seed and R1CS digest (both hex).
+type TestStamp struct {
 	Warning    string `json:"warning"`
 	Circuit    string `json:"circuit"`
 	Seed       string `json:"seed"`
@@ -64,13 +67,14 @@ func (e *ParamsConflictError) Error() string {
 
 func (e *ParamsConflictError) Unwrap() error { return ErrParamsConflict }
 
-// readTestStamp reads and parses a "<stem>.cuseal-test.json" stamp.
-func readTestStamp(path string) (*testStamp, error) {
+// ReadTestStamp reads and parses a "<stem>.cuseal-test.json" stamp; one
+// without a seed or R1CS digest is an error.
+func ReadTestStamp(path string) (*TestStamp, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var st testStamp
+	var st TestStamp
 	if err := json.Unmarshal(b, &st); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -80,10 +84,13 @@ func readTestStamp(path string) (*testStamp, error) {
 	return &st, nil
 }
 
-// RecordR1CS synthesizes cfg's blank circuit (one partition) into a
+// recordR1CS synthesizes cfg's blank circuit (one partition) into a
 // cs.Recorder and returns the R1CS as the prover sees it (per-input rows
-// included). This is what parameters for cfg are generated from.
-func RecordR1CS(cfg *stacked.SectorConfig) (*cs.R1CS, error) {
+// included): the first stage of GenerateTestParams, what the parameters
+// are generated from. It is not exported: nothing else needs the blank
+// circuit's R1CS (bench synth and the golden tests record their own
+// circuits with cs.NewRecorder).
+func recordR1CS(cfg *stacked.SectorConfig) (*cs.R1CS, error) {
 	rec := cs.NewRecorder()
 	if err := stacked.BlankCircuit(cfg).Synthesize(rec); err != nil {
 		return nil, fmt.Errorf("porep: record %s: %w", cfg.Name, err)
@@ -93,8 +100,8 @@ func RecordR1CS(cfg *stacked.SectorConfig) (*cs.R1CS, error) {
 
 // GenerateTestParams writes INSECURE Groth16 parameters for cfg's circuit
 // into dir under the Filecoin file names (.params, .vk, .meta) so that
-// SealCommitPhase2 and VerifySeal find them with WithParamsDir(dir): the
-// blank circuit is recorded (RecordR1CS) and groth16.Setup runs with toxic
+// porep.SealCommitPhase2 and porep.VerifySeal find them with
+// porep.WithParamsDir(dir): the blank circuit is recorded (recordR1CS) and groth16.Setup runs with toxic
 // waste derived from seed (groth16.ToxicWasteFromSeed). A stamp file
 // "<stem>.cuseal-test.json" names the seed and R1CS digest; when it and the
 // parameter files already match, nothing is regenerated (Reused). When
@@ -107,15 +114,15 @@ func RecordR1CS(cfg *stacked.SectorConfig) (*cs.R1CS, error) {
 // 2 KiB sector (2.7M constraints, domain 2^22) takes about a minute on two
 // cores and writes about 1.1 GB (.params); docs/BENCHMARKS.md has the times.
 //
-// Options: WithProgress receives a PhaseStage event (Partition -1) as each
-// stage starts: "recording the circuit", "setup (powers of tau, queries)",
+// Options: WithProgress receives an Event naming the stage as each stage
+// starts: "recording the circuit", "setup (powers of tau, queries)",
 // "writing the files".
 func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, log *slog.Logger, opts ...Option) (*TestParams, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	st := newSettings(opts)
-	stage := func(name string) { st.progress(PhaseEvent{Phase: PhaseStage, Partition: -1, Stage: name}) }
+	stage := func(name string) { st.progress(Event{Stage: name}) }
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("porep: test params: %w", err)
 	}
@@ -131,7 +138,7 @@ func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, lo
 			existing = append(existing, p)
 		}
 	}
-	old, err := readTestStamp(out.StampPath)
+	old, err := ReadTestStamp(out.StampPath)
 	if len(existing) > 0 {
 		switch {
 		case err != nil:
@@ -143,14 +150,14 @@ func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, lo
 	}
 	t0 := time.Now()
 	stage("recording the circuit")
-	r1cs, err := RecordR1CS(cfg)
+	r1cs, err := recordR1CS(cfg)
 	if err != nil {
 		return nil, err
 	}
 	out.R1CSDigest = r1cs.Digest()
 	out.Constraints, out.Inputs, out.Aux = r1cs.NumConstraints(), r1cs.NumInputs, r1cs.NumAux
 	log.Info("test params: circuit recorded", "circuit", cfg.Name, "constraints", out.Constraints, "took", time.Since(t0))
-	stamp := testStamp{
+	stamp := TestStamp{
 		Warning:    "TEST PARAMETERS: toxic waste derived from the seed (cuseal-toxic-v1); anyone knowing it can forge proofs",
 		Circuit:    cfg.ParameterIdentifier(),
 		Seed:       hex.EncodeToString(seed[:]),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package porep
+package paramfile
 
 import (
 	"encoding/hex"
@@ -25,7 +25,7 @@ func writeStampedFakeParams(t *testing.T, dir, seed, digest string) (pp string) 
 		}
 	}
 	if seed != "" {
-		b, _ := json.Marshal(testStamp{Circuit: cfg.ParameterIdentifier(), Seed: seed, R1CSDigest: digest})
+		b, _ := json.Marshal(TestStamp{Circuit: cfg.ParameterIdentifier(), Seed: seed, R1CSDigest: digest})
 		if err := os.WriteFile(filepath.Join(dir, cfg.ParameterFileStem()+".cuseal-test.json"), b, 0o644); err != nil {
 			t.Fatal(err)
 		}

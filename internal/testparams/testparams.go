@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package testparams
+
+import (
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/filecoin-project/go-state-types/abi"
+
+	"github.com/cuseal/cuseal/porep/paramfile"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// EnvDir names the environment variable that points the tests of every
+// package at one directory of already generated test parameters.
+const EnvDir = "CUSEAL_TEST_PARAMS_DIR"
+
+// Seed is the toxic-waste seed of the shared test parameters:
+// "cuseal-porep-test", zero-padded to 32 bytes, as `cuseal params generate`
+// reads its default --seed (and libcuseal's default).
+var Seed = [32]byte{'c', 'u', 's', 'e', 'a', 'l', '-', 'p', 'o', 'r', 'e', 'p', '-', 't', 'e', 's', 't'}
+
+// Dir is where the shared test parameters are cached across packages and
+// runs: $CUSEAL_TEST_PARAMS_DIR, else $TMPDIR/cuseal-test-params.
+func Dir() string {
+	if d := os.Getenv(EnvDir); d != "" {
+		return d
+	}
+	return filepath.Join(os.TempDir(), "cuseal-test-params")
+}
+
+// Preset returns $CUSEAL_TEST_PARAMS_DIR and true when it is set: a
+// directory the caller (./build.sh test, gpu-check.sh) filled beforehand.
+func Preset() (string, bool) {
+	d := os.Getenv(EnvDir)
+	return d, d != ""
+}
+
+// Config2K is the 2 KiB interactive PoRep configuration the shared
+// parameters are for (StackedDrg2KiBV1_1).
+func Config2K(t testing.TB) stacked.SectorConfig {
+	t.Helper()
+	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// Have2K reports whether Dir holds the 2 KiB .params and .vk files (made
+// by anyone: only their presence is checked).
+func Have2K(t testing.TB) bool {
+	cfg := Config2K(t)
+	pp, vp, _ := cfg.ParameterPaths(Dir())
+	_, e1 := os.Stat(pp)
+	_, e2 := os.Stat(vp)
+	return e1 == nil && e2 == nil
+}
+
+var (
+	once2K sync.Once
+	err2K  error
+)
+
+// Get2K returns Dir after generating the 2 KiB parameters there from Seed,
+// or reusing them when their stamp records Seed and this circuit's R1CS
+// digest (recording the circuit, ~20 s, once per process); Setup takes
+// minutes and writes 1.1 GB.
+func Get2K(t testing.TB) string {
+	t.Helper()
+	dir := Dir()
+	once2K.Do(func() {
+		cfg := Config2K(t)
+		start := time.Now()
+		tp, err := paramfile.GenerateTestParams(dir, &cfg, Seed, nil)
+		if err != nil {
+			err2K = err
+			return
+		}
+		t.Logf("2 KiB test params in %s (reused %v, %d constraints) in %v", dir, tp.Reused, tp.Constraints, time.Since(start))
+	})
+	if err2K != nil {
+		t.Fatal(err2K)
+	}
+	return dir
+}
+
+// Cached2K is Get2K, except that under -short it skips the test when Dir
+// holds no 2 KiB parameters (generating them takes minutes).
+func Cached2K(t *testing.T) string {
+	t.Helper()
+	if testing.Short() && !Have2K(t) {
+		t.Skipf("-short: needs 2 KiB test parameters in $%s", EnvDir)
+	}
+	return Get2K(t)
+}
+
+// ForSeed returns a directory with cfg's test parameters made from seed
+// (the toxic_seed of a Rust reference vector): Dir when its stamp records
+// that seed, otherwise $TMPDIR/cuseal-golden-params, generated there on
+// first use (2 KiB: about a minute, 1.1 GB, 2.7 GB of memory) and reused
+// while its stamp records the same seed and R1CS digest. The golden
+// vectors share one toxic seed, so their tests share that directory.
+func ForSeed(t testing.TB, cfg *stacked.SectorConfig, seed [32]byte) string {
+	t.Helper()
+	d := Dir()
+	stamp := filepath.Join(d, cfg.ParameterFileStem()+".cuseal-test.json")
+	if st, err := paramfile.ReadTestStamp(stamp); err == nil && st.Seed == hex.EncodeToString(seed[:]) {
+		return d
+	}
+	dir := filepath.Join(os.TempDir(), "cuseal-golden-params")
+	start := time.Now()
+	tp, err := paramfile.GenerateTestParams(dir, cfg, seed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s parameters from a reference toxic seed in %s (reused %v) in %v", cfg.Name, dir, tp.Reused, time.Since(start))
+	return dir
+}

@@ -8,8 +8,8 @@ import (
 	"errors"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"

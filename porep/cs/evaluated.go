@@ -55,7 +55,7 @@ func (p *ProvingAssignment) EnforceEvaluatedLC(va, vb, vc *fr.Element, a LC, b [
 		}
 	}
 	if len(cands) > 0 {
-		p.slots = resolveDensity(p.slots, cands, nil, &p.aDenAux)
+		p.resolveDensity(cands, nil, &p.aDenAux)
 	}
 	p.cands = cands
 	p.EnforceEvaluated(va, vb, vc, [3]Variable{NoVar, NoVar, NoVar}, b)
@@ -134,7 +134,7 @@ func (s *Segment) EnforceEvaluatedLC(va, vb, vc *fr.Element, a LC, b [2]Variable
 		}
 	}
 	if len(cands) > 0 {
-		s.slots = resolveDensity(s.slots, cands, nil, &s.aDenAux)
+		s.resolveDensity(cands, nil, &s.aDenAux)
 	}
 	s.cands = cands
 	s.EnforceEvaluated(va, vb, vc, [3]Variable{NoVar, NoVar, NoVar}, b)

@@ -122,7 +122,8 @@ func (p *ProvingAssignment) Enforce(a, b, c LC) {
 }
 
 // eval sets acc = ⟨lc, w⟩ and marks density in inDen / auxDen (nil: not
-// tracked).
+// tracked). Bits values 0 and 1 and coefficients ±1 skip the multiply,
+// which covers almost every term of the SHA-256 gadget.
 func (p *ProvingAssignment) eval(acc *fr.Element, lc LC, inDen, auxDen *bitmap) {
 	acc.SetZero()
 	cands := p.cands[:0]
@@ -141,45 +142,32 @@ func (p *ProvingAssignment) eval(acc *fr.Element, lc LC, inDen, auxDen *bitmap) 
 				cands = append(cands, cand{t.Var, t.Coeff})
 			}
 		}
-		addTerm(acc, &t.Coeff, x)
+		switch {
+		case x.IsZero():
+		case *x == frOne:
+			acc.Add(acc, &t.Coeff)
+		case t.Coeff == frOne:
+			acc.Add(acc, x)
+		case t.Coeff == frMinusOne:
+			acc.Sub(acc, x)
+		default:
+			var tmp fr.Element
+			tmp.Mul(&t.Coeff, x)
+			acc.Add(acc, &tmp)
+		}
 	}
 	if len(cands) > 0 {
-		p.slots = resolveDensity(p.slots, cands, inDen, auxDen)
+		p.resolveDensity(cands, inDen, auxDen)
 	}
 	p.cands = cands
 }
 
-// addTerm adds coeff·x to acc. Bits values 0 and 1 and coefficients ±1
-// skip the multiply, which covers almost every term of the SHA-256 gadget.
-// The one term step of ProvingAssignment.eval and Segment.eval.
-func addTerm(acc, coeff, x *fr.Element) {
-	switch {
-	case x.IsZero():
-	case *x == frOne:
-		acc.Add(acc, coeff)
-	case *coeff == frOne:
-		acc.Add(acc, x)
-	case *coeff == frMinusOne:
-		acc.Sub(acc, x)
-	default:
-		var tmp fr.Element
-		tmp.Mul(coeff, x)
-		acc.Add(acc, &tmp)
-	}
-}
-
-// densitySet is a density eval marks: *bitmap (ProvingAssignment) or
-// *segDensity (Segment).
-type densitySet interface{ set(idx int) }
-
 // resolveDensity merges the candidate terms by variable (duplicates add
-// their coefficients) and sets the density bit, in auxDen or inDen, of
-// every variable whose merged coefficient is non-zero; slot is the scratch
-// table of long LCs, returned for reuse. All duplicates of a candidate
-// variable are candidates too, since bits are only set here, after the
-// scan; a density that is not tracked (nil) has no candidates.
-func resolveDensity[D densitySet](slot []int32, cands []cand, inDen, auxDen D) []int32 {
-	return mergeCandidates(slot, cands, func(v Variable) {
+// their coefficients) and sets the density bit of every variable whose
+// merged coefficient is non-zero. All duplicates of a candidate variable
+// are candidates too, since bits are only set here, after the scan.
+func (p *ProvingAssignment) resolveDensity(cands []cand, inDen, auxDen *bitmap) {
+	p.slots = mergeCandidates(p.slots, cands, func(v Variable) {
 		if v.IsAux() {
 			auxDen.set(v.Index())
 		} else {

@@ -279,12 +279,36 @@ func (s *Segment) eval(acc *fr.Element, lc LC, inDen, auxDen *segDensity) {
 		} else if inDen != nil && !inDen.has(t.Var.Index()) {
 			cands = append(cands, cand{t.Var, t.Coeff})
 		}
-		addTerm(acc, &t.Coeff, x)
+		switch {
+		case x.IsZero():
+		case *x == frOne:
+			acc.Add(acc, &t.Coeff)
+		case t.Coeff == frOne:
+			acc.Add(acc, x)
+		case t.Coeff == frMinusOne:
+			acc.Sub(acc, x)
+		default:
+			var tmp fr.Element
+			tmp.Mul(&t.Coeff, x)
+			acc.Add(acc, &tmp)
+		}
 	}
 	if len(cands) > 0 {
-		s.slots = resolveDensity(s.slots, cands, inDen, auxDen)
+		s.resolveDensity(cands, inDen, auxDen)
 	}
 	s.cands = cands
+}
+
+// resolveDensity is ProvingAssignment.resolveDensity over the segment's
+// densities.
+func (s *Segment) resolveDensity(cands []cand, inDen, auxDen *segDensity) {
+	s.slots = mergeCandidates(s.slots, cands, func(v Variable) {
+		if v.IsAux() {
+			auxDen.set(v.Index())
+		} else {
+			inDen.set(v.Index())
+		}
+	})
 }
 
 // segDensity is one density of a segment: the bits of its own variables

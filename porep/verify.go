@@ -15,13 +15,12 @@ import (
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-// to32 copies a 32-byte value, naming it in the error otherwise.
+// to32 is stacked.To32 with its error marked as bad input.
 func to32(b []byte, name string) ([32]byte, error) {
-	var out [32]byte
-	if len(b) != 32 {
-		return out, badInputf("porep: %s is %d bytes, want 32", name, len(b))
+	out, err := stacked.To32(b, name)
+	if err != nil {
+		return out, badInputf("porep: %w", err)
 	}
-	copy(out[:], b)
 	return out, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"math/bits"
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/cuseal/cuseal/porep/groth16"
 )
 
 // GtPair is the output of both SnarkPack commitment schemes, (T, U)
@@ -126,7 +127,8 @@ var ErrMalformedProof = errors.New("malformed aggregate proof")
 // bellperson's read it requires nproofs to be a power of two in [2,
 // MaxSRSSize] (its verifier's parsing_check) and no bytes after the proof.
 // Every Gt must be a valid compression of an element of the order-r
-// subgroup, every point on the curve and in the subgroup.
+// subgroup, every point on the curve and in the subgroup (the point at
+// infinity is allowed, as blstrs from_compressed).
 func ParseAggregateProof(data []byte) (*AggregateProof, error) {
 	p := &AggregateProof{}
 	off := 0
@@ -157,7 +159,7 @@ func ParseAggregateProof(data []byte) (*AggregateProof, error) {
 	}
 	g1 := func(field string, x *bls.G1Affine) {
 		if need(field, g1Size) {
-			if err := decodeG1(x, data[off:]); err != nil {
+			if err := groth16.DecodeG1Compressed(x, data[off:], groth16.AllowInfinity); err != nil {
 				fail(field, err)
 				return
 			}
@@ -166,7 +168,7 @@ func ParseAggregateProof(data []byte) (*AggregateProof, error) {
 	}
 	g2 := func(field string, x *bls.G2Affine) {
 		if need(field, g2Size) {
-			if err := decodeG2(x, data[off:]); err != nil {
+			if err := groth16.DecodeG2Compressed(x, data[off:], groth16.AllowInfinity); err != nil {
 				fail(field, err)
 				return
 			}

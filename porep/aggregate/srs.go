@@ -15,6 +15,7 @@ import (
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/cuseal/cuseal/internal/parallel"
+	"github.com/cuseal/cuseal/porep/groth16"
 	"golang.org/x/sys/unix"
 )
 
@@ -82,7 +83,8 @@ var srsVectors = [4]string{"g_alpha_powers", "g_beta_powers", "h_alpha_powers", 
 // ParseSRS decodes a GenericSRS file image as bellperson's
 // GenericSRS::read_mmap(data, maxLen) does: of each vector it decodes the
 // first min(count, maxLen) points and skips the rest. Every point is
-// checked (canonical, on the curve, in the subgroup); the announced counts
+// checked (canonical, on the curve, in the subgroup; the point at infinity
+// is allowed, as blstrs G1Affine::from_bytes); the announced counts
 // must fit in the data. name is used in errors.
 func ParseSRS(data []byte, name string, maxLen int) (*GenericSRS, error) {
 	var s GenericSRS
@@ -126,7 +128,7 @@ func ParseSRS(data []byte, name string, maxLen int) (*GenericSRS, error) {
 func decodeG1Vec(data []byte, k int, name, vec string, base int) ([]bls.G1Affine, error) {
 	out := make([]bls.G1Affine, k)
 	err := parallel.Each(k, func(i int) error {
-		if err := decodeG1(&out[i], data[i*g1Size:]); err != nil {
+		if err := groth16.DecodeG1Compressed(&out[i], data[i*g1Size:], groth16.AllowInfinity); err != nil {
 			return &SRSError{name, vec, i, int64(base + i*g1Size), err}
 		}
 		return nil
@@ -137,41 +139,12 @@ func decodeG1Vec(data []byte, k int, name, vec string, base int) ([]bls.G1Affine
 func decodeG2Vec(data []byte, k int, name, vec string, base int) ([]bls.G2Affine, error) {
 	out := make([]bls.G2Affine, k)
 	err := parallel.Each(k, func(i int) error {
-		if err := decodeG2(&out[i], data[i*g2Size:]); err != nil {
+		if err := groth16.DecodeG2Compressed(&out[i], data[i*g2Size:], groth16.AllowInfinity); err != nil {
 			return &SRSError{name, vec, i, int64(base + i*g2Size), err}
 		}
 		return nil
 	})
 	return out, err
-}
-
-// decodeG1 decodes a compressed zcash G1 point as blstrs G1Affine::from_bytes
-// (the identity is allowed; anything off the curve or outside the subgroup
-// is not).
-func decodeG1(p *bls.G1Affine, b []byte) error {
-	if len(b) < g1Size {
-		return errTruncated
-	}
-	if b[0]&0x80 == 0 {
-		return errors.New("bad encoding flags: not a compressed point")
-	}
-	if _, err := p.SetBytes(b[:g1Size]); err != nil {
-		return fmt.Errorf("invalid G1 point: %v", err)
-	}
-	return nil
-}
-
-func decodeG2(p *bls.G2Affine, b []byte) error {
-	if len(b) < g2Size {
-		return errTruncated
-	}
-	if b[0]&0x80 == 0 {
-		return errors.New("bad encoding flags: not a compressed point")
-	}
-	if _, err := p.SetBytes(b[:g2Size]); err != nil {
-		return fmt.Errorf("invalid G2 point: %v", err)
-	}
-	return nil
 }
 
 // ReadSRSFile maps path read-only and parses it with ParseSRS(.., ReadMaxLen),

@@ -97,6 +97,32 @@ func TestParseSRSMaxLenAndSpecialize(t *testing.T) {
 	}
 }
 
+// TestParseSRSInfinity: the SRS reader takes blstrs G1Affine::from_bytes as
+// it is (groth16.AllowInfinity): a well-formed infinity encoding is a point,
+// a malformed one an error naming the point.
+func TestParseSRSInfinity(t *testing.T) {
+	data, err := os.ReadFile(goldenSRSPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := 4 + 128*48 + 4 + 5*48 // g_beta_powers[5]
+	b := append([]byte(nil), data...)
+	copy(b[off:off+48], make([]byte, 48))
+	b[off] = 0xc0
+	s, err := ParseSRS(b, "f.srs", ReadMaxLen)
+	if err != nil {
+		t.Fatalf("infinity in g_beta_powers[5]: %v", err)
+	}
+	if !s.GBeta[5].IsInfinity() || s.GBeta[4].IsInfinity() {
+		t.Fatal("g_beta_powers[5] is not the only infinity")
+	}
+	b[off+47] = 1
+	_, err = ParseSRS(b, "f.srs", ReadMaxLen)
+	if want := "g_beta_powers[5] at byte offset 6392: bad zcash encoding flags"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("malformed infinity: err = %v, want %q", err, want)
+	}
+}
+
 func TestParseSRSErrors(t *testing.T) {
 	data, err := os.ReadFile(goldenSRSPath())
 	if err != nil {

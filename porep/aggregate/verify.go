@@ -38,7 +38,37 @@ func invalid(format string, a ...any) error {
 // hand side equal to e(g1, g2) as "no constraint" — a sentinel for one —
 // which no honest aggregate meets; cuseal checks the equation as written.)
 // vsrs must be specialized to p.NProofs.
+//
+// The steps are bellperson verify.rs's functions: the shape checks
+// (parsing_check and the public input lengths), gipa_verify_tipp_mipp
+// (gipaVerify), verify_kzg_v/_w (kzgOpeningChecks), the final TIPP/MIPP
+// checks of verify_tipp_mipp (finalChecks, zcHolds), the Groth16 equation
+// of verify_aggregate_proof (groth16Equation), then every pairing check.
 func Verify(vsrs *VerifierSRS, vk *groth16.VerifyingKey, public [][]fr.Element, include []byte, p *AggregateProof) error {
+	if err := checkShapes(vsrs, vk, public, p); err != nil {
+		return err
+	}
+	hcom := newTranscript("hcom").gt(&p.ComAB[0]).gt(&p.ComAB[1]).gt(&p.ComC[0]).gt(&p.ComC[1]).challenge()
+	r := newTranscript("random-r").fr(&hcom).bytes(include).challenge()
+
+	g := p.gipaVerify(&hcom, &r)
+	checks := p.kzgOpeningChecks(vsrs, g, &r)
+	checks = append(checks, p.finalChecks(g)...)
+	eq, err := groth16Equation(vk, public, p, &r)
+	if err != nil {
+		return err
+	}
+	checks = append(checks, eq)
+	if !p.zcHolds(g, &r) {
+		return invalid("MIPP z_c ≠ final_c^final_r")
+	}
+	return pairAll(checks)
+}
+
+// checkShapes is bellperson's parsing_check plus the sizes Verify is
+// given: vsrs specialized to n, one public input vector per proof, each of
+// the length vk takes. A misfit is an error, not ErrInvalidAggregate.
+func checkShapes(vsrs *VerifierSRS, vk *groth16.VerifyingKey, public [][]fr.Element, p *AggregateProof) error {
 	n := int(p.NProofs)
 	if n < 2 || n&(n-1) != 0 || len(p.CommsAB) != logProofs(n) || len(p.CommsC) != len(p.CommsAB) ||
 		len(p.ZAB) != len(p.CommsAB) || len(p.ZC) != len(p.CommsAB) {
@@ -55,112 +85,147 @@ func Verify(vsrs *VerifierSRS, vk *groth16.VerifyingKey, public [][]fr.Element, 
 			return fmt.Errorf("aggregate: proof %d has %d public inputs, the verifying key takes %d", i, len(public[i]), len(vk.IC)-1)
 		}
 	}
+	return nil
+}
 
-	hcom := newTranscript("hcom").gt(&p.ComAB[0]).gt(&p.ComAB[1]).gt(&p.ComC[0]).gt(&p.ComC[1]).challenge()
-	r := newTranscript("random-r").fr(&hcom).bytes(include).challenge()
+// gipaFolded is bellperson's GipaTUZ with the challenges that made it: the
+// proof's commitments and inner products folded through every GIPA round.
+type gipaFolded struct {
+	chal, chalInv []fr.Element // per round, in round order
+	tab, uab, zab bls.GT       // TIPP: T, U of (A, B); Z = A^r·B
+	tc, uc        bls.GT       // MIPP: T, U of C
+	zc            bls.G1Jac    // MIPP: Z = C^r
+}
 
-	// GIPA: regenerate the challenges and fold the round values
-	// (gipa_verify_tipp_mipp).
+// gipaVerify regenerates the round challenges from the transcript and
+// folds each round's left values with c and right values with c⁻¹
+// (gipa_verify_tipp_mipp).
+func (p *AggregateProof) gipaVerify(hcom, r *fr.Element) *gipaFolded {
 	l := len(p.CommsAB)
-	chal := make([]fr.Element, l)
-	chalInv := make([]fr.Element, l)
-	cInv := p.firstChallenge(&hcom, &r)
+	g := &gipaFolded{chal: make([]fr.Element, l), chalInv: make([]fr.Element, l)}
+	cInv := p.firstChallenge(hcom, r)
 	for i := 0; i < l; i++ {
 		cInv = p.roundChallenge(i, &cInv)
-		chalInv[i] = cInv
-		chal[i].Inverse(&cInv)
+		g.chalInv[i] = cInv
+		g.chal[i].Inverse(&cInv)
 	}
-	extra := p.extraChallenge(&chal[l-1])
 
-	tab, uab, zab := p.ComAB[0], p.ComAB[1], p.IPAB
-	tc, uc := p.ComC[0], p.ComC[1]
-	var zc bls.G1Jac
-	zc.FromAffine(&p.AggC)
+	g.tab, g.uab, g.zab = p.ComAB[0], p.ComAB[1], p.IPAB
+	g.tc, g.uc = p.ComC[0], p.ComC[1]
+	g.zc.FromAffine(&p.AggC)
 	mulExp := func(acc *bls.GT, x *bls.GT, e *fr.Element) {
 		var t bls.GT
 		t.CyclotomicExp(*x, bigOf(e))
 		acc.Mul(acc, &t)
 	}
 	for i := 0; i < l; i++ {
-		c, ci := &chal[i], &chalInv[i]
-		mulExp(&tab, &p.CommsAB[i][0][0], c)
-		mulExp(&tab, &p.CommsAB[i][1][0], ci)
-		mulExp(&uab, &p.CommsAB[i][0][1], c)
-		mulExp(&uab, &p.CommsAB[i][1][1], ci)
-		mulExp(&zab, &p.ZAB[i][0], c)
-		mulExp(&zab, &p.ZAB[i][1], ci)
-		mulExp(&tc, &p.CommsC[i][0][0], c)
-		mulExp(&tc, &p.CommsC[i][1][0], ci)
-		mulExp(&uc, &p.CommsC[i][0][1], c)
-		mulExp(&uc, &p.CommsC[i][1][1], ci)
+		c, ci := &g.chal[i], &g.chalInv[i]
+		mulExp(&g.tab, &p.CommsAB[i][0][0], c)
+		mulExp(&g.tab, &p.CommsAB[i][1][0], ci)
+		mulExp(&g.uab, &p.CommsAB[i][0][1], c)
+		mulExp(&g.uab, &p.CommsAB[i][1][1], ci)
+		mulExp(&g.zab, &p.ZAB[i][0], c)
+		mulExp(&g.zab, &p.ZAB[i][1], ci)
+		mulExp(&g.tc, &p.CommsC[i][0][0], c)
+		mulExp(&g.tc, &p.CommsC[i][1][0], ci)
+		mulExp(&g.uc, &p.CommsC[i][0][1], c)
+		mulExp(&g.uc, &p.CommsC[i][1][1], ci)
 		var t bls.G1Jac
 		t.JointScalarMultiplication(&p.ZC[i][0], &p.ZC[i][1], bigOf(c), bigOf(ci))
-		zc.AddAssign(&t)
+		g.zc.AddAssign(&t)
 	}
-	revChal, revChalInv := reversed(chal), reversed(chalInv)
-	finalR := polyEvalProductForm(revChalInv, &r, oneFr())
-	z := p.kzgChallenge(&extra)
+	return g
+}
 
-	type check struct {
-		name string
-		P    []bls.G1Affine
-		Q    []bls.G2Affine
-		want *bls.GT // nil: the product must be 1
-	}
-	var checks []check
+// pairingCheck is one equation Π e(P_i, Q_i) = want (want nil: = 1).
+type pairingCheck struct {
+	name string
+	P    []bls.G1Affine
+	Q    []bls.G2Affine
+	want *bls.GT
+}
+
+// kzgOpeningChecks are the KZG openings of the final commitment keys at the
+// transcript point z (verify_kzg_v, verify_kzg_w): v's polynomial has the
+// challenges' inverses, w's the challenges with r⁻¹ and the shift z^n.
+func (p *AggregateProof) kzgOpeningChecks(vsrs *VerifierSRS, g *gipaFolded, r *fr.Element) []pairingCheck {
+	n := int(p.NProofs)
+	extra := p.extraChallenge(&g.chal[len(g.chal)-1])
+	z := p.kzgChallenge(&extra)
 	neg1 := func(x bls.G1Affine) bls.G1Affine { x.Neg(&x); return x }
 	neg2 := func(x bls.G2Affine) bls.G2Affine { x.Neg(&x); return x }
-	sub1 := func(x *bls.G1Affine, g *bls.G1Affine, s *fr.Element) bls.G1Affine {
+	sub1 := func(x *bls.G1Affine, gen *bls.G1Affine, s *fr.Element) bls.G1Affine {
 		var t, o bls.G1Affine
-		t.ScalarMultiplication(g, bigOf(s))
+		t.ScalarMultiplication(gen, bigOf(s))
 		o.Sub(x, &t)
 		return o
 	}
-	sub2 := func(x *bls.G2Affine, h *bls.G2Affine, s *fr.Element) bls.G2Affine {
+	sub2 := func(x *bls.G2Affine, gen *bls.G2Affine, s *fr.Element) bls.G2Affine {
 		var t, o bls.G2Affine
-		t.ScalarMultiplication(h, bigOf(s))
+		t.ScalarMultiplication(gen, bigOf(s))
 		o.Sub(x, &t)
 		return o
 	}
-
-	// KZG opening of v (verify_kzg_v): e(−g, v_j − h·f_v(z)) · e(g^{α|β} − g·z, π_j) = 1.
-	fvz := polyEvalProductForm(revChalInv, &z, oneFr())
+	var checks []pairingCheck
+	// v: e(−g, v_j − h·f_v(z)) · e(g^{α|β} − g·z, π_j) = 1.
+	fvz := polyEvalProductForm(reversed(g.chalInv), &z, oneFr())
 	for j, base := range []bls.G1Affine{vsrs.GAlpha, vsrs.GBeta} {
-		checks = append(checks, check{fmt.Sprintf("KZG opening of final_vkey.%d", j),
+		checks = append(checks, pairingCheck{fmt.Sprintf("KZG opening of final_vkey.%d", j),
 			[]bls.G1Affine{neg1(vsrs.G), sub1(&base, &vsrs.G, &z)},
 			[]bls.G2Affine{sub2(&p.FinalVKey[j], &vsrs.H, &fvz), p.VKeyOpening[j]}, nil})
 	}
-	// KZG opening of w (verify_kzg_w): f_w(z) = z^n · f(z) with r⁻¹;
+	// w: f_w(z) = z^n · f(z) with r⁻¹;
 	// e(w_j − g·f_w(z), −h) · e(π_j, h^{α|β} − h·z) = 1.
 	var rInv fr.Element
-	rInv.Inverse(&r)
-	fwz := polyEvalProductForm(revChal, &z, &rInv)
+	rInv.Inverse(r)
+	fwz := polyEvalProductForm(reversed(g.chal), &z, &rInv)
 	var zn fr.Element
 	zn.Exp(z, big.NewInt(int64(n)))
 	fwz.Mul(&fwz, &zn)
 	for j, base := range []bls.G2Affine{vsrs.HAlpha, vsrs.HBeta} {
-		checks = append(checks, check{fmt.Sprintf("KZG opening of final_wkey.%d", j),
+		checks = append(checks, pairingCheck{fmt.Sprintf("KZG opening of final_wkey.%d", j),
 			[]bls.G1Affine{sub1(&p.FinalWKey[j], &vsrs.G, &fwz), p.WKeyOpening[j]},
 			[]bls.G2Affine{neg2(vsrs.H), sub2(&base, &vsrs.H, &z)}, nil})
 	}
-	// Final TIPP values.
-	checks = append(checks,
-		check{"TIPP z_ab = e(final_a, final_b)", []bls.G1Affine{p.FinalA}, []bls.G2Affine{p.FinalB}, &zab},
-		check{"TIPP t_ab = e(final_a, v1)·e(w1, final_b)", []bls.G1Affine{p.FinalA, p.FinalWKey[0]}, []bls.G2Affine{p.FinalVKey[0], p.FinalB}, &tab},
-		check{"TIPP u_ab = e(final_a, v2)·e(w2, final_b)", []bls.G1Affine{p.FinalA, p.FinalWKey[1]}, []bls.G2Affine{p.FinalVKey[1], p.FinalB}, &uab},
-		check{"MIPP t_c = e(final_c, v1)", []bls.G1Affine{p.FinalC}, []bls.G2Affine{p.FinalVKey[0]}, &tc},
-		check{"MIPP u_c = e(final_c, v2)", []bls.G1Affine{p.FinalC}, []bls.G2Affine{p.FinalVKey[1]}, &uc},
-	)
+	return checks
+}
 
-	// Aggregated Groth16 equation.
+// finalChecks are the pairing checks of the final TIPP and MIPP values
+// against the folded commitments (verify_tipp_mipp's _check_z … _check_u).
+func (p *AggregateProof) finalChecks(g *gipaFolded) []pairingCheck {
+	return []pairingCheck{
+		{"TIPP z_ab = e(final_a, final_b)", []bls.G1Affine{p.FinalA}, []bls.G2Affine{p.FinalB}, &g.zab},
+		{"TIPP t_ab = e(final_a, v1)·e(w1, final_b)", []bls.G1Affine{p.FinalA, p.FinalWKey[0]}, []bls.G2Affine{p.FinalVKey[0], p.FinalB}, &g.tab},
+		{"TIPP u_ab = e(final_a, v2)·e(w2, final_b)", []bls.G1Affine{p.FinalA, p.FinalWKey[1]}, []bls.G2Affine{p.FinalVKey[1], p.FinalB}, &g.uab},
+		{"MIPP t_c = e(final_c, v1)", []bls.G1Affine{p.FinalC}, []bls.G2Affine{p.FinalVKey[0]}, &g.tc},
+		{"MIPP u_c = e(final_c, v2)", []bls.G1Affine{p.FinalC}, []bls.G2Affine{p.FinalVKey[1]}, &g.uc},
+	}
+}
+
+// zcHolds is MIPP's check without a pairing: final_c·final_r = Z_c, with
+// final_r the challenges' inverses' product form at r (verify_tipp_mipp).
+func (p *AggregateProof) zcHolds(g *gipaFolded, r *fr.Element) bool {
+	finalR := polyEvalProductForm(reversed(g.chalInv), r, oneFr())
+	var fc bls.G1Jac
+	fc.FromAffine(&p.FinalC)
+	fc.ScalarMultiplication(&fc, bigOf(&finalR))
+	return fc.Equal(&g.zc)
+}
+
+// groth16Equation is the aggregated Groth16 equation of
+// verify_aggregate_proof (its parts 3–5):
+// e(α·Σr^i, β) · e(IC_0·Σr^i + Σ_k IC_k·Σ_j r^j·x_{j,k}, γ) · e(agg_c, δ) = ip_ab.
+func groth16Equation(vk *groth16.VerifyingKey, public [][]fr.Element, p *AggregateProof, r *fr.Element) (pairingCheck, error) {
+	n := int(p.NProofs)
+	// Σ_{i<n} r^i = (r^n − 1)/(r − 1)
 	var rSum, one, den fr.Element
 	one.SetOne()
-	rSum.Exp(r, big.NewInt(int64(n)))
+	rSum.Exp(*r, big.NewInt(int64(n)))
 	rSum.Sub(&rSum, &one)
-	den.Sub(&r, &one)
+	den.Sub(r, &one)
 	den.Inverse(&den)
 	rSum.Mul(&rSum, &den)
-	rPow := powers(n, &r)
+	rPow := powers(n, r)
 	nin := len(vk.IC) - 1
 	sc := make([]fr.Element, len(vk.IC))
 	sc[0] = rSum
@@ -173,19 +238,17 @@ func Verify(vsrs *VerifierSRS, vk *groth16.VerifyingKey, public [][]fr.Element, 
 	}
 	var gic, alphaR bls.G1Affine
 	if _, err := gic.MultiExp(vk.IC, sc, ecc.MultiExpConfig{}); err != nil {
-		return fmt.Errorf("aggregate: %w", err)
+		return pairingCheck{}, fmt.Errorf("aggregate: %w", err)
 	}
 	alphaR.ScalarMultiplication(&vk.Alpha1, bigOf(&rSum))
-	checks = append(checks, check{"aggregated Groth16 equation",
-		[]bls.G1Affine{alphaR, gic, p.AggC}, []bls.G2Affine{vk.Beta2, vk.Gamma2, vk.Delta2}, &p.IPAB})
+	return pairingCheck{"aggregated Groth16 equation",
+		[]bls.G1Affine{alphaR, gic, p.AggC}, []bls.G2Affine{vk.Beta2, vk.Gamma2, vk.Delta2}, &p.IPAB}, nil
+}
 
-	// MIPP: final_c·final_r = Z_c (no pairing).
-	var fc bls.G1Jac
-	fc.FromAffine(&p.FinalC)
-	fc.ScalarMultiplication(&fc, bigOf(&finalR))
-	if !fc.Equal(&zc) {
-		return invalid("MIPP z_c ≠ final_c^final_r")
-	}
+// pairAll evaluates the checks concurrently and returns the first failure
+// in their order (ErrInvalidAggregate), or nil when all hold
+// (bellperson PairingChecks::verify, one check at a time).
+func pairAll(checks []pairingCheck) error {
 	results := make([]error, len(checks))
 	_ = parallel.Each(len(checks), func(i int) error {
 		c := &checks[i]

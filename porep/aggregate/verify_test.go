@@ -3,6 +3,7 @@
 package aggregate
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -219,6 +220,34 @@ func TestParseAggregateProofErrors(t *testing.T) {
 		if err == nil || !errors.As(err, &pe) || !errors.Is(err, ErrMalformedProof) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: err = %v, want one line containing %q", c.name, err, c.want)
 		}
+	}
+}
+
+// TestParseAggregateProofInfinity: AggregateProof::read reads points with
+// blstrs from_compressed (groth16.AllowInfinity): agg_c at infinity parses
+// and re-encodes to the same bytes; a malformed infinity is an error.
+func TestParseAggregateProofInfinity(t *testing.T) {
+	golden, err := os.ReadFile(filepath.Join(goldenDir, "agg-2KiB-s10-s14", "aggregate.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := 5 * GtCompressedSize // agg_c
+	b := append([]byte(nil), golden...)
+	copy(b[off:off+48], make([]byte, 48))
+	b[off] = 0xc0
+	p, err := ParseAggregateProof(b)
+	if err != nil {
+		t.Fatalf("agg_c at infinity: %v", err)
+	}
+	if !p.AggC.IsInfinity() {
+		t.Fatal("agg_c did not decode to infinity")
+	}
+	if enc, err := p.Bytes(); err != nil || !bytes.Equal(enc, b) {
+		t.Fatalf("re-encoding: err = %v, same bytes = %v", err, bytes.Equal(enc, b))
+	}
+	b[off+1] = 1
+	if _, err := ParseAggregateProof(b); err == nil || !strings.Contains(err.Error(), "agg_c at byte offset 1440") {
+		t.Fatalf("malformed infinity: err = %v", err)
 	}
 }
 

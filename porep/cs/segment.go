@@ -259,7 +259,9 @@ func (s *Segment) badRead(v Variable) {
 	s.fail("reads input %d outside the shared prefix [0,%d) and its range [%d,%d)", idx, s.inShared, s.inBase, s.inBase+s.nIn)
 }
 
-// eval is ProvingAssignment.eval over the segment's view and densities.
+// eval is ProvingAssignment.eval over the segment's view and densities,
+// a copy on purpose: sharing the loop or its term step cost instructions
+// (docs/BENCHMARKS.md, "LC evaluation of ProvingAssignment and Segment").
 // Another segment may set a shared-prefix bit during the scan: that only
 // drops a candidate whose bit is set anyway, so the bitmaps equal the
 // sequential ones.
@@ -300,7 +302,7 @@ func (s *Segment) eval(acc *fr.Element, lc LC, inDen, auxDen *segDensity) {
 }
 
 // resolveDensity is ProvingAssignment.resolveDensity over the segment's
-// densities.
+// densities (a copy on purpose, as eval).
 func (s *Segment) resolveDensity(cands []cand, inDen, auxDen *segDensity) {
 	s.slots = mergeCandidates(s.slots, cands, func(v Variable) {
 		if v.IsAux() {

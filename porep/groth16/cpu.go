@@ -29,8 +29,8 @@ type CPUBackend struct {
 var _ Backend = (*CPUBackend)(nil)
 
 // QuerySums implements Backend. Queries are decoded one at a time (h, l,
-// a, b_g1, b_g2) and used for every assignment before the next is loaded,
-// so at most one decoded query is alive.
+// a, b_g1, b_g2: the stages of cpuStages) and used for every assignment
+// before the next is loaded, so at most one decoded query is alive.
 func (b *CPUBackend) QuerySums(ctx context.Context, params *Params, as []*cs.Assignment) ([]Sums, error) {
 	for i, a := range as {
 		if err := ValidateAssignment(params, a); err != nil {
@@ -39,101 +39,93 @@ func (b *CPUBackend) QuerySums(ctx context.Context, params *Params, as []*cs.Ass
 	}
 	out := make([]Sums, len(as))
 	cfg := ecc.MultiExpConfig{NbTasks: b.NbTasks}
-
-	// H: coefficients of (A·B − C)/Z, then Σ h_i·coef_i.
-	if m := params.DomainSize(); m > 1 {
+	for _, st := range cpuStages(ctx, params, as, out, cfg) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		hq, err := params.H()
+		if st.report != "" {
+			ReportStage(ctx, st.report)
+		}
+		run, err := st.load()
 		if err != nil {
 			return nil, err
 		}
-		dom := fft.NewDomain(uint64(m))
-		for i, a := range as {
+		for i := range as {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			ReportStage(ctx, "H polynomial")
-			coef := HCoefficients(dom, a.A, a.B, a.C)
-			ReportStage(ctx, "H MSM")
-			if err := msmG1(&out[i].H, hq, coef, cfg); err != nil {
-				return nil, fmt.Errorf("groth16: assignment %d: h msm: %w", i, err)
+			if err := run(i); err != nil {
+				return nil, fmt.Errorf("groth16: assignment %d: %s msm: %w", i, st.query, err)
 			}
 		}
 	}
-
-	// L: dense over aux.
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	ReportStage(ctx, "L MSM")
-	lq, err := params.L()
-	if err != nil {
-		return nil, err
-	}
-	for i, a := range as {
-		if err := msmG1(&out[i].L, lq, a.Aux, cfg); err != nil {
-			return nil, fmt.Errorf("groth16: assignment %d: l msm: %w", i, err)
-		}
-	}
-	lq = nil
-
-	// A: inputs dense, aux filtered by the A-aux density.
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	ReportStage(ctx, "A MSM")
-	aq, err := params.A()
-	if err != nil {
-		return nil, err
-	}
-	for i, a := range as {
-		sc := make([]fr.Element, 0, len(aq))
-		sc = append(sc, a.Input...)
-		sc = appendDense(sc, a.Aux, &a.ADensityAux)
-		if err := msmG1(&out[i].A, aq, sc, cfg); err != nil {
-			return nil, fmt.Errorf("groth16: assignment %d: a msm: %w", i, err)
-		}
-	}
-	aq = nil
-
-	// B in G1 and G2: inputs filtered by B-input density, then aux by
-	// B-aux density (offset = B-input popcount).
-	bScalars := make([][]fr.Element, len(as))
-	for i, a := range as {
-		sc := make([]fr.Element, 0, params.NumBG1())
-		sc = appendDense(sc, a.Input, &a.BDensityInput)
-		bScalars[i] = appendDense(sc, a.Aux, &a.BDensityAux)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	ReportStage(ctx, "B_G1 MSM")
-	bq1, err := params.BG1()
-	if err != nil {
-		return nil, err
-	}
-	for i := range as {
-		if err := msmG1(&out[i].BG1, bq1, bScalars[i], cfg); err != nil {
-			return nil, fmt.Errorf("groth16: assignment %d: b_g1 msm: %w", i, err)
-		}
-	}
-	bq1 = nil
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	ReportStage(ctx, "B_G2 MSM")
-	bq2, err := params.BG2()
-	if err != nil {
-		return nil, err
-	}
-	for i := range as {
-		if err := msmG2(&out[i].BG2, bq2, bScalars[i], cfg); err != nil {
-			return nil, fmt.Errorf("groth16: assignment %d: b_g2 msm: %w", i, err)
-		}
-	}
 	return out, nil
+}
+
+// queryStage is one query's pass over the assignments: load decodes the
+// query and returns the MSM of assignment i against it (result into that
+// assignment's Sums); the decoded query is dropped when the stage ends.
+type queryStage struct {
+	query  string // "h", "l", "a", "b_g1", "b_g2" (in errors)
+	report string // the ReportStage label; "" when the stage reports per assignment
+	load   func() (func(i int) error, error)
+}
+
+// cpuStages lists QuerySums' stages, writing into out: H (skipped for a
+// domain of one: no h query), L dense over aux, A with inputs dense and aux
+// filtered by the A-aux density, B in G1 and G2 with inputs filtered by the
+// B-input density, then aux by the B-aux density (one scalar vector per
+// assignment, built in the B_G1 stage, reused by B_G2).
+func cpuStages(ctx context.Context, params *Params, as []*cs.Assignment, out []Sums, cfg ecc.MultiExpConfig) []queryStage {
+	var stages []queryStage
+	if m := params.DomainSize(); m > 1 {
+		var dom *fft.Domain
+		stages = append(stages, queryStage{"h", "", msmStage(
+			func() ([]bls.G1Affine, error) { dom = fft.NewDomain(uint64(m)); return params.H() },
+			func(i int) []fr.Element {
+				ReportStage(ctx, "H polynomial")
+				coef := HCoefficients(dom, as[i].A, as[i].B, as[i].C)
+				ReportStage(ctx, "H MSM")
+				return coef
+			},
+			func(i int) *bls.G1Affine { return &out[i].H }, cfg)})
+	}
+	bScalars := make([][]fr.Element, len(as))
+	return append(stages,
+		queryStage{"l", "L MSM", msmStage(params.L,
+			func(i int) []fr.Element { return as[i].Aux },
+			func(i int) *bls.G1Affine { return &out[i].L }, cfg)},
+		queryStage{"a", "A MSM", msmStage(params.A,
+			func(i int) []fr.Element {
+				sc := make([]fr.Element, 0, params.NumA())
+				sc = append(sc, as[i].Input...)
+				return appendDense(sc, as[i].Aux, &as[i].ADensityAux)
+			},
+			func(i int) *bls.G1Affine { return &out[i].A }, cfg)},
+		queryStage{"b_g1", "B_G1 MSM", msmStage(params.BG1,
+			func(i int) []fr.Element {
+				sc := make([]fr.Element, 0, params.NumBG1())
+				sc = appendDense(sc, as[i].Input, &as[i].BDensityInput)
+				bScalars[i] = appendDense(sc, as[i].Aux, &as[i].BDensityAux)
+				return bScalars[i]
+			},
+			func(i int) *bls.G1Affine { return &out[i].BG1 }, cfg)},
+		queryStage{"b_g2", "B_G2 MSM", msmStage(params.BG2,
+			func(i int) []fr.Element { return bScalars[i] },
+			func(i int) *bls.G2Affine { return &out[i].BG2 }, cfg)},
+	)
+}
+
+// msmStage is a queryStage's load: decode the query, then per assignment
+// Σ query_j·scalars(i)_j into res(i).
+func msmStage[P any, PT affinePoint[P]](query func() ([]P, error), scalars func(i int) []fr.Element, res func(i int) *P, cfg ecc.MultiExpConfig) func() (func(int) error, error) {
+	return func() (func(int) error, error) {
+		q, err := query()
+		if err != nil {
+			return nil, err
+		}
+		return func(i int) error { return msm[P, PT](res(i), q, scalars(i), cfg) }, nil
+	}
 }
 
 // appendDense appends the values whose density bit is set, in order.
@@ -146,29 +138,32 @@ func appendDense(dst, vals []fr.Element, d *cs.Density) []fr.Element {
 	return dst
 }
 
-func msmG1(res *bls.G1Affine, points []bls.G1Affine, scalars []fr.Element, cfg ecc.MultiExpConfig) error {
+// affinePoint is *bls.G1Affine or *bls.G2Affine: what msm needs of a point.
+type affinePoint[P any] interface {
+	*P
+	MultiExp(points []P, scalars []fr.Element, cfg ecc.MultiExpConfig) (*P, error)
+}
+
+// msm sets res = Σ points_i·scalars_i (gnark MultiExp), the identity for no
+// points; the lengths must match.
+func msm[P any, PT affinePoint[P]](res *P, points []P, scalars []fr.Element, cfg ecc.MultiExpConfig) error {
 	if len(points) != len(scalars) {
 		return fmt.Errorf("%d points but %d scalars", len(points), len(scalars))
 	}
 	if len(points) == 0 {
-		*res = bls.G1Affine{}
+		var zero P
+		*res = zero
 		return nil
 	}
-	_, err := res.MultiExp(points, scalars, cfg)
+	_, err := PT(res).MultiExp(points, scalars, cfg)
 	return err
 }
 
-func msmG2(res *bls.G2Affine, points []bls.G2Affine, scalars []fr.Element, cfg ecc.MultiExpConfig) error {
-	if len(points) != len(scalars) {
-		return fmt.Errorf("%d points but %d scalars", len(points), len(scalars))
-	}
-	if len(points) == 0 {
-		*res = bls.G2Affine{}
-		return nil
-	}
-	_, err := res.MultiExp(points, scalars, cfg)
-	return err
-}
+// msmG1 and msmG2 are msm in G1 and G2.
+var (
+	msmG1 = msm[bls.G1Affine, *bls.G1Affine]
+	msmG2 = msm[bls.G2Affine, *bls.G2Affine]
+)
 
 // HCoefficients returns the m−1 coefficients of H = (A·B − C)/Z over the
 // domain dom (size m = |h|+1), where a, b, c are the constraint

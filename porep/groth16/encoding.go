@@ -66,20 +66,49 @@ func checkUncompressed(b []byte, size int) error {
 	}
 }
 
+// Infinity is a compressed decoder's rule for the point at infinity. The
+// two rules are bellperson's, not a choice of ours: Proof::read (and the vk's
+// ic) refuse the identity after blstrs has decoded it, while GenericSRS::read
+// and AggregateProof::read take blstrs from_compressed as it is, which
+// accepts the well-formed infinity encoding (flags 0xc0, every other bit 0).
+type Infinity bool
+
+const (
+	// RejectInfinity: the point at infinity is ErrPointAtInfinity, whatever
+	// its other bits (bellperson Proof::read).
+	RejectInfinity Infinity = false
+	// AllowInfinity: the well-formed infinity encoding decodes to gnark's
+	// infinity (0, 0); one with any other bit set is ErrBadFlags (blst
+	// BLST_BAD_ENCODING). For the SnarkPack SRS and aggregate proofs.
+	AllowInfinity Infinity = true
+)
+
 // checkCompressed checks the length and flag bits of a size-byte compressed
 // encoding at the start of b: the compressed bit must be set (the sort bit
-// may be), and infinity is rejected.
-func checkCompressed(b []byte, size int) error {
+// may be). It reports isInf for a well-formed infinity encoding that inf
+// allows; the caller then has no coordinates to read.
+func checkCompressed(b []byte, size int, inf Infinity) (isInf bool, err error) {
 	if len(b) < size {
-		return ErrTruncated
+		return false, ErrTruncated
 	}
 	switch b[0] & flagMask {
 	case flagCompressed, flagCompressed | flagSort:
-		return nil
+		return false, nil
 	case flagCompressed | flagInfinity:
-		return ErrPointAtInfinity
+		if inf == RejectInfinity {
+			return false, ErrPointAtInfinity
+		}
+		if b[0]&^flagMask != 0 {
+			return false, ErrBadFlags
+		}
+		for _, x := range b[1:size] {
+			if x != 0 {
+				return false, ErrBadFlags
+			}
+		}
+		return true, nil
 	default:
-		return ErrBadFlags
+		return false, ErrBadFlags
 	}
 }
 
@@ -135,18 +164,25 @@ func decodeG2Uncompressed(p *bls.G2Affine, b []byte, checked bool) error {
 	return nil
 }
 
-// decodeG1Compressed sets p from a 48-byte compressed zcash encoding,
-// rejecting infinity, bad flags, non-canonical x, x with no curve point, and
-// points outside the subgroup (blstrs from_compressed, as Proof::read).
-func decodeG1Compressed(p *bls.G1Affine, b []byte) error {
-	if err := checkCompressed(b, G1CompressedSize); err != nil {
+// DecodeG1Compressed sets p from a 48-byte compressed zcash encoding at the
+// start of b as blstrs G1Affine::from_compressed: it rejects bad flags,
+// a non-canonical x (≥ p), an x with no curve point and points outside the
+// prime-order subgroup; the point at infinity follows inf. Errors are this
+// package's sentinels (ErrTruncated, ErrBadFlags, ErrPointAtInfinity,
+// ErrNonCanonical, ErrNotOnCurve, ErrNotInSubgroup).
+func DecodeG1Compressed(p *bls.G1Affine, b []byte, inf Infinity) error {
+	isInf, err := checkCompressed(b, G1CompressedSize, inf)
+	if err != nil {
 		return err
+	}
+	*p = bls.G1Affine{}
+	if isInf {
+		return nil
 	}
 	var x fp.Element
 	if err := readFp(&x, b[:48], true); err != nil {
 		return err
 	}
-	*p = bls.G1Affine{}
 	if _, err := p.SetBytes(b[:G1CompressedSize]); err != nil {
 		// canonical x and good flags: only "no square root" or subgroup remain
 		return classifyDecodeErr(p.IsOnCurve())
@@ -154,10 +190,15 @@ func decodeG1Compressed(p *bls.G1Affine, b []byte) error {
 	return nil
 }
 
-// decodeG2Compressed is decodeG1Compressed for G2 (96 bytes).
-func decodeG2Compressed(p *bls.G2Affine, b []byte) error {
-	if err := checkCompressed(b, G2CompressedSize); err != nil {
+// DecodeG2Compressed is DecodeG1Compressed for G2 (96 bytes, x = c1 ‖ c0).
+func DecodeG2Compressed(p *bls.G2Affine, b []byte, inf Infinity) error {
+	isInf, err := checkCompressed(b, G2CompressedSize, inf)
+	if err != nil {
 		return err
+	}
+	*p = bls.G2Affine{}
+	if isInf {
+		return nil
 	}
 	var x fp.Element
 	if err := readFp(&x, b[0:48], true); err != nil {
@@ -166,7 +207,6 @@ func decodeG2Compressed(p *bls.G2Affine, b []byte) error {
 	if err := readFp(&x, b[48:96], false); err != nil {
 		return err
 	}
-	*p = bls.G2Affine{}
 	if _, err := p.SetBytes(b[:G2CompressedSize]); err != nil {
 		return classifyDecodeErr(p.IsOnCurve())
 	}

@@ -186,6 +186,78 @@ func TestPointDecodeRejects(t *testing.T) {
 	}
 }
 
+// TestCompressedDecodeInfinityRules: the two rules of the one compressed
+// decoder differ only on the infinity flag. RejectInfinity (Proof::read)
+// refuses it whatever follows; AllowInfinity (blstrs from_compressed, the
+// SRS and aggregate proofs) decodes the well-formed encoding to infinity and
+// refuses one with any other bit set, as blst. Every other encoding decodes
+// alike under both rules.
+func TestCompressedDecodeInfinityRules(t *testing.T) {
+	g1, g2 := randomG1(t), randomG2(t)
+	bad1, bad2 := notInG1(), notInG2()
+	e1, e2 := g1.Bytes(), g2.Bytes()
+	n1, n2 := bad1.Bytes(), bad2.Bytes()
+	inf := func(n int, mut func(b []byte)) []byte {
+		b := make([]byte, n)
+		b[0] = 0xc0
+		if mut != nil {
+			mut(b)
+		}
+		return b
+	}
+	nonCanonical := func(n int) []byte {
+		b := make([]byte, n)
+		mod := fp.Modulus().Bytes()
+		copy(b[48-len(mod):48], mod)
+		b[0] |= 0x80
+		return b
+	}
+	cases := []struct {
+		name          string
+		g1, g2        []byte
+		reject, allow error // nil: decodes
+		wantInfinity  bool  // under AllowInfinity
+	}{
+		{"point", e1[:], e2[:], nil, nil, false},
+		{"infinity", inf(48, nil), inf(96, nil), ErrPointAtInfinity, nil, true},
+		{"infinity, last byte set", inf(48, func(b []byte) { b[len(b)-1] = 1 }), inf(96, func(b []byte) { b[len(b)-1] = 1 }), ErrPointAtInfinity, ErrBadFlags, false},
+		{"infinity, low bit of flag byte", inf(48, func(b []byte) { b[0] |= 1 }), inf(96, func(b []byte) { b[0] |= 1 }), ErrPointAtInfinity, ErrBadFlags, false},
+		{"infinity with sort flag", inf(48, func(b []byte) { b[0] |= 0x20 }), inf(96, func(b []byte) { b[0] |= 0x20 }), ErrBadFlags, ErrBadFlags, false},
+		{"uncompressed flag", append([]byte{e1[0] &^ 0x80}, e1[1:]...), append([]byte{e2[0] &^ 0x80}, e2[1:]...), ErrBadFlags, ErrBadFlags, false},
+		{"non-canonical x", nonCanonical(48), nonCanonical(96), ErrNonCanonical, ErrNonCanonical, false},
+		{"not in subgroup", n1[:], n2[:], ErrNotInSubgroup, ErrNotInSubgroup, false},
+		{"truncated", e1[:47], e2[:95], ErrTruncated, ErrTruncated, false},
+	}
+	for _, c := range cases {
+		for _, rule := range []Infinity{RejectInfinity, AllowInfinity} {
+			want := c.reject
+			if rule == AllowInfinity {
+				want = c.allow
+			}
+			var p1 bls.G1Affine
+			var p2 bls.G2Affine
+			err1 := DecodeG1Compressed(&p1, c.g1, rule)
+			err2 := DecodeG2Compressed(&p2, c.g2, rule)
+			if !errors.Is(err1, want) || (want == nil) != (err1 == nil) {
+				t.Errorf("%s, rule %v: G1 err = %v, want %v", c.name, rule, err1, want)
+			}
+			if !errors.Is(err2, want) || (want == nil) != (err2 == nil) {
+				t.Errorf("%s, rule %v: G2 err = %v, want %v", c.name, rule, err2, want)
+			}
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			if c.wantInfinity {
+				if !p1.IsInfinity() || !p2.IsInfinity() {
+					t.Errorf("%s: decoded %v, %v, want infinity", c.name, p1, p2)
+				}
+			} else if !p1.Equal(&g1) || !p2.Equal(&g2) {
+				t.Errorf("%s, rule %v: decoded another point", c.name, rule)
+			}
+		}
+	}
+}
+
 func TestProofDecodeRejects(t *testing.T) {
 	good := Proof{A: randomG1(t), B: randomG2(t), C: randomG1(t)}
 	enc := good.Bytes()

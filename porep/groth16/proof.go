@@ -44,13 +44,13 @@ func (p *Proof) setBytes(b []byte, name string, base int64) error {
 		return &FormatError{name, SectionProof, -1, base, fmt.Errorf("%w: proof is %d bytes, want %d", ErrTruncated, len(b), ProofSize)}
 	}
 	// G2 first, as bellperson read_many does (the costlier check).
-	if err := decodeG2Compressed(&p.B, b[48:144]); err != nil {
+	if err := DecodeG2Compressed(&p.B, b[48:144], RejectInfinity); err != nil {
 		return &FormatError{name, SectionProof, 1, base + 48, err}
 	}
-	if err := decodeG1Compressed(&p.A, b[0:48]); err != nil {
+	if err := DecodeG1Compressed(&p.A, b[0:48], RejectInfinity); err != nil {
 		return &FormatError{name, SectionProof, 0, base, err}
 	}
-	if err := decodeG1Compressed(&p.C, b[144:ProofSize]); err != nil {
+	if err := DecodeG1Compressed(&p.C, b[144:ProofSize], RejectInfinity); err != nil {
 		return &FormatError{name, SectionProof, 2, base + 144, err}
 	}
 	return nil

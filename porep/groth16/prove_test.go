@@ -8,6 +8,7 @@ import (
 	"errors"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -276,6 +277,42 @@ func TestQuerySumsCancelled(t *testing.T) {
 	cancel()
 	if _, err := (&CPUBackend{}).QuerySums(ctx, p, []*cs.Assignment{a}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
+	}
+}
+
+// TestQuerySumsStages: the CPU backend reports its stages in query order,
+// H per assignment and each MSM stage once, and a cancellation during a
+// stage stops it before the next MSM.
+func TestQuerySumsStages(t *testing.T) {
+	p := sharedParams(t)
+	a1, _ := testCircuit.assignment(t)
+	c2 := testCircuit
+	c2.valueSeed = 99
+	a2, _ := c2.assignment(t)
+	var got []string
+	ctx := WithStageFunc(context.Background(), func(s string) { got = append(got, s) })
+	if _, err := (&CPUBackend{}).QuerySums(ctx, p, []*cs.Assignment{a1, a2}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"H polynomial", "H MSM", "H polynomial", "H MSM", "L MSM", "A MSM", "B_G1 MSM", "B_G2 MSM"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("stages %q, want %q", got, want)
+	}
+
+	cctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got = nil
+	cctx = WithStageFunc(cctx, func(s string) {
+		got = append(got, s)
+		if s == "A MSM" {
+			cancel()
+		}
+	})
+	if _, err := (&CPUBackend{}).QuerySums(cctx, p, []*cs.Assignment{a1, a2}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled at A MSM: got %v, want context.Canceled", err)
+	}
+	if got[len(got)-1] != "A MSM" {
+		t.Fatalf("stages after the cancellation: %q", got)
 	}
 }
 

@@ -57,13 +57,13 @@ func CommitPhase1Output(ctx context.Context, cfg stacked.SectorConfig, sealedCID
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("c1: %w", err)
 	}
-	tk, err := to32("c1: ticket", ticket)
+	tk, err := stacked.To32(ticket, "ticket")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("c1: %w", err)
 	}
-	sd, err := to32("c1: seed", seed)
+	sd, err := stacked.To32(seed, "seed")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("c1: %w", err)
 	}
 	commR, err := commcid.CIDToReplicaCommitmentV1(sealedCID)
 	if err != nil {

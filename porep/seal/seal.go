@@ -76,15 +76,6 @@ type sealMeta struct {
 // content: Seal never overwrites anything.
 var ErrOutDirNotEmpty = errors.New("output directory is not empty")
 
-func to32(name string, b []byte) ([32]byte, error) {
-	var out [32]byte
-	if len(b) != 32 {
-		return out, fmt.Errorf("%s: %d bytes, want 32", name, len(b))
-	}
-	copy(out[:], b)
-	return out, nil
-}
-
 // StagingPrefix starts the name of the hidden directory Seal stages its
 // files in, inside the output directory (os.MkdirTemp adds digits).
 const StagingPrefix = ".staging-"
@@ -215,9 +206,9 @@ func Seal(ctx context.Context, cfg stacked.SectorConfig, dataPath, outDir string
 	if cfg.SectorSize > MaxSealSize {
 		return res, fmt.Errorf("seal: %s: sector size %d exceeds the test sealer's limit of %d bytes (it holds ~8× the sector in memory); use SyntheticC1 for 32/64 GiB shapes", cfg.Name, cfg.SectorSize, uint64(MaxSealSize))
 	}
-	tk, err := to32("seal: ticket", ticket)
+	tk, err := stacked.To32(ticket, "ticket")
 	if err != nil {
-		return res, err
+		return res, fmt.Errorf("seal: %w", err)
 	}
 	data, err := readData(&cfg, dataPath)
 	if err != nil {

@@ -19,6 +19,18 @@ type Domain [32]byte
 // the result is always a canonical field element (< 2^254 < p).
 func TrimFr32(b *[32]byte) { b[31] &= 0x3f }
 
+// To32 returns b, a 32-byte value from a caller's slice (ticket, seed,
+// comm_r, comm_d), as an array; any other length is an error naming it:
+// "<name> is <len> bytes, want 32".
+func To32(b []byte, name string) ([32]byte, error) {
+	var out [32]byte
+	if len(b) != 32 {
+		return out, fmt.Errorf("%s is %d bytes, want 32", name, len(b))
+	}
+	copy(out[:], b)
+	return out, nil
+}
+
 // FrFromBytes decodes a little-endian canonical field element
 // (Fr::from_repr_vartime). It fails when the value is ≥ p.
 func FrFromBytes(b *[32]byte) (fr.Element, error) {

@@ -15,7 +15,7 @@ import (
 // tree R inclusion proof per challenge (root = comm_r_last, leaf = the
 // challenged replica node), comm_c and comm_r_last.
 type SectorProof struct {
-	InclusionProofs []stacked.MerkleProof
+	InclusionProofs  []stacked.MerkleProof
 	CommC, CommRLast stacked.Domain
 }
 

@@ -139,6 +139,28 @@ func parseVanillaProofs(cfg *post.Config, proofs [][]byte) ([]*post.VanillaProof
 	return out, nil
 }
 
+// postProveInputs checks the arguments every Generate*WithVanilla call
+// takes: the proof type's kind, the randomness, the number of vanilla
+// proofs (count, when not nil) and each vanilla proof's bytes.
+func postProveInputs(proofType abi.RegisteredPoStProof, kind post.Kind, randomness abi.PoStRandomness, proofs [][]byte,
+	count func(cfg *post.Config, n int) error) (*post.Config, [32]byte, []*post.VanillaProof, error) {
+	cfg, err := postConfig(proofType, kind)
+	if err != nil {
+		return nil, [32]byte{}, nil, err
+	}
+	rnd, err := postRandomness(randomness)
+	if err != nil {
+		return nil, rnd, nil, err
+	}
+	if count != nil {
+		if err := count(cfg, len(proofs)); err != nil {
+			return nil, rnd, nil, err
+		}
+	}
+	vps, err := parseVanillaProofs(cfg, proofs)
+	return cfg, rnd, vps, err
+}
+
 // GenerateWinningPoStWithVanilla is filecoin-ffi's
 // GenerateWinningPoStWithVanilla: from the one challenged sector's vanilla
 // proof (66 inclusion proofs) it proves the 66-slot circuit and returns one
@@ -148,18 +170,12 @@ func parseVanillaProofs(cfg *post.Config, proofs [][]byte) ([]*post.VanillaProof
 // parse or does not answer the randomness's challenges, and parameters of
 // another circuit; ErrParamsNotFound for missing parameter files.
 func GenerateWinningPoStWithVanilla(proofType abi.RegisteredPoStProof, minerID abi.ActorID, randomness abi.PoStRandomness, proofs [][]byte, opts ...Option) ([]proof.PoStProof, error) {
-	cfg, err := postConfig(proofType, post.Winning)
-	if err != nil {
-		return nil, err
-	}
-	rnd, err := postRandomness(randomness)
-	if err != nil {
-		return nil, err
-	}
-	if len(proofs) != post.WinningSectorCount {
-		return nil, badInputf("porep: %s: %d vanilla proofs, want %d (the challenged sector's)", cfg.Name, len(proofs), post.WinningSectorCount)
-	}
-	vps, err := parseVanillaProofs(cfg, proofs)
+	cfg, rnd, vps, err := postProveInputs(proofType, post.Winning, randomness, proofs, func(cfg *post.Config, n int) error {
+		if n != post.WinningSectorCount {
+			return badInputf("porep: %s: %d vanilla proofs, want %d (the challenged sector's)", cfg.Name, n, post.WinningSectorCount)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -178,15 +194,7 @@ func GenerateWinningPoStWithVanilla(proofType abi.RegisteredPoStProof, minerID a
 // every one verified with the .vk before it is returned. Errors as
 // GenerateWinningPoStWithVanilla (a sector given twice is bad input).
 func GenerateWindowPoStWithVanilla(proofType abi.RegisteredPoStProof, minerID abi.ActorID, randomness abi.PoStRandomness, proofs [][]byte, opts ...Option) ([]proof.PoStProof, error) {
-	cfg, err := postConfig(proofType, post.Window)
-	if err != nil {
-		return nil, err
-	}
-	rnd, err := postRandomness(randomness)
-	if err != nil {
-		return nil, err
-	}
-	vps, err := parseVanillaProofs(cfg, proofs)
+	cfg, rnd, vps, err := postProveInputs(proofType, post.Window, randomness, proofs, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -209,18 +217,12 @@ func GenerateWindowPoStWithVanilla(proofType abi.RegisteredPoStProof, minerID ab
 // partition partitionIndex of GenerateWindowPoStWithVanilla's (with
 // WithDeterministicRandomness, r and s are those of partitionIndex).
 func GenerateSinglePartitionWindowPoStWithVanilla(proofType abi.RegisteredPoStProof, minerID abi.ActorID, randomness abi.PoStRandomness, proofs [][]byte, partitionIndex uint, opts ...Option) (*PartitionProof, error) {
-	cfg, err := postConfig(proofType, post.Window)
-	if err != nil {
-		return nil, err
-	}
-	rnd, err := postRandomness(randomness)
-	if err != nil {
-		return nil, err
-	}
-	if len(proofs) > cfg.SectorCount {
-		return nil, badInputf("porep: %s: %d vanilla proofs for one partition, at most %d", cfg.Name, len(proofs), cfg.SectorCount)
-	}
-	vps, err := parseVanillaProofs(cfg, proofs)
+	cfg, rnd, vps, err := postProveInputs(proofType, post.Window, randomness, proofs, func(cfg *post.Config, n int) error {
+		if n > cfg.SectorCount {
+			return badInputf("porep: %s: %d vanilla proofs for one partition, at most %d", cfg.Name, n, cfg.SectorCount)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -235,8 +235,10 @@ func GenerateSinglePartitionWindowPoStWithVanilla(proofType abi.RegisteredPoStPr
 
 // provePoSt proves partitions ks of the vanilla proofs and returns the
 // proofs concatenated; partition ks[i] is blinded as partition
-// rsBase+ks[i]. Each proof is checked against the verifier's public inputs
-// with the .vk file.
+// rsBase+ks[i]. Each partition's sectors are synthesized on
+// WithSynthesisWorkers goroutines (default GOMAXPROCS) into storage from
+// the shared pool, and each proof is checked against the verifier's public
+// inputs with the .vk file.
 func provePoSt(s *settings, cfg *post.Config, rnd [32]byte, vps []*post.VanillaProof, ks []int, rsBase int) ([]byte, error) {
 	start := time.Now()
 	// Every partition's slots first: a bad vanilla proof is reported before
@@ -260,6 +262,11 @@ func provePoSt(s *settings, cfg *post.Config, rnd [32]byte, vps []*post.VanillaP
 	if err != nil {
 		return nil, fmt.Errorf("porep: %w", err)
 	}
+	per, err := post.SectorSizeHint(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("porep: %w", err)
+	}
+	synthPool.Reserve(1)
 	s.log.Info("post start", "proof", cfg.Name, "partitions", len(ks), "backend", bname, "params", params.Name())
 	s.progress(PhaseEvent{Phase: PhaseStart, Partition: -1, Backend: bname})
 	out := make([]byte, 0, len(ks)*groth16.ProofSize)
@@ -270,8 +277,13 @@ func provePoSt(s *settings, cfg *post.Config, rnd [32]byte, vps []*post.VanillaP
 		if err != nil {
 			return nil, badInput(fmt.Errorf("porep: partition %d: %w", k, err))
 		}
-		pa := cs.NewProvingAssignment(hint)
-		if err := circ.Synthesize(s.ctx, pa); err != nil {
+		pa := synthPool.NewProvingAssignment(hint)
+		if w := s.synthWorkers(); w > 1 {
+			err = circ.SynthesizeParallel(s.ctx, pa, per, w)
+		} else {
+			err = circ.Synthesize(s.ctx, pa)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("porep: partition %d: synthesize: %w", k, err)
 		}
 		a := pa.Assignment()
@@ -295,6 +307,7 @@ func provePoSt(s *settings, cfg *post.Config, rnd [32]byte, vps []*post.VanillaP
 			_, vp, _ := cfg.ParameterPaths(s.paramsDir)
 			return nil, fmt.Errorf("porep: partition %d: the produced proof does not verify against %s: %w", k, vp, err)
 		}
+		synthPool.Release(a) // a is not used after this
 		b := ps[0].Bytes()
 		out = append(out, b[:]...)
 		s.progress(PhaseEvent{Phase: PhaseProven, Partition: k, Backend: bname, Took: time.Since(t0)})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuseal/cuseal/internal/parallel"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/gadget"
 	"github.com/cuseal/cuseal/porep/poseidon"
@@ -266,4 +267,56 @@ func SizeHintFor(cfg *Config) (cs.SizeHint, error) {
 		Aux:         cfg.Slots * per.Aux,
 		Inputs:      1 + cfg.Slots*per.Inputs,
 	}, nil
+}
+
+// SynthesizeParallel synthesizes the circuit into p — a fresh
+// ProvingAssignment (ONE allocated, nothing else) — with the same result as
+// Synthesize, bit for bit (R1CS order, numbering, witness, a/b/c,
+// densities), but with the sectors on up to workers goroutines: each sector
+// references only ONE and its own variables (bellperson's
+// synthesize_extendable relies on the same), so each is synthesized into its
+// own precomputed range of p (cs.ProvingAssignment.Split; per is
+// SectorSizeHint of the circuit's configuration). Sectors are handed out in
+// order; ctx is checked before each. workers < 1 means 1; it is capped at
+// the number of sectors.
+func (c *Circuit) SynthesizeParallel(ctx context.Context, p *cs.ProvingAssignment, per cs.SizeHint, workers int) error {
+	if len(c.Arities) == 0 {
+		return fmt.Errorf("post: circuit: no path arities")
+	}
+	n := len(c.Sectors)
+	for i := range c.Sectors {
+		// Every sector must have the same size: as many challenges as the
+		// first.
+		if err := c.validateSector(i, len(c.Sectors[0].Leaves)); err != nil {
+			return err
+		}
+	}
+	if p.NumInputs() != 1 || p.NumAux() != 0 || p.NumConstraints() != 0 {
+		return fmt.Errorf("post: circuit: SynthesizeParallel needs a fresh ProvingAssignment (has %d inputs, %d aux, %d constraints)",
+			p.NumInputs(), p.NumAux(), p.NumConstraints())
+	}
+	if err := p.CheckSplit(n, per); err != nil {
+		return fmt.Errorf("post: circuit: sector size %+v: %w", per, err)
+	}
+	segs := p.Split(n, per)
+	err := parallel.Dynamic(n, max(1, min(workers, n)), func(_, i int) error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("post: circuit: sector %d: %w", i, err)
+		}
+		if err := c.Sectors[i].synthesize(segs[i]); err != nil {
+			return fmt.Errorf("post: circuit: sector %d: %w", i, err)
+		}
+		if err := segs[i].Err(); err != nil {
+			return fmt.Errorf("post: circuit: sector %d: size %+v: %w", i, per, err)
+		}
+		return nil
+	})
+	joinErr := p.Join()
+	if err != nil {
+		return err
+	}
+	if joinErr != nil {
+		return fmt.Errorf("post: circuit: sector size %+v: %w", per, joinErr)
+	}
+	return nil
 }

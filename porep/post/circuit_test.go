@@ -129,3 +129,36 @@ func TestCircuitStructureErrors(t *testing.T) {
 		t.Errorf("NewCircuit without slots: %v", err)
 	}
 }
+
+// TestSynthesizeParallelErrors: a used assignment or a sector size that
+// does not fit is an error, never a panic or a silently wrong system.
+func TestSynthesizeParallelErrors(t *testing.T) {
+	cfg := mustConfig(t, abi.RegisteredPoStProof_StackedDrgWindow2KiBV1_1)
+	per, err := SectorSizeHint(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := cs.NewProvingAssignment(cs.SizeHint{})
+	used.Alloc(nil)
+	if err := BlankCircuit(cfg).SynthesizeParallel(context.Background(), used, per, 2); err == nil || !strings.Contains(err.Error(), "fresh ProvingAssignment") {
+		t.Errorf("used assignment: %v", err)
+	}
+	for _, bad := range []cs.SizeHint{
+		{Constraints: per.Constraints - 1, Aux: per.Aux, Inputs: per.Inputs},
+		{Constraints: per.Constraints + 1, Aux: per.Aux, Inputs: per.Inputs},
+		{Constraints: per.Constraints, Aux: per.Aux - 1, Inputs: per.Inputs},
+		{Constraints: per.Constraints, Aux: per.Aux, Inputs: per.Inputs + 1},
+		{Constraints: -1, Aux: per.Aux, Inputs: per.Inputs},
+	} {
+		err := BlankCircuit(cfg).SynthesizeParallel(context.Background(), cs.NewProvingAssignment(cs.SizeHint{}), bad, 2)
+		if err == nil || !strings.Contains(err.Error(), "post: circuit: sector") {
+			t.Errorf("size %+v (exact %+v): %v", bad, per, err)
+		}
+	}
+	c := BlankCircuit(cfg)
+	c.Sectors[1].Leaves = c.Sectors[1].Leaves[:9]
+	c.Sectors[1].Paths = c.Sectors[1].Paths[:9]
+	if err := c.SynthesizeParallel(context.Background(), cs.NewProvingAssignment(cs.SizeHint{}), per, 2); err == nil || !strings.Contains(err.Error(), "sector 1: 9 leaves and 9 paths, want 10") {
+		t.Errorf("sectors of different sizes: %v", err)
+	}
+}

@@ -34,8 +34,8 @@ func goldenCircuit(t testing.TB, g golden, k int) (*Circuit, *Config, *refMeta) 
 }
 
 // TestReferenceVectorsSynthesis: the R1CS (Recorder), the ProvingAssignment
-// (pre-sized by SizeHintFor and not) and the blank circuit's R1CS against
-// rust-fil-proofs. About 1 s (window) and 4 s (winning) on one core.
+// (sequential, pre-sized by SizeHintFor or not, and per-sector parallel)
+// and the blank circuit's R1CS against rust-fil-proofs. A few seconds.
 func TestReferenceVectorsSynthesis(t *testing.T) {
 	for _, g := range goldens {
 		t.Run(g.folder, func(t *testing.T) {
@@ -69,10 +69,26 @@ func TestReferenceVectorsSynthesis(t *testing.T) {
 				if hint.Inputs != want.NumInputs || hint.Aux != want.NumAux || hint.Constraints+hint.Inputs != want.NumConstraints {
 					t.Errorf("SizeHintFor %+v, rust-fil-proofs %d inputs %d aux %d constraints (prover view)", hint, want.NumInputs, want.NumAux, want.NumConstraints)
 				}
-				for _, h := range []cs.SizeHint{{}, hint} {
-					pa := cs.NewProvingAssignment(h)
-					if err := c.Synthesize(context.Background(), pa); err != nil {
-						t.Fatal(err)
+				per, err := SectorSizeHint(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, path := range []struct {
+					name string
+					hint cs.SizeHint
+					run  func(*cs.ProvingAssignment) error
+				}{
+					{"sequential", cs.SizeHint{}, func(pa *cs.ProvingAssignment) error { return c.Synthesize(context.Background(), pa) }},
+					{"sequential with hint", hint, func(pa *cs.ProvingAssignment) error { return c.Synthesize(context.Background(), pa) }},
+					// One worker per sector, whatever GOMAXPROCS: the
+					// segments interleave even on one core.
+					{"parallel", hint, func(pa *cs.ProvingAssignment) error {
+						return c.SynthesizeParallel(context.Background(), pa, per, len(c.Sectors))
+					}},
+				} {
+					pa := cs.NewProvingAssignment(path.hint)
+					if err := path.run(pa); err != nil {
+						t.Fatalf("%s: %v", path.name, err)
 					}
 					a := pa.Assignment()
 					wd, ad := a.WitnessDigest(), a.ABCDigest()
@@ -83,14 +99,14 @@ func TestReferenceVectorsSynthesis(t *testing.T) {
 						{What: "witness_digest", Got: hex.EncodeToString(wd[:]), Want: want.Witness},
 						{What: "abc_digest", Got: hex.EncodeToString(ad[:]), Want: want.ABC},
 					}, goldentest.DensityChecks(a, wc)...)
-					goldentest.Compare(t, "prover", checks)
+					goldentest.Compare(t, path.name, checks)
 					for i, s := range want.PublicInputs {
 						b := a.Input[i+1].Bytes()
 						for l, r := 0, len(b)-1; l < r; l, r = l+1, r-1 {
 							b[l], b[r] = b[r], b[l]
 						}
 						if got := hex.EncodeToString(b[:]); got != s {
-							t.Errorf("synthesized input %d = %s, rust-fil-proofs %s", i+1, got, s)
+							t.Errorf("%s: synthesized input %d = %s, rust-fil-proofs %s", path.name, i+1, got, s)
 						}
 					}
 				}

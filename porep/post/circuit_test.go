@@ -162,3 +162,48 @@ func TestSynthesizeParallelErrors(t *testing.T) {
 		t.Errorf("sectors of different sizes: %v", err)
 	}
 }
+
+// TestNewCircuitSubTopShapes: vanilla proofs of the 32 GiB (Sub) and
+// 64 GiB (Top) trees become circuits of the blank circuit's size, with
+// each path's base, sub and top levels in order. The synthetic proofs'
+// paths do not verify, so the slots are built here, not by ProverSlots.
+func TestNewCircuitSubTopShapes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: two 370k-constraint syntheses")
+	}
+	for _, p := range []abi.RegisteredPoStProof{abi.RegisteredPoStProof_StackedDrgWinning32GiBV1, abi.RegisteredPoStProof_StackedDrgWinning64GiBV1} {
+		cfg := mustConfig(t, p)
+		v := syntheticVanilla(cfg, 5, 9)
+		sp := &v.Sectors[0]
+		slots := make([]Slot, cfg.Slots)
+		for i := range slots {
+			slots[i] = Slot{Sector: PublicSector{ID: v.SectorID, CommR: v.CommR}, Challenges: []uint64{0},
+				Proof: &SectorProof{InclusionProofs: sp.InclusionProofs[i : i+1], CommC: sp.CommC, CommRLast: sp.CommRLast}}
+		}
+		c, err := NewCircuit(cfg, slots)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := c.Sectors[3].Paths[0]
+		src := sp.InclusionProofs[3]
+		last := len(path) - 1
+		if cfg.Shape.Top > 0 {
+			if path[last].Arity != 2 || uint64(path[last].Index) != src.Top[0].Index || path[last-1].Arity != 8 || uint64(path[last-1].Index) != src.Sub[0].Index {
+				t.Errorf("%s: top/sub levels %+v %+v from %+v %+v", cfg.Name, path[last-1], path[last], src.Sub, src.Top)
+			}
+		} else if uint64(path[last].Index) != src.Sub[0].Index {
+			t.Errorf("%s: sub level %+v from %+v", cfg.Name, path[last], src.Sub)
+		}
+		cnt := cs.NewCounter()
+		if err := c.Synthesize(context.Background(), cnt); err != nil {
+			t.Fatal(err)
+		}
+		h, err := SizeHintFor(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cnt.Constraints != h.Constraints || cnt.Aux != h.Aux || cnt.Inputs != h.Inputs {
+			t.Errorf("%s: %d/%d/%d, SizeHintFor %+v", cfg.Name, cnt.Constraints, cnt.Aux, cnt.Inputs, h)
+		}
+	}
+}

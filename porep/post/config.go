@@ -93,7 +93,9 @@ func ConfigFor(p abi.RegisteredPoStProof) (Config, error) {
 			Proof: p, Kind: Winning, APIVersion: stacked.APIVersion1_0_0, SectorSize: size,
 			Name:           "StackedDrgWinning" + stacked.SizeLabel(size) + "V1",
 			ChallengeCount: WinningChallengeCount, SectorCount: WinningSectorCount,
-			Slots: WinningChallengeCount / WinningSectorCount, SlotChallenges: WinningChallengeCount / WinningChallengeCount,
+			// winning_post_setup_params: challenge_count / sector_count
+			// slots of challenge_count / challenge_count = 1 challenge.
+			Slots: WinningChallengeCount / WinningSectorCount, SlotChallenges: 1,
 		}
 		c.APIName = c.Name
 	case p >= abi.RegisteredPoStProof_StackedDrgWindow2KiBV1_1 && p <= abi.RegisteredPoStProof_StackedDrgWindow64GiBV1_1:

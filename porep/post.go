@@ -233,6 +233,30 @@ func GenerateSinglePartitionWindowPoStWithVanilla(proofType abi.RegisteredPoStPr
 	return &PartitionProof{PoStProof: proofType, ProofBytes: b}, nil
 }
 
+// MergeWindowPoStPartitionProofs is filecoin-ffi's
+// MergeWindowPoStPartitionProofs (merge_window_post_partition_proofs): the
+// partition proofs concatenated in the order given. Each must be one
+// 192-byte proof of proofType, a WindowPoSt proof; anything else is bad
+// input.
+func MergeWindowPoStPartitionProofs(proofType abi.RegisteredPoStProof, partitionProofs []PartitionProof) (*proof.PoStProof, error) {
+	cfg, err := postConfig(proofType, post.Window)
+	if err != nil {
+		return nil, err
+	}
+	if len(partitionProofs) == 0 {
+		return nil, badInputf("porep: no partition proofs to merge")
+	}
+	out := &proof.PoStProof{PoStProof: proofType, ProofBytes: make([]byte, 0, len(partitionProofs)*groth16.ProofSize)}
+	for i, p := range partitionProofs {
+		if p.PoStProof != proofType || len(p.ProofBytes) != groth16.ProofSize {
+			return nil, badInputf("porep: partition proof %d: %d bytes of proof type %d, want %d bytes of %s (%d)",
+				i, len(p.ProofBytes), int64(p.PoStProof), groth16.ProofSize, cfg.Name, int64(proofType))
+		}
+		out.ProofBytes = append(out.ProofBytes, p.ProofBytes...)
+	}
+	return out, nil
+}
+
 // provePoSt proves partitions ks of the vanilla proofs and returns the
 // proofs concatenated; partition ks[i] is blinded as partition
 // rsBase+ks[i]. Each partition's sectors are synthesized on

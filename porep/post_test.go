@@ -228,6 +228,16 @@ func TestPoStBadInput(t *testing.T) {
 		t.Errorf("three sectors in one partition: %v", err)
 	}
 
+	if _, err := MergeWindowPoStPartitionProofs(w.proof, []PartitionProof{{PoStProof: w.proof, ProofBytes: w.want[:100]}}); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "partition proof 0: 100 bytes of proof type 10, want 192 bytes of StackedDrgWindow2KiBV1_1") {
+		t.Errorf("merge of a short proof: %v", err)
+	}
+	if _, err := MergeWindowPoStPartitionProofs(w.proof, []PartitionProof{{PoStProof: win.proof, ProofBytes: w.want}}); !errors.Is(err, ErrBadInput) {
+		t.Errorf("merge of a winning proof: %v", err)
+	}
+	if _, err := MergeWindowPoStPartitionProofs(win.proof, nil); !errors.Is(err, ErrBadInput) {
+		t.Errorf("merge for a winning type: %v", err)
+	}
+
 	// Verification: a .vk of another circuit, wrong lengths, wrong sectors.
 	vkDir := t.TempDir()
 	wcfg, _ := post.ConfigFor(win.proof)
@@ -294,6 +304,10 @@ func TestPoStGolden(t *testing.T) {
 		}
 		if !bytes.Equal(part.ProofBytes, g.want) {
 			t.Errorf("single partition proof %x, bellperson %x", part.ProofBytes, g.want)
+		}
+		merged, err := MergeWindowPoStPartitionProofs(g.proof, []PartitionProof{*part})
+		if err != nil || merged.PoStProof != g.proof || !bytes.Equal(merged.ProofBytes, g.want) {
+			t.Errorf("merged single partition: %+v, %v", merged, err)
 		}
 	})
 	t.Run("winning", func(t *testing.T) {

@@ -5,7 +5,9 @@
 // parameters (config.go), leaf and sector challenges (challenges.go), the
 // strict parser of the vanilla proofs filecoin-ffi's
 // GenerateSingleVanillaProof returns (vanilla.go) and their up-front checks
-// (vanilla_check.go), partitions, slots and padding (partition.go), the
+// (vanilla_check.go), vanilla proofs from a tree R (vanilla_gen.go:
+// generate_single_vanilla_proof for test replicas), partitions, slots and
+// padding (partition.go), the
 // FallbackPoStCircuit of one partition (circuit.go) and its public inputs.
 //
 // Everything mirrors rust-fil-proofs 19.1.0 (storage-proofs-post fallback/,

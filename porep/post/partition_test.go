@@ -3,14 +3,18 @@
 package post
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
 
+	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/porep/poseidon"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -282,5 +286,84 @@ func TestSectorChallengesErrors(t *testing.T) {
 	got, err := SectorChallenges(w, [32]byte{}, []abi.SectorNumber{5, 6})
 	if err != nil || len(got) != 1 || len(got[5]) != WinningChallengeCount {
 		t.Errorf("winning with two sectors: %v, %v", got, err)
+	}
+}
+
+// testSector is a 2 KiB-shaped replica: pseudo-random tree R leaves and
+// comm_c from seed.
+func testSector(t testing.TB, cfg *Config, seed uint64) (*poseidon.Tree, fr.Element) {
+	t.Helper()
+	leaves := make([]fr.Element, cfg.Leaves())
+	for i := range leaves {
+		leaves[i].SetUint64(seed*1000003 + uint64(i)*7919)
+		leaves[i].Square(&leaves[i])
+	}
+	tree, err := poseidon.BuildTree(leaves, cfg.Shape.Base, cfg.Shape.Sub, cfg.Shape.Top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var commC fr.Element
+	commC.SetUint64(seed + 17)
+	return tree, commC
+}
+
+// TestNewVanillaProof: vanilla proofs made from a tree R answer their
+// challenges (ProverSlots' checks), survive their bytes, and make a
+// satisfied circuit; three window sectors make two partitions, the second
+// padded.
+func TestNewVanillaProof(t *testing.T) {
+	cfg := mustConfig(t, abi.RegisteredPoStProof_StackedDrgWindow2KiBV1_1)
+	rnd := [32]byte{1, 2, 3}
+	ids := []abi.SectorNumber{7, 8, 9}
+	chs, err := SectorChallenges(cfg, rnd, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vps []*VanillaProof
+	for i, id := range ids {
+		tree, commC := testSector(t, cfg, uint64(i))
+		v, err := NewVanillaProof(cfg, id, tree, commC, chs[id])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, err = ParseVanillaProof(v.Bytes(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		vps = append(vps, v)
+	}
+	if cfg.Partitions(len(vps)) != 2 {
+		t.Fatalf("%d partitions", cfg.Partitions(len(vps)))
+	}
+	for k := 0; k < 2; k++ {
+		slots, err := ProverSlots(cfg, rnd, vps, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k == 1 && (slots[0].Sector.ID != 9 || !slots[1].Padding || slots[1].Sector.ID != 9) {
+			t.Errorf("partition 1: %+v", slots)
+		}
+		c, err := NewCircuit(cfg, slots)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tcs := cs.NewTestCS()
+		if err := c.Synthesize(context.Background(), tcs); err != nil {
+			t.Fatal(err)
+		}
+		if err := tcs.Validate(); err != nil {
+			t.Errorf("partition %d: %v", k, err)
+		}
+	}
+	tree, commC := testSector(t, cfg, 0)
+	if _, err := NewVanillaProof(cfg, 1, tree, commC, chs[7][:9]); err == nil || !strings.Contains(err.Error(), "9 challenges, StackedDrgWindow2KiBV1_1 wants 10") {
+		t.Errorf("9 challenges: %v", err)
+	}
+	bad := slices.Clone(chs[7])
+	bad[4] = 64
+	if _, err := NewVanillaProof(cfg, 1, tree, commC, bad); err == nil || !strings.Contains(err.Error(), "challenge 4 = 64, the sector has 64 leaves") {
+		t.Errorf("challenge past the end: %v", err)
+	}
+	if _, err := NewVanillaProof(mustConfig(t, abi.RegisteredPoStProof_StackedDrgWindow8MiBV1_1), 1, tree, commC, chs[7]); err == nil || !strings.Contains(err.Error(), "tree 8-0-0 of 64 leaves") {
+		t.Errorf("tree of another size: %v", err)
 	}
 }

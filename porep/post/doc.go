@@ -7,8 +7,9 @@
 // GenerateSingleVanillaProof returns (vanilla.go) and their up-front checks
 // (vanilla_check.go), vanilla proofs from a tree R (vanilla_gen.go:
 // generate_single_vanilla_proof for test replicas), partitions, slots and
-// padding (partition.go), the
-// FallbackPoStCircuit of one partition (circuit.go) and its public inputs.
+// padding (partition.go), and the FallbackPoStCircuit of one partition
+// (circuit.go: sequential and per-sector parallel synthesis) with its public
+// inputs.
 //
 // Everything mirrors rust-fil-proofs 19.1.0 (storage-proofs-post fallback/,
 // filecoin-proofs api/post_util.rs, window_post.rs, winning_post.rs) and

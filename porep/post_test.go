@@ -19,12 +19,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	commcid "github.com/filecoin-project/go-fil-commcid"
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/poseidon"
 	"github.com/cuseal/cuseal/porep/post"
 )
 
@@ -308,6 +310,74 @@ func TestPoStGolden(t *testing.T) {
 		merged, err := MergeWindowPoStPartitionProofs(g.proof, []PartitionProof{*part})
 		if err != nil || merged.PoStProof != g.proof || !bytes.Equal(merged.ProofBytes, g.want) {
 			t.Errorf("merged single partition: %+v, %v", merged, err)
+		}
+	})
+	t.Run("window three sectors", func(t *testing.T) {
+		// Replicas made here (post.NewVanillaProof over a tree R): two
+		// partitions, the second padded; the single-partition call gives
+		// partition 1's bytes, and merging gives the whole proof.
+		g := loadPostGolden(t, "post-window-2KiB-s21")
+		dir := postParamsDir(t, g)
+		cfg, err := post.ConfigFor(g.proof)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := []abi.SectorNumber{31, 32, 33}
+		fc, err := GeneratePoStFallbackSectorChallenges(g.proof, 1000, g.rnd, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var vanilla [][]byte
+		var sectors []proof.SectorInfo
+		for i, id := range ids {
+			leaves := make([]fr.Element, cfg.Leaves())
+			for j := range leaves {
+				leaves[j].SetUint64(uint64(1000*i + j + 1))
+			}
+			tree, err := poseidon.BuildTree(leaves, cfg.Shape.Base, cfg.Shape.Sub, cfg.Shape.Top)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var commC fr.Element
+			commC.SetUint64(uint64(i + 5))
+			v, err := post.NewVanillaProof(&cfg, id, tree, commC, fc.Challenges[id])
+			if err != nil {
+				t.Fatal(err)
+			}
+			vanilla = append(vanilla, v.Bytes())
+			sealed, err := commcid.ReplicaCommitmentV1ToCID(v.CommR[:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			sectors = append(sectors, proof.SectorInfo{SealProof: abi.RegisteredSealProof_StackedDrg2KiBV1_1, SectorNumber: id, SealedCID: sealed})
+		}
+		opts := []Option{WithParamsDir(dir), WithBackend(BackendCPU), WithDeterministicRandomness([32]byte{9})}
+		full, err := GenerateWindowPoStWithVanilla(g.proof, 1000, g.rnd, vanilla, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(full[0].ProofBytes) != 2*groth16.ProofSize {
+			t.Fatalf("%d proof bytes for 3 sectors, want 2 partitions", len(full[0].ProofBytes))
+		}
+		info := proof.WindowPoStVerifyInfo{Randomness: g.rnd, Proofs: full, ChallengedSectors: sectors, Prover: 1000}
+		if ok, err := VerifyWindowPoSt(info, WithParamsDir(dir)); !ok || err != nil {
+			t.Fatalf("VerifyWindowPoSt: %v, %v", ok, err)
+		}
+		info.ChallengedSectors = sectors[:2] // a partition's worth of bytes too many
+		if _, err := VerifyWindowPoSt(info, WithParamsDir(dir)); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "proof is 384 bytes, want 192") {
+			t.Errorf("two sectors for two partitions: %v", err)
+		}
+		part1, err := GenerateSinglePartitionWindowPoStWithVanilla(g.proof, 1000, g.rnd, vanilla[2:], 1, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(part1.ProofBytes, full[0].ProofBytes[groth16.ProofSize:]) {
+			t.Errorf("single partition 1 %x, partition 1 of the whole %x", part1.ProofBytes, full[0].ProofBytes[groth16.ProofSize:])
+		}
+		part0 := PartitionProof{PoStProof: g.proof, ProofBytes: full[0].ProofBytes[:groth16.ProofSize]}
+		merged, err := MergeWindowPoStPartitionProofs(g.proof, []PartitionProof{part0, *part1})
+		if err != nil || !bytes.Equal(merged.ProofBytes, full[0].ProofBytes) {
+			t.Errorf("merged: %v", err)
 		}
 	})
 	t.Run("winning", func(t *testing.T) {

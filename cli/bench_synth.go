@@ -13,8 +13,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cuseal/cuseal/internal/synthetic"
 	"github.com/cuseal/cuseal/porep/cs"
-	"github.com/cuseal/cuseal/porep/seal"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -299,11 +299,11 @@ func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, workers int, 
 // synthInput returns the C1 data to synthesize and its (possibly overridden) configuration,
 // from --c1 FILE or --synthetic.
 func synthInput(c *cli.Context) (*stacked.C1Output, stacked.SectorConfig, string, error) {
-	path, synthetic := c.String("c1"), c.Bool("synthetic")
-	if (path == "") == !synthetic {
+	path, useSynthetic := c.String("c1"), c.Bool("synthetic")
+	if (path == "") == !useSynthetic {
 		return nil, stacked.SectorConfig{}, "", usageErrorf("bench synth: give exactly one of --c1 FILE and --synthetic")
 	}
-	if synthetic {
+	if useSynthetic {
 		if !c.IsSet("sector-size") {
 			return nil, stacked.SectorConfig{}, "", usageErrorf("bench synth: --synthetic needs --sector-size")
 		}
@@ -315,7 +315,7 @@ func synthInput(c *cli.Context) (*stacked.C1Output, stacked.SectorConfig, string
 		if parts < 1 || parts > cfg.Partitions {
 			return nil, cfg, "", usageErrorf("--partitions %d: a %s sector has %d partition(s)", parts, stacked.SizeLabel(cfg.SectorSize), cfg.Partitions)
 		}
-		opt := seal.SyntheticOptions{Partitions: parts, Seed: 1}
+		opt := synthetic.C1Options{Partitions: parts, Seed: 1}
 		if c.IsSet("challenges") {
 			n := c.Int("challenges")
 			if n < 1 || n > stacked.MaxChallengesPerPartition {
@@ -326,7 +326,7 @@ func synthInput(c *cli.Context) (*stacked.C1Output, stacked.SectorConfig, string
 			cfg.ChallengesPerPartition = n
 		}
 		cfg.Partitions = parts
-		c1, err := seal.SyntheticC1(cfg, opt)
+		c1, err := synthetic.C1(cfg, opt)
 		if err != nil {
 			return nil, cfg, "", internalError(err)
 		}

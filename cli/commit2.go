@@ -312,7 +312,7 @@ func classifyPorepError(err error) error {
 	case errors.Is(err, groth16.ErrInvalidProof), errors.Is(err, porep.ErrAggregateInvalid):
 		return &exitError{code: exitInvalidProof, err: err}
 	case errors.Is(err, porep.ErrBadInput), errors.Is(err, porep.ErrParamsNotFound), errors.Is(err, porep.ErrUnknownBackend),
-		errors.Is(err, porep.ErrUnsupportedProof), errors.Is(err, porep.ErrSyntheticC1),
+		errors.Is(err, porep.ErrUnsupportedProof), errors.Is(err, stacked.ErrSyntheticC1),
 		errors.Is(err, groth16.ErrShape), errors.As(err, &fe), errors.As(err, &pe):
 		return inputError(err)
 	}

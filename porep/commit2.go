@@ -24,10 +24,6 @@ var ErrUnsupportedProof = errors.New("porep: unsupported registered proof")
 // a proof it produced does not verify (errors.Is works with either name).
 var ErrInvalidProof = groth16.ErrInvalidProof
 
-// ErrSyntheticC1 is returned for C1 data made by seal.SyntheticC1: it has the
-// right shape but random values, so no valid proof exists for it.
-var ErrSyntheticC1 = errors.New("porep: C1 output is synthetic (cuseal_synthetic_invalid), it cannot be proven")
-
 // ErrBadInput is wrapped by every error caused by the caller's input rather
 // than by cuseal or its environment: a malformed or inconsistent C1 output
 // or Commit2In wrapper, a sector number or miner that does not match it,
@@ -90,7 +86,7 @@ func parseC1(phase1Output []byte, sectorNum abi.SectorNumber, minerID abi.ActorI
 		}
 	}
 	if c1.SyntheticInvalid {
-		return nil, badInput(ErrSyntheticC1)
+		return nil, badInputf("porep: %w", stacked.ErrSyntheticC1)
 	}
 	want := stacked.ReplicaID(stacked.ProverID(minerID), sectorNum, c1.Ticket, c1.CommD, cfg.PoRepID)
 	if stacked.Domain(want) != c1.ReplicaID {

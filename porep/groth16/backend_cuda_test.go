@@ -305,4 +305,3 @@ func TestCUDABackendGPU(t *testing.T) {
 		b.Close()
 	}
 }
-

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cuseal/cuseal/internal/synthetic"
 	"github.com/cuseal/cuseal/porep/cs"
-	"github.com/cuseal/cuseal/porep/seal"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -98,7 +98,7 @@ func TestSynthesizeParallelManyChallenges(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.ChallengesPerPartition = 7
-	c1, err := seal.SyntheticC1(cfg, seal.SyntheticOptions{ChallengesPerPartition: 7, Seed: 3})
+	c1, err := synthetic.C1(cfg, synthetic.C1Options{ChallengesPerPartition: 7, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestSynthesizePartition(t *testing.T) {
 	}
 	cfg.ChallengesPerPartition = 3
 	cfg.Partitions = 2
-	c1, err := seal.SyntheticC1(cfg, seal.SyntheticOptions{Partitions: 2, ChallengesPerPartition: 3, Seed: 5})
+	c1, err := synthetic.C1(cfg, synthetic.C1Options{Partitions: 2, ChallengesPerPartition: 3, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

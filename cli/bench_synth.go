@@ -13,8 +13,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cuseal/cuseal/internal/synthetic"
 	"github.com/cuseal/cuseal/porep/cs"
-	"github.com/cuseal/cuseal/porep/seal"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -123,8 +123,8 @@ func benchSynthAction(c *cli.Context) error {
 	}
 	// SynthesizeParallel runs at most one goroutine per challenge.
 	workers = min(workers, max(cfg.ChallengesPerPartition, 1))
-	// The exact partition size pre-sizes every ProvingAssignment, as the prover does
-	// (porep.SealCommitPhase2 uses the same stacked.SizeHintFor).
+	// The exact partition size (measured once per shape, before the timed runs) pre-sizes
+	// every ProvingAssignment in stacked.SynthesizePartition, as in the prover.
 	hint, err := stacked.SizeHintFor(&cfg)
 	if err != nil {
 		return internalError(err)
@@ -147,9 +147,9 @@ func benchSynthAction(c *cli.Context) error {
 	m, err := measure(runs, func(run int) error {
 		for k := 0; k < parts; k++ {
 			u0, t0 := selfUsage(), time.Now()
-			a, err := synthesizePartition(c1, &cfg, k, hint, workers, pool)
+			a, err := stacked.SynthesizePartition(context.Background(), c1, &cfg, k, pool, workers)
 			if err != nil {
-				return err
+				return inputError(err)
 			}
 			wall, u1 := time.Since(t0).Seconds(), selfUsage()
 			pr := partitionRun{Run: run, Partition: k, Seconds: wall, CPUSeconds: u1.cpu - u0.cpu,
@@ -202,7 +202,7 @@ func benchSynthAction(c *cli.Context) error {
 		res.ConstraintsPerSecond = float64(res.Constraints) * float64(parts) / sp.Median
 	}
 	if c.Bool("digests") {
-		if err := synthDigests(c1, &cfg, hint, workers, pool, &res); err != nil {
+		if err := synthDigests(c1, &cfg, workers, pool, &res); err != nil {
 			return err
 		}
 	}
@@ -265,46 +265,14 @@ func (r *synthResult) summarizePartitions() {
 	}
 }
 
-// synthesizePartition builds partition k's circuit from c1 and synthesizes it into a
-// ProvingAssignment sized by hint (storage from pool unless nil), its challenges on
-// workers goroutines (stacked.Circuit.SynthesizeParallel; 1: sequentially), as
-// porep.SealCommitPhase2 does.
-func synthesizePartition(c1 *stacked.C1Output, cfg *stacked.SectorConfig, k int, hint cs.SizeHint, workers int, pool *cs.BufferPool) (*cs.Assignment, error) {
-	circ, err := stacked.NewCircuit(c1, cfg, k)
-	if err != nil {
-		return nil, inputError(err)
-	}
-	var pa *cs.ProvingAssignment
-	if pool != nil {
-		pa = pool.NewProvingAssignment(hint)
-	} else {
-		pa = cs.NewProvingAssignment(hint)
-	}
-	if workers > 1 {
-		per, err := stacked.ChallengeSizeHint(cfg)
-		if err != nil {
-			return nil, internalError(err)
-		}
-		err = circ.SynthesizeParallel(context.Background(), pa, per, workers)
-		if err != nil {
-			return nil, inputError(err)
-		}
-		return pa.Assignment(), nil
-	}
-	if err := circ.Synthesize(pa); err != nil {
-		return nil, inputError(err)
-	}
-	return pa.Assignment(), nil
-}
-
 // synthDigests fills the digests of partition 0 (digests.md §1–§4); the witness, a/b/c and
 // density digests come from the same synthesis path as the timed runs, into the storage
 // they left in pool (reused, not cleared) unless pool is nil, so that comparing them with
 // those of --workers 1 --no-pool checks the parallel path and the storage reuse together.
-func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, hint cs.SizeHint, workers int, pool *cs.BufferPool, res *synthResult) error {
-	a, err := synthesizePartition(c1, cfg, 0, hint, workers, pool)
+func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, workers int, pool *cs.BufferPool, res *synthResult) error {
+	a, err := stacked.SynthesizePartition(context.Background(), c1, cfg, 0, pool, workers)
 	if err != nil {
-		return err
+		return inputError(err)
 	}
 	w, abc, den := a.WitnessDigest(), a.ABCDigest(), a.DensityDigest()
 	res.WitnessDigest = hex.EncodeToString(w[:])
@@ -331,11 +299,11 @@ func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, hint cs.SizeH
 // synthInput returns the C1 data to synthesize and its (possibly overridden) configuration,
 // from --c1 FILE or --synthetic.
 func synthInput(c *cli.Context) (*stacked.C1Output, stacked.SectorConfig, string, error) {
-	path, synthetic := c.String("c1"), c.Bool("synthetic")
-	if (path == "") == !synthetic {
+	path, useSynthetic := c.String("c1"), c.Bool("synthetic")
+	if (path == "") == !useSynthetic {
 		return nil, stacked.SectorConfig{}, "", usageErrorf("bench synth: give exactly one of --c1 FILE and --synthetic")
 	}
-	if synthetic {
+	if useSynthetic {
 		if !c.IsSet("sector-size") {
 			return nil, stacked.SectorConfig{}, "", usageErrorf("bench synth: --synthetic needs --sector-size")
 		}
@@ -347,7 +315,7 @@ func synthInput(c *cli.Context) (*stacked.C1Output, stacked.SectorConfig, string
 		if parts < 1 || parts > cfg.Partitions {
 			return nil, cfg, "", usageErrorf("--partitions %d: a %s sector has %d partition(s)", parts, stacked.SizeLabel(cfg.SectorSize), cfg.Partitions)
 		}
-		opt := seal.SyntheticOptions{Partitions: parts, Seed: 1}
+		opt := synthetic.C1Options{Partitions: parts, Seed: 1}
 		if c.IsSet("challenges") {
 			n := c.Int("challenges")
 			if n < 1 || n > stacked.MaxChallengesPerPartition {
@@ -358,7 +326,7 @@ func synthInput(c *cli.Context) (*stacked.C1Output, stacked.SectorConfig, string
 			cfg.ChallengesPerPartition = n
 		}
 		cfg.Partitions = parts
-		c1, err := seal.SyntheticC1(cfg, opt)
+		c1, err := synthetic.C1(cfg, opt)
 		if err != nil {
 			return nil, cfg, "", internalError(err)
 		}

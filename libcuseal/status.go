@@ -58,7 +58,7 @@ func statusOf(err error) int {
 	case errors.Is(err, groth16.ErrInvalidProof):
 		return statusInvalid
 	case errors.Is(err, porep.ErrBadInput), errors.Is(err, porep.ErrParamsNotFound), errors.Is(err, porep.ErrUnknownBackend),
-		errors.Is(err, porep.ErrUnsupportedProof), errors.Is(err, porep.ErrSyntheticC1), errors.Is(err, paramfile.ErrParamsConflict),
+		errors.Is(err, porep.ErrUnsupportedProof), errors.Is(err, stacked.ErrSyntheticC1), errors.Is(err, paramfile.ErrParamsConflict),
 		errors.Is(err, groth16.ErrShape), errors.As(err, &fe), errors.As(err, &pe):
 		return statusBadInput
 	}

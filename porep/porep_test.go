@@ -19,10 +19,10 @@ import (
 	"github.com/filecoin-project/go-state-types/proof"
 	"github.com/ipfs/go-cid"
 
+	"github.com/cuseal/cuseal/internal/synthetic"
 	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/internal/testsector"
 	"github.com/cuseal/cuseal/porep/groth16"
-	"github.com/cuseal/cuseal/porep/seal"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -243,7 +243,7 @@ func TestSealCommitPhase2BadInput(t *testing.T) {
 		}
 	})
 	t.Run("synthetic C1", func(t *testing.T) {
-		syn, err := seal.SyntheticC1(config2K(t), seal.SyntheticOptions{Seed: 5})
+		syn, err := synthetic.C1(config2K(t), synthetic.C1Options{Seed: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,7 +252,7 @@ func TestSealCommitPhase2BadInput(t *testing.T) {
 			t.Fatal("synthetic C1 accepted")
 		}
 		// Its replica id is random, so either check may fire first.
-		if !errors.Is(err, ErrSyntheticC1) && !strings.Contains(err.Error(), "replica") {
+		if !errors.Is(err, stacked.ErrSyntheticC1) && !strings.Contains(err.Error(), "replica") {
 			t.Fatalf("synthetic C1: %v", err)
 		}
 	})
@@ -275,7 +275,7 @@ func TestSealCommitPhase2ErrBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	flipLeaf.VanillaProofs[0][1].CommRLastProof.Leaf[0] ^= 1
-	syn, err := seal.SyntheticC1(config2K(t), seal.SyntheticOptions{Seed: 5})
+	syn, err := synthetic.C1(config2K(t), synthetic.C1Options{Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

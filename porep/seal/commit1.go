@@ -252,9 +252,11 @@ func (s *sector) columnProof(node uint64) (stacked.ColumnProof, error) {
 	return stacked.ColumnProof{Column: stacked.Column{Index: uint32(node), Rows: rows}, InclusionProof: p}, nil
 }
 
-// labelingProofs builds the labeling proofs of all layers and the encoding
-// proof from the parent columns, as params.rs Proof::from_parts does.
-func labelingProofs(layers int, challenge uint64, drg, exp []stacked.ColumnProof) ([]stacked.LabelingProof, stacked.EncodingProof) {
+// LabelingProofs builds the labeling proofs of all layers and the encoding
+// proof of challenge from its parent columns (drg: the base parents, exp:
+// the expander parents; Rows[l] is layer l+1), as params.rs
+// Proof::from_parts does. Exported for internal/synthetic's C1.
+func LabelingProofs(layers int, challenge uint64, drg, exp []stacked.ColumnProof) ([]stacked.LabelingProof, stacked.EncodingProof) {
 	lps := make([]stacked.LabelingProof, layers)
 	for li := 0; li < layers; li++ {
 		layer := li + 1
@@ -301,6 +303,6 @@ func (s *sector) vanillaProof(g *stacked.Graph, c uint64, v *stacked.VanillaProo
 			rc.ExpParents = append(rc.ExpParents, cp)
 		}
 	}
-	v.LabelingProofs, v.EncodingProof = labelingProofs(s.cfg.Layers, c, rc.DRGParents, rc.ExpParents)
+	v.LabelingProofs, v.EncodingProof = LabelingProofs(s.cfg.Layers, c, rc.DRGParents, rc.ExpParents)
 	return nil
 }

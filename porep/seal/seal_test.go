@@ -202,7 +202,7 @@ func TestSealBadInputs(t *testing.T) {
 	}
 	// Sizes beyond the test sealer's reach are refused up front.
 	big, _ := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg32GiBV1_1)
-	if _, err := Seal(ctx, big, good, filepath.Join(dir, "o5"), 1, 1, fixed32(1)); err == nil || !strings.Contains(err.Error(), "SyntheticC1") {
+	if _, err := Seal(ctx, big, good, filepath.Join(dir, "o5"), 1, 1, fixed32(1)); err == nil || !strings.Contains(err.Error(), "synthetic.C1") {
 		t.Fatalf("32 GiB seal: %v", err)
 	}
 	// Ticket length.

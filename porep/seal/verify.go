@@ -91,7 +91,7 @@ func verifyVanilla(v *stacked.VanillaProof, cfg *stacked.SectorConfig, rid *[32]
 		}
 	}
 	c := v.Challenge()
-	want, wantEnc := labelingProofs(cfg.Layers, c, rc.DRGParents, rc.ExpParents)
+	want, wantEnc := LabelingProofs(cfg.Layers, c, rc.DRGParents, rc.ExpParents)
 	for li := range v.LabelingProofs {
 		lp := &v.LabelingProofs[li]
 		lpath := fmt.Sprintf("%s.labeling_proofs[%d]", p, li)

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 )
@@ -154,15 +155,23 @@ type C1Output struct {
 	ReplicaID     Domain
 	Seed          Domain
 	Ticket        Domain
-	// SyntheticInvalid marks C1 data made by seal.SyntheticC1: correctly
-	// shaped, cryptographically invalid, for synthesis benchmarks only. It is
-	// written as the extra top-level field "cuseal_synthetic_invalid": true,
-	// which serde (no deny_unknown_fields) ignores.
+	// SyntheticInvalid marks C1 data made for benchmarks (internal/synthetic):
+	// correctly shaped, cryptographically invalid. It is written as the extra
+	// top-level field "cuseal_synthetic_invalid": true, which serde (no
+	// deny_unknown_fields) ignores. The marker is the one piece of benchmark
+	// scaffolding in the product parser, and it must stay here: a synthetic
+	// C1 must never become a proof, and the parser is what every prover
+	// entry reads a C1 through.
 	SyntheticInvalid bool
 }
 
 // SyntheticMarkerField is the JSON field that marks synthetic (invalid) C1.
 const SyntheticMarkerField = "cuseal_synthetic_invalid"
+
+// ErrSyntheticC1 is the error of a prover entry given C1 data marked
+// SyntheticInvalid: it has the right shape but random values, so no valid
+// proof exists for it.
+var ErrSyntheticC1 = errors.New("C1 output is synthetic (" + SyntheticMarkerField + "), it cannot be proven")
 
 // CommC returns comm_c (root of vanilla_proofs[0][0].c_x's inclusion proof).
 func (c *C1Output) CommC() Domain {

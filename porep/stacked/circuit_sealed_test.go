@@ -13,6 +13,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
 
+	"github.com/cuseal/cuseal/internal/synthetic"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/seal"
 	"github.com/cuseal/cuseal/porep/stacked"
@@ -133,7 +134,7 @@ func TestNewCircuitErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c1, err := seal.SyntheticC1(cfg, seal.SyntheticOptions{Seed: 1})
+	c1, err := synthetic.C1(cfg, synthetic.C1Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func BenchmarkSynthesize32GiBOneChallenge(b *testing.B) {
 		b.Fatal(err)
 	}
 	cfg.Partitions, cfg.ChallengesPerPartition = 1, 1
-	c1, err := seal.SyntheticC1(cfg, seal.SyntheticOptions{Partitions: 1, ChallengesPerPartition: 1, Seed: 32})
+	c1, err := synthetic.C1(cfg, synthetic.C1Options{Partitions: 1, ChallengesPerPartition: 1, Seed: 32})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package seal
+package synthetic
 
 import (
 	"encoding/binary"
@@ -8,11 +8,12 @@ import (
 	"math/rand/v2"
 
 	"github.com/cuseal/cuseal/porep/poseidon"
+	"github.com/cuseal/cuseal/porep/seal"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-// SyntheticOptions tune SyntheticC1. Zero values take the configuration's.
-type SyntheticOptions struct {
+// C1Options tune C1. Zero values take the configuration's.
+type C1Options struct {
 	// Partitions and ChallengesPerPartition override cfg's counts (the
 	// output is then only parseable with ParseC1ForConfig of a config with
 	// the same overrides).
@@ -21,7 +22,7 @@ type SyntheticOptions struct {
 	Seed uint64
 }
 
-// SyntheticC1 builds a C1 output of exactly the shape a real sector of cfg
+// C1 builds a C1 output of exactly the shape a real sector of cfg
 // would have (partitions, challenges, path lengths and variants, column
 // heights, 37 parents per labeling proof), cheaply and for any size (32 and
 // 64 GiB included), for synthesis benchmarks. Its challenges are derived as
@@ -30,8 +31,9 @@ type SyntheticOptions struct {
 // C1Output.Validate and ValidateChallenges; but all hashes, labels and leaves
 // are random, so it is cryptographically invalid: no proof made from it
 // verifies. It is marked with SyntheticInvalid (JSON field
-// "cuseal_synthetic_invalid": true), which VerifyC1 rejects.
-func SyntheticC1(cfg stacked.SectorConfig, opt SyntheticOptions) (*stacked.C1Output, error) {
+// "cuseal_synthetic_invalid": true), which every prover entry refuses
+// (stacked.ErrSyntheticC1) and seal.VerifyC1 rejects.
+func C1(cfg stacked.SectorConfig, opt C1Options) (*stacked.C1Output, error) {
 	if opt.Partitions > 0 {
 		cfg.Partitions = opt.Partitions
 	}
@@ -140,7 +142,7 @@ func SyntheticC1(cfg stacked.SectorConfig, opt SyntheticOptions) (*stacked.C1Out
 					rc.ExpParents = append(rc.ExpParents, column(uint64(p)))
 				}
 			}
-			v.LabelingProofs, v.EncodingProof = labelingProofs(cfg.Layers, c, rc.DRGParents, rc.ExpParents)
+			v.LabelingProofs, v.EncodingProof = seal.LabelingProofs(cfg.Layers, c, rc.DRGParents, rc.ExpParents)
 		}
 		out.VanillaProofs = append(out.VanillaProofs, part)
 	}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package seal
+package synthetic
 
 import (
 	"bytes"
@@ -10,10 +10,11 @@ import (
 
 	"github.com/filecoin-project/go-state-types/abi"
 
+	"github.com/cuseal/cuseal/porep/seal"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-func TestSyntheticC1Shapes(t *testing.T) {
+func TestC1Shapes(t *testing.T) {
 	proofs := []abi.RegisteredSealProof{
 		abi.RegisteredSealProof_StackedDrg2KiBV1_1,
 		abi.RegisteredSealProof_StackedDrg512MiBV1_2_Feat_NiPoRep,
@@ -24,7 +25,7 @@ func TestSyntheticC1Shapes(t *testing.T) {
 		cfg, _ := stacked.ConfigFor(p)
 		t.Run(cfg.Name, func(t *testing.T) {
 			start := time.Now()
-			c1, err := SyntheticC1(cfg, SyntheticOptions{Seed: 1})
+			c1, err := C1(cfg, C1Options{Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -39,7 +40,7 @@ func TestSyntheticC1Shapes(t *testing.T) {
 			if err := parsed.ValidateChallenges(&cfg); err != nil {
 				t.Fatal(err)
 			}
-			if err := VerifyC1(parsed, &cfg); err == nil || !strings.Contains(err.Error(), stacked.SyntheticMarkerField) {
+			if err := seal.VerifyC1(parsed, &cfg); err == nil || !strings.Contains(err.Error(), stacked.SyntheticMarkerField) {
 				t.Fatalf("VerifyC1 accepted synthetic data: %v", err)
 			}
 			if !bytes.Contains(js, []byte(`"cuseal_synthetic_invalid":true}`)) {
@@ -50,7 +51,7 @@ func TestSyntheticC1Shapes(t *testing.T) {
 	}
 	// Overridden counts.
 	cfg, _ := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg32GiBV1_1)
-	c1, err := SyntheticC1(cfg, SyntheticOptions{Partitions: 1, ChallengesPerPartition: 3, Seed: 2})
+	c1, err := C1(cfg, C1Options{Partitions: 1, ChallengesPerPartition: 3, Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -223,6 +223,7 @@ func (e *Engine) Prove(ctx context.Context, req *Request) (*Result, error) {
 // and ctx's error, and the job goes on.
 func (e *Engine) Await(ctx context.Context, jobID string) (*Result, error) {
 	e.mu.Lock()
+	e.pruneLocked()
 	j := e.jobs[jobID]
 	e.mu.Unlock()
 	if j == nil {
@@ -401,6 +402,7 @@ func safePrepare(h kindHandler, req *Request) (pl plan, err error) {
 func (e *Engine) Cancel(jobID string) (wasRunning bool, err error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.pruneLocked()
 	j := e.jobs[jobID]
 	if j == nil {
 		return false, fmt.Errorf("%w: %q", ErrUnknownJob, jobID)

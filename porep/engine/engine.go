@@ -30,10 +30,9 @@ type Engine struct {
 	devices []*device
 	started time.Time
 	m       *metrics
-	// pooled reads the synthesis buffers kept for reuse (bytes), trim
-	// drops them; both porep's pool today.
-	pooled func() uint64
-	trim   func()
+	// pool keeps synthesis buffers for the next partition of the same
+	// shape; what it keeps counts in the budget.
+	pool *cs.BufferPool
 
 	mu       sync.Mutex
 	draining bool
@@ -141,11 +140,7 @@ func New(cfg Config) (*Engine, error) {
 		byKey:   map[string]*job{},
 		params:  map[string]*paramsEntry{},
 		changed: make(chan struct{}),
-		pooled: func() uint64 {
-			_, b := porep.SynthesisBuffersKept()
-			return b
-		},
-		trim: porep.ReleaseSynthesisBuffers,
+		pool:    &cs.BufferPool{Max: cfg.SynthesisWorkers},
 	}
 	if e.cfg.BudgetBytes == 0 {
 		e.cfg.BudgetBytes = DefaultBudget()
@@ -181,7 +176,7 @@ func New(cfg Config) (*Engine, error) {
 		opts = append(opts, porep.WithRequireProductionParams())
 	}
 	opts = append(opts, porep.WithLogger(cfg.Logger))
-	e.register(KindPoRepC2, &porepKind{opts: opts, backend: memBackend})
+	e.register(KindPoRepC2, &porepKind{opts: opts, backend: memBackend, pool: e.pool})
 	if cfg.TestDouble != nil {
 		e.register(KindTestDouble, &doubleKind{cfg: *cfg.TestDouble})
 	}
@@ -593,7 +588,7 @@ func (e *Engine) resultLocked(j *job) *Result {
 
 // usedLocked is the budget in use, bytes, pooled synthesis buffers included.
 func (e *Engine) usedLocked() uint64 {
-	return e.used.params + e.used.synth + e.used.assign + e.pooled()
+	return e.used.params + e.used.synth + e.used.assign + e.pooledBytes()
 }
 
 // dispatchLocked starts what can start: proofs on idle provers, then
@@ -732,7 +727,7 @@ func (e *Engine) reserveLocked(j *job) bool {
 		}
 	}
 	if e.usedLocked()+need > e.cfg.BudgetBytes {
-		e.trim()
+		e.pool.Trim()
 	}
 	for e.usedLocked()+need > e.cfg.BudgetBytes {
 		if !e.evictIdleLocked(spec) {
@@ -1018,7 +1013,7 @@ func (e *Engine) Preload(ctx context.Context, circuitID string) (alreadyLoaded b
 			return false, 0, fmt.Errorf("%w: %s parameters take %s, the budget is %s", ErrTooLarge, circuitID, formatBytes(spec.bytes), formatBytes(e.cfg.BudgetBytes))
 		}
 		for e.usedLocked()+spec.bytes > e.cfg.BudgetBytes {
-			e.trim()
+			e.pool.Trim()
 			if e.usedLocked()+spec.bytes > e.cfg.BudgetBytes && !e.evictIdleLocked(spec) {
 				e.mu.Unlock()
 				return false, 0, fmt.Errorf("engine: preload %s: %s do not fit the budget now (%s of %s in use)", circuitID, formatBytes(spec.bytes), formatBytes(e.usedLocked()), formatBytes(e.cfg.BudgetBytes))
@@ -1079,4 +1074,10 @@ func shortRand() string {
 	var b [4]byte
 	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
 	return hex.EncodeToString(b[:])
+}
+
+// pooledBytes is what the synthesis buffer pool keeps, bytes.
+func (e *Engine) pooledBytes() uint64 {
+	_, b := e.pool.Kept()
+	return b
 }

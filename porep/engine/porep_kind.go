@@ -20,7 +20,8 @@ import (
 // the bytes are SealCommitPhase2's.
 type porepKind struct {
 	opts    []porep.Option
-	backend string // what the memory estimate assumes ("cpu" or a GPU backend)
+	backend string         // what the memory estimate assumes ("cpu" or a GPU backend)
+	pool    *cs.BufferPool // the engine's synthesis buffers
 }
 
 func (pk *porepKind) prepare(req *Request) (plan, error) {
@@ -45,7 +46,7 @@ func (pk *porepKind) prepare(req *Request) (plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
-	return &porepPlan{job: job, spec: pk.spec(cfg, m.Params), bytes: m.PerPartition + m.Backend}, nil
+	return &porepPlan{job: job, pool: pk.pool, spec: pk.spec(cfg, m.Params), bytes: m.PerPartition + m.Backend}, nil
 }
 
 // circuitID is the cuzk-style id of cfg's circuit: porep-32g, porep-2k;
@@ -96,6 +97,7 @@ func (pk *porepKind) circuit(id string) (*paramsSpec, bool) {
 
 type porepPlan struct {
 	job   *porep.Commit2Job
+	pool  *cs.BufferPool
 	spec  *paramsSpec
 	bytes uint64
 }
@@ -105,14 +107,10 @@ func (p *porepPlan) params() *paramsSpec    { return p.spec }
 func (p *porepPlan) partitionBytes() uint64 { return p.bytes }
 
 func (p *porepPlan) synthesize(ctx context.Context, k, threads int) (*cs.Assignment, error) {
-	return p.job.SynthesizePartition(ctx, k, threads)
+	return p.job.SynthesizePartition(ctx, k, p.pool, threads)
 }
 
-func (p *porepPlan) release(a *cs.Assignment) {
-	if a != nil {
-		porep.ReleaseAssignment(a)
-	}
-}
+func (p *porepPlan) release(a *cs.Assignment) { p.pool.Release(a) }
 
 func (p *porepPlan) verify(k int, a *cs.Assignment, proof *groth16.Proof, keys *keys) error {
 	public, err := p.job.PublicInputs(k, a)

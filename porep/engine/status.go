@@ -51,7 +51,7 @@ func (e *Engine) Status() Status {
 		}
 		s.Params = append(s.Params, ps)
 	}
-	pooled := e.pooled()
+	pooled := e.pooledBytes()
 	s.Budget = BudgetStatus{
 		Total: e.cfg.BudgetBytes, Params: e.used.params, Synthesis: e.used.synth + pooled, Assignments: e.used.assign,
 	}

@@ -20,8 +20,9 @@ import (
 type Config struct {
 	// ParamsDir holds the Filecoin parameter files ("": porep's default).
 	ParamsDir string
-	// Backend names the proving backend in porep's registry ("": "auto").
-	// It makes one prover. Ignored when Provers is set.
+	// Backend names the proving backend in porep's registry ("": "auto"):
+	// one prover, or one per device for CUDA on several devices
+	// (NewProvers). Ignored when Provers is set.
 	Backend string
 	// Provers replaces the backend: one proving worker per entry (a test
 	// double, a backend per device). Names must be unique.

@@ -147,11 +147,10 @@ func New(cfg Config) (*Engine, error) {
 	}
 	provers := cfg.Provers
 	if len(provers) == 0 {
-		p, err := NewBackendProver(cfg.Backend)
-		if err != nil {
+		var err error
+		if provers, err = NewProvers(cfg.Backend); err != nil {
 			return nil, err
 		}
-		provers = []Prover{p}
 	}
 	names := map[string]bool{}
 	memBackend := "cuda"

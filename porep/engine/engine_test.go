@@ -574,3 +574,26 @@ func TestMetrics(t *testing.T) {
 		}
 	}
 }
+
+// TestBackendProvers: the registry's CPU backend is one prover; an unknown
+// backend name is an error naming it.
+func TestBackendProvers(t *testing.T) {
+	e, err := New(Config{Backend: "cpu", BudgetBytes: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	s := e.Status()
+	if len(s.Devices) != 1 || s.Devices[0].Name != "cpu" || s.Devices[0].Backend != "cpu" || s.Budget.Total != 1<<30 {
+		t.Fatalf("devices %+v budget %+v", s.Devices, s.Budget)
+	}
+	if len(s.Queues) != 1 || s.Queues[0].Kind != KindPoRepC2 {
+		t.Fatalf("queues %+v", s.Queues)
+	}
+	if _, err := New(Config{Backend: "no-such-backend"}); err == nil || !strings.Contains(err.Error(), "no-such-backend") {
+		t.Fatalf("unknown backend: %v", err)
+	}
+	if b := DefaultBudget(); b == 0 {
+		t.Fatal("no default budget")
+	}
+}

@@ -191,7 +191,7 @@ func sampleBudget(e *engine.Engine, peak *uint64) func() {
 			case <-done:
 				return
 			case <-tick.C:
-				if u := e.Status().Budget.Used; u > *peak {
+				if u := e.Budget().Used; u > *peak {
 					*peak = u
 				}
 			}

@@ -29,8 +29,9 @@ type Config struct {
 	Provers []Prover
 	// BudgetBytes is the memory budget (0: DefaultBudget()).
 	BudgetBytes uint64
-	// SynthesisWorkers is how many partitions are synthesized at once
-	// (0: 2).
+	// SynthesisWorkers is how many partitions are synthesized at once, per
+	// priority and above (0: 2): a CRITICAL job's partition starts at once
+	// even while lower work fills the workers.
 	SynthesisWorkers int
 	// SynthesisThreads is the goroutines one partition's synthesis uses
 	// (porep.WithSynthesisWorkers; 0: GOMAXPROCS).

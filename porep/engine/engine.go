@@ -43,7 +43,6 @@ type Engine struct {
 	retained []*job          // final, oldest first
 	params   map[string]*paramsEntry
 	used     budgetUse
-	synthN   int           // partitions being synthesized
 	changed  chan struct{} // closed and replaced when a job becomes final
 	counters Counters
 }
@@ -664,33 +663,36 @@ func (e *Engine) byPriorityLocked() []*job {
 	return order
 }
 
-// waitingAtLeast counts partitions synthesizing or synthesized (not yet
-// proving) of jobs with priority ≥ prio.
-func waitingAtLeast(order []*job, prio Priority) int {
-	n := 0
+// countAtLeast counts the partitions of jobs with priority ≥ prio that
+// are synthesizing, and those synthesizing or synthesized (not yet
+// proving). Both bounds apply per priority and above, so higher work
+// never waits for lower work's slots (briefly, one more synthesis runs).
+func countAtLeast(order []*job, prio Priority) (synthesizing, waiting int) {
 	for _, j := range order {
 		if j.prio < prio {
 			continue
 		}
 		for _, p := range j.parts {
-			if p.state == partSynthesizing || p.state == partSynthesized {
-				n++
+			switch p.state {
+			case partSynthesizing:
+				synthesizing++
+				waiting++
+			case partSynthesized:
+				waiting++
 			}
 		}
 	}
-	return n
+	return synthesizing, waiting
 }
 
 func (e *Engine) dispatchSynthesisLocked() {
 	order := e.byPriorityLocked()
 	for _, j := range order {
-		if e.synthN >= e.cfg.SynthesisWorkers {
-			return
-		}
 		if j.stopping || j.next >= len(j.parts) {
 			continue
 		}
-		if waitingAtLeast(order, j.prio) >= e.cfg.PartitionsWaiting {
+		synthesizing, waiting := countAtLeast(order, j.prio)
+		if synthesizing >= e.cfg.SynthesisWorkers || waiting >= e.cfg.PartitionsWaiting {
 			return // lower priorities count at least as many
 		}
 		if !e.reserveLocked(j) {
@@ -705,7 +707,6 @@ func (e *Engine) dispatchSynthesisLocked() {
 			j.state = StateRunning
 			j.timings.QueueWait = time.Since(j.submitted)
 		}
-		e.synthN++
 		j.running++
 		go e.runSynthesis(j, p)
 	}
@@ -842,7 +843,6 @@ func (e *Engine) runSynthesis(j *job, p *part) {
 	took := time.Since(t0) - wait
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.synthN--
 	j.running--
 	j.timings.ParamsLoad += wait
 	j.timings.Synthesis += took

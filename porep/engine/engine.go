@@ -687,8 +687,9 @@ func countAtLeast(order []*job, prio Priority) (synthesizing, waiting int) {
 
 func (e *Engine) dispatchSynthesisLocked() {
 	order := e.byPriorityLocked()
+	blocked := false
 	for _, j := range order {
-		if j.stopping || j.next >= len(j.parts) {
+		if j.stopping || j.next >= len(j.parts) || (blocked && j.next == 0) {
 			continue
 		}
 		synthesizing, waiting := countAtLeast(order, j.prio)
@@ -696,7 +697,11 @@ func (e *Engine) dispatchSynthesisLocked() {
 			return // lower priorities count at least as many
 		}
 		if !e.reserveLocked(j) {
-			return // wait for memory rather than let lower work overtake
+			// Wait for memory rather than let new lower work overtake; jobs
+			// already started go on, since the memory (their parameters)
+			// may come back only when they finish.
+			blocked = true
+			continue
 		}
 		p := j.parts[j.next]
 		j.next++

@@ -222,8 +222,9 @@ func TestCancelQueuedAndRunning(t *testing.T) {
 	if js := waitState(t, e, queued.JobID, func(js JobStatus) bool { return true }); js.State != StateQueued {
 		t.Fatalf("second job %s, want queued", js.State)
 	}
-	if b := e.Status().Budget; b.Assignments == 0 {
-		t.Fatalf("no assignment counted while proving: %+v", b)
+	if s := e.Status(); s.Budget.Assignments == 0 || s.Devices[0].CurrentJobID != run.JobID || s.Devices[0].CurrentKind != KindTestDouble ||
+		s.Queues[1].Pending != 1 || s.Queues[1].InProgress != 1 {
+		t.Fatalf("status while proving: %+v", s)
 	}
 	was, err := e.Cancel(queued.JobID)
 	if err != nil || was {

@@ -598,3 +598,22 @@ func TestBackendProvers(t *testing.T) {
 		t.Fatal("no default budget")
 	}
 }
+
+// TestProverPanic: a prover that panics counts as a failed attempt; the
+// partition is retried and the job completes.
+func TestProverPanic(t *testing.T) {
+	d := &DoubleProver{Fail: func(n int, _ *Work) error {
+		if n == 1 {
+			panic("prover panics on purpose")
+		}
+		return nil
+	}}
+	e := newDouble(t, Config{}, 0, d)
+	r, err := e.Prove(context.Background(), doubleReq("", 2, 0))
+	if err != nil || r.State != StateCompleted {
+		t.Fatalf("%+v, %v", r, err)
+	}
+	if s := e.Status(); s.Counters.Retries != 1 || s.Devices[0].Quarantined || s.Devices[0].ConsecutiveFailures != 0 {
+		t.Fatalf("status %+v", s)
+	}
+}

@@ -25,7 +25,7 @@ func benchEngineCommand() *cli.Command {
 			"last result); (b) the latency of a CRITICAL one-partition job submitted behind 10 queued NORMAL\n" +
 			"jobs, against the same job on the idle engine (median of 3 after a warm-up job); (c) the process's peak RSS against --budget\n" +
 			"(the Go heap's soft limit is set to the budget too).",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.DurationFlag{Name: "partition-time", Usage: "device time per partition", Value: 50 * time.Millisecond},
 			&cli.DurationFlag{Name: "synthesis-time", Usage: "synthesis time per partition", Value: 20 * time.Millisecond},
 			&cli.IntFlag{Name: "jobs", Usage: "jobs in the stream (a)", Value: 20},
@@ -34,7 +34,7 @@ func benchEngineCommand() *cli.Command {
 			&cli.Uint64Flag{Name: "budget", Usage: "the engine's memory budget, bytes", Value: 256 << 20},
 			&cli.IntFlag{Name: "synthesis-workers", Usage: "partitions synthesized at once", Value: 2},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object"},
-		},
+		}, profileFlags()...),
 		Action: benchEngineAction,
 	}
 }
@@ -67,6 +67,9 @@ func benchEngineAction(c *cli.Context) error {
 	case pb < 1<<10 || budget < pb:
 		return usageErrorf("--partition-bytes %d: want ≥ 1 KiB and ≤ --budget %d", pb, budget)
 	}
+	if err := checkProfilePaths(c); err != nil {
+		return err
+	}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(budget)))
 	dev := &engine.DoubleProver{ProverName: "double:0", PerPartition: pt}
 	e, err := engine.New(engine.Config{
@@ -77,6 +80,16 @@ func benchEngineAction(c *cli.Context) error {
 		return internalError(err)
 	}
 	defer e.Close()
+	stopProfiles, err := startProfiling(c)
+	if err != nil {
+		return err
+	}
+	profilesStopped := false
+	defer func() {
+		if !profilesStopped {
+			stopProfiles()
+		}
+	}()
 	ctx := context.Background()
 	var peakUsed uint64
 	stopSampling := sampleBudget(e, &peakUsed)
@@ -138,6 +151,10 @@ func benchEngineAction(c *cli.Context) error {
 		return internalError(err)
 	}
 	stopSampling()
+	profilesStopped = true
+	if err := stopProfiles(); err != nil {
+		return err
+	}
 
 	out := benchEngineOutput{
 		Jobs: jobs, Partitions: parts, PartitionDeviceSec: pt.Seconds(), PartitionSynthSec: st.Seconds(),

@@ -617,3 +617,31 @@ func TestProverPanic(t *testing.T) {
 		t.Fatalf("status %+v", s)
 	}
 }
+
+// deviceDouble is a DoubleProver that reports a device.
+type deviceDouble struct{ DoubleProver }
+
+func (d *deviceDouble) DeviceInfo() (string, uint64, uint64, error) {
+	return "cuda:0 Test GPU", 80 << 30, 70 << 30, nil
+}
+
+// TestDeviceStatus: a prover on a device shows its name and memory; the
+// CPU backend's prover reports no device.
+func TestDeviceStatus(t *testing.T) {
+	e2, err := New(Config{Provers: []Prover{&deviceDouble{}}, BudgetBytes: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e2.Close()
+	d := e2.Status().Devices[0]
+	if d.Name != "cuda:0 Test GPU" || d.VRAMTotal != 80<<30 || d.VRAMFree != 70<<30 || d.Backend != "double" {
+		t.Fatalf("device %+v", d)
+	}
+	cpu, err := NewBackendProver("cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := cpu.DeviceInfo(); err == nil {
+		t.Fatal("the CPU backend reports a device")
+	}
+}

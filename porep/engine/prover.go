@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/cuseal/cuseal/bridge"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
@@ -31,11 +32,36 @@ type Prover interface {
 	Prove(ctx context.Context, w *Work) (groth16.Proof, error)
 }
 
+// DeviceReporter is implemented by provers on a device: Status shows the
+// device's name and memory (cuzk GPUStatus).
+type DeviceReporter interface {
+	DeviceInfo() (name string, vramTotal, vramFree uint64, err error)
+}
+
 // BackendProver proves on a groth16.Backend (porep's registry: the CPU
 // backend, or the CUDA backend on the devices it was made for).
 type BackendProver struct {
 	name, backend string
 	b             groth16.Backend
+	device        int // CUDA device index, or -1: none or several
+}
+
+// DeviceInfo reports the CUDA device the prover runs on (an error for the
+// CPU backend, a backend on several devices, or the host emulation).
+func (p *BackendProver) DeviceInfo() (string, uint64, uint64, error) {
+	if p.device < 0 {
+		return "", 0, 0, fmt.Errorf("engine: prover %s: not on one device", p.name)
+	}
+	devs, err := bridge.Devices()
+	if err != nil {
+		return "", 0, 0, err
+	}
+	for _, d := range devs {
+		if d.Index == p.device {
+			return fmt.Sprintf("%s %s", p.name, d.Name), d.TotalMemory, d.FreeMemory, nil
+		}
+	}
+	return "", 0, 0, fmt.Errorf("engine: prover %s: device %d not found", p.name, p.device)
 }
 
 // NewProvers resolves a porep backend name ("auto" included) to the
@@ -49,6 +75,9 @@ func NewProvers(backend string) ([]Prover, error) {
 	}
 	cb, ok := p.b.(*groth16.CUDABackend)
 	if !ok || len(cb.Devices()) < 2 {
+		if ok && len(cb.Devices()) == 1 && cb.Devices()[0] >= 0 {
+			p.device = cb.Devices()[0]
+		}
 		return []Prover{p}, nil
 	}
 	var out []Prover
@@ -57,7 +86,7 @@ func NewProvers(backend string) ([]Prover, error) {
 		if err != nil {
 			return nil, fmt.Errorf("engine: cuda device %d: %w", d, err)
 		}
-		out = append(out, &BackendProver{name: fmt.Sprintf("%s:%d", p.backend, d), backend: p.backend, b: b})
+		out = append(out, &BackendProver{name: fmt.Sprintf("%s:%d", p.backend, d), backend: p.backend, b: b, device: d})
 	}
 	return out, nil
 }
@@ -69,7 +98,7 @@ func NewBackendProver(backend string) (*BackendProver, error) {
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
-	return &BackendProver{name: chosen, backend: chosen, b: b}, nil
+	return &BackendProver{name: chosen, backend: chosen, b: b, device: -1}, nil
 }
 
 func (p *BackendProver) Name() string    { return p.name }

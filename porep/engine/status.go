@@ -42,6 +42,11 @@ func (e *Engine) Status() Status {
 		if d.cur != nil {
 			ds.CurrentJobID, ds.CurrentKind = d.cur.id, d.cur.req.Kind
 		}
+		if r, ok := d.p.(DeviceReporter); ok {
+			if name, total, free, err := r.DeviceInfo(); err == nil {
+				ds.Name, ds.VRAMTotal, ds.VRAMFree = name, total, free
+			}
+		}
 		s.Devices = append(s.Devices, ds)
 	}
 	for _, pe := range e.params {

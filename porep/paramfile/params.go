@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime"
 	"sync"
 
 	"github.com/cuseal/cuseal/porep/groth16"
@@ -57,6 +58,24 @@ var (
 	paramsCache   = map[string]cachedParams{}
 	vkCache       = map[string]cachedVK{}
 )
+
+// Evict drops cfg's .params and .vk in dir from the process-wide caches (a
+// later LoadParams, LoadVK or LoadProvingKeys maps and prepares them again)
+// and reports whether the .params was loaded. The mapping is released when
+// its last user lets go of it (a finalizer calls Close), so a proof still
+// running on it is not disturbed. The engine's parameter residency uses it.
+func Evict(dir string, cfg *stacked.SectorConfig) (wasLoaded bool) {
+	pp, vp, _ := cfg.ParameterPaths(dir)
+	paramsCacheMu.Lock()
+	defer paramsCacheMu.Unlock()
+	if c, ok := paramsCache[pp]; ok {
+		delete(paramsCache, pp)
+		runtime.SetFinalizer(c.p, (*groth16.Params).Close)
+		wasLoaded = true
+	}
+	delete(vkCache, vp)
+	return wasLoaded
+}
 
 // FileID is a file's identity for the caches keyed by path: its size and
 // modification time (ns). Compare with ==.

@@ -9,8 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,36 +16,17 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
+	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/internal/testsector"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-// testParamsSeed is porep's tests' seed, so the 2 KiB parameters in
-// $CUSEAL_TEST_PARAMS_DIR are shared with them.
-var testParamsSeed = [32]byte{'c', 'u', 's', 'e', 'a', 'l', '-', 'p', 'o', 'r', 'e', 'p', '-', 't', 'e', 's', 't'}
-
 // params2K returns a directory with 2 KiB test parameters (generated once
 // and cached across runs; -short skips when none are cached).
 func params2K(t *testing.T) (string, stacked.SectorConfig) {
 	t.Helper()
-	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := os.Getenv("CUSEAL_TEST_PARAMS_DIR")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "cuseal-test-params")
-	}
-	if pp, _ := porep.ParameterPaths(&cfg, porep.WithParamsDir(dir)); testing.Short() {
-		if _, err := os.Stat(pp); err != nil {
-			t.Skip("-short: no cached 2 KiB test parameters in", dir)
-		}
-	}
-	if _, err := porep.GenerateTestParams(dir, &cfg, testParamsSeed, nil); err != nil {
-		t.Fatal(err)
-	}
-	return dir, cfg
+	return testparams.Cached2K(t), testparams.Config2K(t)
 }
 
 // commit2In wraps a C1 output as lotus-bench's Commit2In, as Curio sends it.

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config configures an Engine. The zero value is usable: parameters from
+// $FIL_PROOFS_PARAMETER_CACHE (else /var/tmp/filecoin-proof-parameters),
+// backend "auto", the budget from this machine's memory.
+type Config struct {
+	// ParamsDir holds the Filecoin parameter files ("": porep's default).
+	ParamsDir string
+	// Backend names the proving backend in porep's registry ("": "auto").
+	// It makes one prover. Ignored when Provers is set.
+	Backend string
+	// Provers replaces the backend: one proving worker per entry (a test
+	// double, a backend per device). Names must be unique.
+	Provers []Prover
+	// BudgetBytes is the memory budget (0: DefaultBudget()).
+	BudgetBytes uint64
+	// SynthesisWorkers is how many partitions are synthesized at once
+	// (0: 2).
+	SynthesisWorkers int
+	// SynthesisThreads is the goroutines one partition's synthesis uses
+	// (porep.WithSynthesisWorkers; 0: GOMAXPROCS).
+	SynthesisThreads int
+	// PartitionsWaiting bounds the partitions synthesizing or synthesized
+	// and not yet proving, per priority and above (0: provers + 1). Work of
+	// a higher priority may use the bound again on top of lower work, so a
+	// CRITICAL job never waits for NORMAL partitions to drain.
+	PartitionsWaiting int
+	// RetainJobs and RetainFor bound how many finished jobs are kept, and
+	// for how long, for Await and for a repeated RequestID (0: 1000 jobs;
+	// 0: 1 hour).
+	RetainJobs int
+	RetainFor  time.Duration
+	// RequireProductionParams: PoRep parameters must be the official files
+	// (porep.WithRequireProductionParams).
+	RequireProductionParams bool
+	// DeterministicSeed, when set, makes the blinding of partition k
+	// groth16.RandomnessFromSeed(seed, k) as porep.WithDeterministicRandomness
+	// does. FOR TESTS ONLY: production proofs need fresh randomness.
+	DeterministicSeed *[32]byte
+	// TestDouble, when set, registers KindTestDouble: jobs of Partitions
+	// partitions that take SynthesisTime each and whose proofs only the
+	// double "verifies". For tests and `cuseal bench engine`.
+	TestDouble *TestDouble
+	// Logger receives job events ("": discarded).
+	Logger *slog.Logger
+}
+
+// withDefaults fills the zero fields.
+func (c Config) withDefaults() Config {
+	if c.Backend == "" {
+		c.Backend = "auto"
+	}
+	if c.SynthesisWorkers <= 0 {
+		c.SynthesisWorkers = 2
+	}
+	if c.SynthesisThreads <= 0 {
+		c.SynthesisThreads = runtime.GOMAXPROCS(0)
+	}
+	if c.RetainJobs <= 0 {
+		c.RetainJobs = 1000
+	}
+	if c.RetainFor <= 0 {
+		c.RetainFor = time.Hour
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+// DefaultBudget is the default memory budget: the smaller of MemTotal and
+// the cgroup's memory limit (v2 memory.max, v1 memory.limit_in_bytes),
+// less a margin of max(1 GiB, 10%) for the rest of the process and the
+// system. Where neither can be read it is 8 GiB.
+func DefaultBudget() uint64 {
+	total := memTotal()
+	if lim := cgroupLimit(); lim > 0 && (total == 0 || lim < total) {
+		total = lim
+	}
+	if total == 0 {
+		return 8 << 30
+	}
+	margin := max(uint64(1)<<30, total/10)
+	if total <= margin {
+		return total / 2
+	}
+	return total - margin
+}
+
+// memTotal reads MemTotal from /proc/meminfo (0 when it cannot).
+func memTotal() uint64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := bytes.CutPrefix(sc.Bytes(), []byte("MemTotal:")); ok {
+			kb, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(string(rest)), " kB"), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// cgroupLimit reads this process's cgroup memory limit (0: none or unknown).
+func cgroupLimit() uint64 {
+	for _, p := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		v := strings.TrimSpace(string(b))
+		if v == "max" {
+			return 0
+		}
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil || n >= 1<<60 { // v1 says "no limit" with a huge number
+			return 0
+		}
+		return n
+	}
+	return 0
+}
+
+// formatBytes writes n as "N bytes (X.Y GiB)" for messages.
+func formatBytes(n uint64) string {
+	return fmt.Sprintf("%d bytes (%.2f GiB)", n, float64(n)/(1<<30))
+}

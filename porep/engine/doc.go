@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+// Package engine is cuseal's long-lived proving engine: one object that
+// accepts proof jobs of every kind cuseal proves (PoRep C2 today; PoSt and
+// SnapDeals plug in as kinds), schedules their partitions across CPU
+// synthesis workers and one proving worker per device, and returns
+// verified proofs. `cuseal serve` (cuzk.v1.ProvingEngine over gRPC) and
+// in-process Go miners use it alike; porep.SealCommitPhase2 stays the
+// one-shot call, and the engine's PoRep bytes equal it.
+//
+// Jobs: Submit queues a job and returns a Ticket; Await waits with ctx's
+// deadline as the timeout (the job goes on); Prove is both, and a caller
+// that goes away cancels its job unless another waits or it was
+// Submit-ted; Cancel takes a queued job out of the queue and stops a
+// running one at its next partition boundary. A RequestID attaches to the
+// pending, running or retained completed job with the same id and the
+// same request content (SHA-256 of every field the proof depends on), so
+// work is never done twice and two different requests never mix; every
+// job has its own JobID.
+//
+// Scheduling: partitions are the unit. Synthesis workers take the next
+// partition of the highest-priority job (CRITICAL > HIGH > NORMAL > LOW,
+// then submission order) while fewer than Config.PartitionsWaiting
+// partitions of that priority or above are synthesizing or waiting; each
+// idle prover takes the highest-priority synthesized partition. So job
+// B's synthesis overlaps job A's proving, and a WinningPoSt behind PoRep
+// partitions gets the next free prover.
+//
+// Memory: one budget (Config.BudgetBytes; DefaultBudget from MemTotal and
+// the cgroup limit) covers resident parameters (per file, evicted least
+// recently used when idle and room is needed), synthesis buffers in use or
+// pooled, and the synthesized partitions waiting or proving (estimates:
+// porep.EstimateCommit2Memory). A partition starts only when it fits; a job
+// whose parameters and one partition exceed the budget is refused with
+// ErrTooLarge and the figures.
+//
+// Correctness and faults: every partition proof is verified with the
+// verifier's key (.vk) before the job completes. A prover error (or a
+// proof that does not verify) is retried once on another prover if there
+// is one, else on the same; then the job fails naming the partition and
+// both causes. A prover failing twice in a row is quarantined (Status). A
+// panic in a kind or prover fails its job, never the process.
+//
+// Provers are pluggable (Prover: BackendProver over porep's backend
+// registry, or DoubleProver, a timed test double), and so are kinds (an
+// internal interface: parse a Request into a plan of parameters,
+// partitions, memory per partition, synthesize, verify and finish); kinds
+// not built are refused with ErrUnsupportedKind. Status and Gatherer
+// (Prometheus) show queues, jobs with partition timings, provers, resident
+// parameters, the budget and counters.
+package engine

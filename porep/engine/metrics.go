@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package engine
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// metrics are the engine's Prometheus series, on a registry of its own
+// (Gatherer), so two engines in one process do not collide.
+type metrics struct {
+	e   *Engine
+	reg *prometheus.Registry
+
+	queued, inProgress *prometheus.GaugeVec   // kind
+	jobs               *prometheus.CounterVec // kind, outcome
+	synth              *prometheus.HistogramVec
+	prove              *prometheus.HistogramVec
+	paramsLoad         prometheus.Histogram
+	busy               *prometheus.CounterVec // prover: seconds proving
+	proving            *prometheus.GaugeVec   // prover: 1 while proving
+	quarantined        *prometheus.GaugeVec   // prover
+	budget             *prometheus.GaugeVec   // use
+	resident           *prometheus.GaugeVec   // circuit
+	retries            prometheus.Counter
+}
+
+func newMetrics(e *Engine) *metrics {
+	buckets := prometheus.ExponentialBuckets(0.01, 2, 16) // 10 ms … ~5.5 min
+	m := &metrics{
+		e:   e,
+		reg: prometheus.NewRegistry(),
+		queued: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "cuseal_engine_queue_depth",
+			Help: "Jobs waiting for their first partition, by proof kind."}, []string{"kind"}),
+		inProgress: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "cuseal_engine_jobs_in_progress",
+			Help: "Jobs with a partition started and not yet final, by proof kind."}, []string{"kind"}),
+		jobs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cuseal_engine_jobs_total",
+			Help: "Finished jobs by proof kind and outcome (completed, failed, cancelled)."}, []string{"kind", "outcome"}),
+		synth: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "cuseal_engine_partition_synthesis_seconds",
+			Help: "Synthesis time of one partition.", Buckets: buckets}, []string{"kind"}),
+		prove: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "cuseal_engine_partition_prove_seconds",
+			Help: "Proving and verification time of one partition on a prover.", Buckets: buckets}, []string{"kind", "prover"}),
+		paramsLoad: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "cuseal_engine_params_load_seconds",
+			Help: "Time to load one parameter file.", Buckets: buckets}),
+		busy: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cuseal_engine_device_busy_seconds_total",
+			Help: "Time each prover spent proving."}, []string{"prover"}),
+		proving: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "cuseal_engine_device_busy",
+			Help: "1 while the prover proves a partition."}, []string{"prover"}),
+		quarantined: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "cuseal_engine_device_quarantined",
+			Help: "1 when the prover failed twice in a row and takes no more work."}, []string{"prover"}),
+		budget: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "cuseal_engine_budget_bytes",
+			Help: "The memory budget (use=total) and its use: params, synthesis (in use or pooled), assignments."}, []string{"use"}),
+		resident: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "cuseal_engine_params_resident_bytes",
+			Help: "Parameters kept resident, by circuit id."}, []string{"circuit"}),
+		retries: prometheus.NewCounter(prometheus.CounterOpts{Name: "cuseal_engine_partition_retries_total",
+			Help: "Partitions proven again after a prover failed them."}),
+	}
+	m.reg.MustRegister(m.queued, m.inProgress, m.jobs, m.synth, m.prove, m.paramsLoad, m.busy,
+		m.proving, m.quarantined, m.budget, m.resident, m.retries)
+	for _, k := range e.order {
+		m.queued.WithLabelValues(k.String())
+		m.inProgress.WithLabelValues(k.String())
+	}
+	for _, d := range e.devices {
+		m.busy.WithLabelValues(d.p.Name())
+	}
+	m.refreshLocked()
+	return m
+}
+
+// jobDone counts a finished job.
+func (m *metrics) jobDone(j *job) {
+	m.jobs.WithLabelValues(j.req.Kind.String(), j.state.String()).Inc()
+}
+
+// refreshLocked sets the gauges from the engine's state (e.mu held).
+func (m *metrics) refreshLocked() {
+	e := m.e
+	queued := map[Kind]int{}
+	running := map[Kind]int{}
+	for _, j := range e.active {
+		if j.state == StateQueued {
+			queued[j.req.Kind]++
+		} else {
+			running[j.req.Kind]++
+		}
+	}
+	for _, k := range e.order {
+		m.queued.WithLabelValues(k.String()).Set(float64(queued[k]))
+		m.inProgress.WithLabelValues(k.String()).Set(float64(running[k]))
+	}
+	for _, d := range e.devices {
+		m.proving.WithLabelValues(d.p.Name()).Set(b2f(d.busy))
+		m.quarantined.WithLabelValues(d.p.Name()).Set(b2f(d.quarantined))
+	}
+	pooled := e.pooled()
+	m.budget.WithLabelValues("total").Set(float64(e.cfg.BudgetBytes))
+	m.budget.WithLabelValues("params").Set(float64(e.used.params))
+	m.budget.WithLabelValues("synthesis").Set(float64(e.used.synth + pooled))
+	m.budget.WithLabelValues("assignments").Set(float64(e.used.assign))
+	m.resident.Reset()
+	for _, pe := range e.params {
+		if pe.loaded {
+			m.resident.WithLabelValues(pe.spec.id).Set(float64(pe.spec.bytes))
+		}
+	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Gatherer returns the engine's metrics for a /metrics handler
+// (promhttp.HandlerFor) or GetMetrics (expfmt text).
+func (e *Engine) Gatherer() prometheus.Gatherer { return e.m.reg }

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/filecoin-project/go-state-types/abi"
+
+	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// porepKind proves KindPoRepC2 through porep's job API (PrepareCommit2):
+// the bytes are SealCommitPhase2's.
+type porepKind struct {
+	opts    []porep.Option
+	backend string // what the memory estimate assumes ("cpu" or a GPU backend)
+}
+
+func (pk *porepKind) prepare(req *Request) (plan, error) {
+	if len(req.VanillaProof) == 0 {
+		return nil, badInputf("engine: POREP_SEAL_COMMIT: vanilla_proof is empty (want the C1 output JSON or a Commit2In wrapper)")
+	}
+	job, err := porep.PrepareCommit2(req.VanillaProof, abi.SectorNumber(req.SectorNumber), abi.ActorID(req.MinerID), pk.opts...)
+	if err != nil {
+		if errors.Is(err, porep.ErrBadInput) {
+			return nil, badInput(fmt.Errorf("engine: POREP_SEAL_COMMIT: vanilla_proof: %w", err))
+		}
+		return nil, err
+	}
+	cfg := job.Config()
+	if cfg.Registered && uint64(cfg.Proof) != req.RegisteredProof {
+		return nil, badInputf("engine: POREP_SEAL_COMMIT: registered_proof = %d, but the C1 output is for %s (%d)", req.RegisteredProof, cfg.Name, uint64(cfg.Proof))
+	}
+	if req.SectorSize != 0 && req.SectorSize != cfg.SectorSize {
+		return nil, badInputf("engine: POREP_SEAL_COMMIT: sector_size = %d, but the C1 output is for %s (sector size %d)", req.SectorSize, cfg.Name, cfg.SectorSize)
+	}
+	m, err := job.Memory(pk.backend)
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	return &porepPlan{job: job, spec: pk.spec(cfg, m.Params), bytes: m.PerPartition + m.Backend}, nil
+}
+
+// circuitID is the cuzk-style id of cfg's circuit: porep-32g, porep-2k;
+// ni-porep-32g for NI-PoRep (other partitions and challenges).
+func circuitID(cfg *stacked.SectorConfig) string {
+	label := strings.ToLower(strings.TrimSuffix(stacked.SizeLabel(cfg.SectorSize), "iB"))
+	if cfg.Challenges == stacked.ChallengesNonInteractive {
+		return "ni-porep-" + label
+	}
+	return "porep-" + label
+}
+
+func (pk *porepKind) spec(cfg *stacked.SectorConfig, bytes uint64) *paramsSpec {
+	c := *cfg
+	file, _ := porep.ParameterPaths(&c, pk.opts...)
+	return &paramsSpec{
+		id: circuitID(&c), file: file, bytes: bytes,
+		load: func() (*keys, error) {
+			p, pvk, err := porep.LoadCommit2Keys(&c, pk.opts...)
+			if err != nil {
+				return nil, err
+			}
+			return &keys{params: p, pvk: pvk, evict: func() { porep.EvictCommit2Keys(&c, pk.opts...) }}, nil
+		},
+	}
+}
+
+// circuit knows the interactive PoRep circuits of every sector size
+// (StackedDrg…V1_1; synthetic PoRep proves the same circuit).
+func (pk *porepKind) circuit(id string) (*paramsSpec, bool) {
+	for _, size := range stacked.SectorSizes() {
+		proof, ok := stacked.SealProofV1_1(size)
+		if !ok {
+			continue
+		}
+		cfg, err := stacked.ConfigFor(proof)
+		if err != nil || circuitID(&cfg) != id {
+			continue
+		}
+		m, err := porep.EstimateCommit2Memory(&cfg, pk.backend, 1, false, porep.ParamsFileSize(&cfg, pk.opts...))
+		if err != nil {
+			return nil, false
+		}
+		return pk.spec(&cfg, m.Params), true
+	}
+	return nil, false
+}
+
+type porepPlan struct {
+	job   *porep.Commit2Job
+	spec  *paramsSpec
+	bytes uint64
+}
+
+func (p *porepPlan) partitions() int        { return p.job.Partitions() }
+func (p *porepPlan) params() *paramsSpec    { return p.spec }
+func (p *porepPlan) partitionBytes() uint64 { return p.bytes }
+
+func (p *porepPlan) synthesize(ctx context.Context, k, threads int) (*cs.Assignment, error) {
+	return p.job.SynthesizePartition(ctx, k, threads)
+}
+
+func (p *porepPlan) release(a *cs.Assignment) {
+	if a != nil {
+		porep.ReleaseAssignment(a)
+	}
+}
+
+func (p *porepPlan) verify(k int, a *cs.Assignment, proof *groth16.Proof, keys *keys) error {
+	public, err := p.job.PublicInputs(k, a)
+	if err != nil {
+		return err
+	}
+	return p.job.VerifyPartition(keys.pvk, k, proof, public)
+}
+
+func (p *porepPlan) finish(proofs []groth16.Proof) ([]byte, error) { return p.job.Finish(proofs) }

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/porep/groth16"
+)
+
+// Work is one synthesized partition handed to a Prover.
+type Work struct {
+	JobID      string
+	Kind       Kind
+	Partition  int
+	Params     *groth16.Params // nil for KindTestDouble
+	Assignment *cs.Assignment  // nil for KindTestDouble
+	Randomness groth16.Randomness
+}
+
+// Prover is one proving worker: a device, the CPU backend, or a test
+// double. The engine gives it one partition at a time and verifies what it
+// returns; an error (or a proof that does not verify) counts as a failure
+// of this prover. Prove must honour ctx (the job's cancellation).
+type Prover interface {
+	Name() string    // unique, e.g. "cpu", "cuda:0"
+	Backend() string // porep backend name, or "double"
+	Prove(ctx context.Context, w *Work) (groth16.Proof, error)
+}
+
+// BackendProver proves on a groth16.Backend (porep's registry: the CPU
+// backend, or the CUDA backend on the devices it was made for).
+type BackendProver struct {
+	name, backend string
+	b             groth16.Backend
+}
+
+// NewBackendProver resolves a porep backend name ("auto" included) to a
+// prover named after the backend chosen.
+func NewBackendProver(backend string) (*BackendProver, error) {
+	b, chosen, err := porep.NewBackend(backend)
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	return &BackendProver{name: chosen, backend: chosen, b: b}, nil
+}
+
+func (p *BackendProver) Name() string    { return p.name }
+func (p *BackendProver) Backend() string { return p.backend }
+
+// Prove is groth16.Prove of one assignment with the work's randomness.
+func (p *BackendProver) Prove(ctx context.Context, w *Work) (groth16.Proof, error) {
+	ps, err := groth16.Prove(ctx, p.b, w.Params, []*cs.Assignment{w.Assignment}, []groth16.Randomness{w.Randomness})
+	if err != nil {
+		return groth16.Proof{}, err
+	}
+	return ps[0], nil
+}

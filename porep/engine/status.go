@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package engine
+
+import (
+	"time"
+)
+
+// Status returns a snapshot of queues, jobs (pending, running and
+// retained, in submission order), provers, resident parameters, the budget
+// and the counters.
+func (e *Engine) Status() Status {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.pruneLocked()
+	s := Status{Uptime: time.Since(e.started), Counters: e.counters}
+	for _, k := range e.order {
+		q := QueueStatus{Kind: k}
+		for _, j := range e.active {
+			if j.req.Kind != k {
+				continue
+			}
+			if j.state == StateQueued {
+				q.Pending++
+			} else {
+				q.InProgress++
+			}
+		}
+		s.Queues = append(s.Queues, q)
+	}
+	for _, j := range e.retained {
+		s.Jobs = append(s.Jobs, e.jobStatusLocked(j))
+	}
+	for _, j := range e.active {
+		s.Jobs = append(s.Jobs, e.jobStatusLocked(j))
+	}
+	for _, d := range e.devices {
+		ds := DeviceStatus{
+			Ordinal: d.ord, Name: d.p.Name(), Backend: d.p.Backend(),
+			Quarantined: d.quarantined, ConsecutiveFailures: d.fails, Busy: d.busyTotal,
+		}
+		if d.cur != nil {
+			ds.CurrentJobID, ds.CurrentKind = d.cur.id, d.cur.req.Kind
+		}
+		s.Devices = append(s.Devices, ds)
+	}
+	for _, pe := range e.params {
+		ps := ParamsStatus{CircuitID: pe.spec.id, File: pe.spec.file, Tier: "cold", Bytes: pe.spec.bytes, RefCount: pe.refs, LastUsed: pe.lastUsed}
+		if pe.loaded {
+			ps.Tier = "warm" // mapped (and decoded on demand) in host memory
+		}
+		s.Params = append(s.Params, ps)
+	}
+	pooled := e.pooled()
+	s.Budget = BudgetStatus{
+		Total: e.cfg.BudgetBytes, Params: e.used.params, Synthesis: e.used.synth + pooled, Assignments: e.used.assign,
+	}
+	s.Budget.Used = s.Budget.Params + s.Budget.Synthesis + s.Budget.Assignments
+	return s
+}
+
+func (e *Engine) jobStatusLocked(j *job) JobStatus {
+	js := JobStatus{
+		JobID: j.id, RequestID: j.req.RequestID, Kind: j.req.Kind, Priority: j.prio, State: j.state,
+		Submitted: j.submitted, Timings: j.timings,
+	}
+	if !j.state.Final() {
+		js.Timings.Total = time.Since(j.submitted)
+	} else if j.failErr != nil {
+		js.Error = j.failErr.Error()
+	}
+	for _, p := range j.parts {
+		js.Partitions = append(js.Partitions, PartitionStatus{
+			Index: p.k, State: partStateNames[p.state], Device: p.device, Synthesis: p.synth, Prove: p.prove, Attempts: p.attempts,
+		})
+	}
+	return js
+}

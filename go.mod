@@ -3,6 +3,7 @@ module github.com/cuseal/cuseal
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/consensys/gnark-crypto v0.22.0
 	github.com/filecoin-project/go-fil-commcid v0.3.1
 	github.com/filecoin-project/go-state-types v0.19.0

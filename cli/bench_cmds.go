@@ -13,5 +13,6 @@ func benchSubcommands() []*cli.Command {
 		benchProveCommand(),
 		benchGroth16Command(),
 		benchAggregateCommand(),
+		benchEngineCommand(),
 	}
 }

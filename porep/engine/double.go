@@ -10,6 +10,7 @@ import (
 	"time"
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
@@ -27,6 +28,10 @@ type TestDouble struct {
 	SynthesisTime  time.Duration // per partition
 	PartitionBytes uint64        // 0: 1 MiB
 	ParamsBytes    uint64        // 0: no parameters
+	// Allocate makes each synthesized partition hold PartitionBytes of
+	// touched memory until it is proven, so the resident set follows the
+	// schedule (the benchmark's peak RSS against the budget).
+	Allocate bool
 }
 
 // DoubleProver is a test double of a device: it takes PerPartition per
@@ -115,7 +120,7 @@ func (dk *doubleKind) prepare(req *Request) (plan, error) {
 	if b == 0 {
 		b = 1 << 20
 	}
-	return &doublePlan{n: n, bytes: b, spec: dk.spec(), synth: dk.cfg.SynthesisTime, mode: string(req.VanillaProof)}, nil
+	return &doublePlan{n: n, bytes: b, spec: dk.spec(), synth: dk.cfg.SynthesisTime, alloc: dk.cfg.Allocate, mode: string(req.VanillaProof)}, nil
 }
 
 func (dk *doubleKind) spec() *paramsSpec {
@@ -135,6 +140,7 @@ type doublePlan struct {
 	bytes uint64
 	spec  *paramsSpec
 	synth time.Duration
+	alloc bool
 	mode  string
 }
 
@@ -150,7 +156,14 @@ func (p *doublePlan) synthesize(ctx context.Context, k, _ int) (*cs.Assignment, 
 	case "fail":
 		return nil, fmt.Errorf("test double: synthesis of partition %d fails on purpose", k)
 	}
-	return nil, sleepCtx(ctx, p.synth)
+	if err := sleepCtx(ctx, p.synth); err != nil || !p.alloc {
+		return nil, err
+	}
+	v := make([]fr.Element, p.bytes/fr.Bytes)
+	for i := 0; i < len(v); i += 4096 / fr.Bytes {
+		v[i][0] = 1 // fault the page in
+	}
+	return &cs.Assignment{Aux: v}, nil
 }
 
 var errNotMarker = errors.New("engine: TEST_DOUBLE: the proof is not the double's marker")

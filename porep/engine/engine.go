@@ -223,6 +223,7 @@ func (e *Engine) Prove(ctx context.Context, req *Request) (*Result, error) {
 // and ctx's error, and the job goes on.
 func (e *Engine) Await(ctx context.Context, jobID string) (*Result, error) {
 	e.mu.Lock()
+	e.pruneLocked()
 	j := e.jobs[jobID]
 	e.mu.Unlock()
 	if j == nil {
@@ -401,6 +402,7 @@ func safePrepare(h kindHandler, req *Request) (pl plan, err error) {
 func (e *Engine) Cancel(jobID string) (wasRunning bool, err error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.pruneLocked()
 	j := e.jobs[jobID]
 	if j == nil {
 		return false, fmt.Errorf("%w: %q", ErrUnknownJob, jobID)
@@ -496,9 +498,12 @@ func (e *Engine) finalizeLocked(j *job, state State, proof []byte, err error) {
 	for _, p := range j.parts {
 		e.freePartLocked(j, p)
 	}
-	if j.pe != nil {
-		j.pe.refs--
-		j.pe.lastUsed = time.Now()
+	if pe := j.pe; pe != nil {
+		pe.refs--
+		pe.lastUsed = time.Now()
+		if pe.refs == 0 && !pe.loaded && pe.loading == nil && e.params[pe.spec.file] == pe {
+			e.dropParamsLocked(pe) // a load that failed, or never ran
+		}
 	}
 	j.state = state
 	j.proof = proof
@@ -752,7 +757,7 @@ func (e *Engine) reserveLocked(j *job) bool {
 func (e *Engine) evictIdleLocked(keep *paramsSpec) bool {
 	var victim *paramsEntry
 	for _, pe := range e.params {
-		if pe.refs > 0 || !pe.loaded || (keep != nil && pe.spec.file == keep.file) {
+		if pe.refs > 0 || pe.loading != nil || (keep != nil && pe.spec.file == keep.file) {
 			continue
 		}
 		if victim == nil || pe.lastUsed.Before(victim.lastUsed) {

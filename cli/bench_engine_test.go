@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package main
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestBenchEngine runs a small `bench engine --json` and checks that every
+// figure the issue asks for is there and plausible.
+func TestBenchEngine(t *testing.T) {
+	code, out, stderr := runCLI(t, "--log-level", "warn", "bench", "engine", "--json", "--jobs", "3", "--partitions", "3",
+		"--partition-time", "10ms", "--synthesis-time", "2ms", "--partition-bytes", "1048576", "--budget", "67108864")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r map[string]float64
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, k := range []string{"device_busy_fraction", "critical_latency_seconds", "critical_idle_seconds", "partition_device_seconds", "peak_rss_bytes", "budget_bytes"} {
+		if _, ok := r[k]; !ok {
+			t.Errorf("%s missing from %s", k, out)
+		}
+	}
+	if f := r["device_busy_fraction"]; f <= 0 || f > 1 {
+		t.Errorf("device_busy_fraction %v", f)
+	}
+	if r["critical_idle_seconds"] < 0.01 || r["critical_latency_seconds"] < 0.01 || r["partition_device_seconds"] != 0.01 {
+		t.Errorf("latencies %v %v", r["critical_idle_seconds"], r["critical_latency_seconds"])
+	}
+	if r["budget_bytes"] != 64<<20 || r["peak_budget_used_bytes"] > 64<<20 || r["peak_budget_used_bytes"] == 0 || r["peak_rss_bytes"] == 0 {
+		t.Errorf("budget figures %s", out)
+	}
+}
+
+func TestBenchEngineUsage(t *testing.T) {
+	code, _, stderr := runCLI(t, "bench", "engine", "--partition-bytes", "10", "--budget", "5")
+	if code != exitUsage {
+		t.Fatalf("exit %d", code)
+	}
+	wantOneLineError(t, stderr, "--partition-bytes")
+}

@@ -1,0 +1,576 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// newDouble starts an engine with the test double: provers of the given
+// time per partition, synthesis of synth per partition.
+func newDouble(t *testing.T, cfg Config, synth time.Duration, provers ...*DoubleProver) *Engine {
+	t.Helper()
+	if cfg.TestDouble == nil {
+		cfg.TestDouble = &TestDouble{Partitions: 2, SynthesisTime: synth, PartitionBytes: 1 << 20}
+	}
+	if cfg.BudgetBytes == 0 {
+		cfg.BudgetBytes = 1 << 30
+	}
+	for _, p := range provers {
+		cfg.Provers = append(cfg.Provers, p)
+	}
+	e, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+func doubleReq(id string, parts int, prio Priority) *Request {
+	return &Request{RequestID: id, Kind: KindTestDouble, Priority: prio, VanillaProofs: make([][]byte, parts)}
+}
+
+// waitState polls until job id reaches state (or fails the test after 10 s).
+func waitState(t *testing.T, e *Engine, id string, want func(JobStatus) bool) JobStatus {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, js := range e.Status().Jobs {
+			if js.JobID == id && want(js) {
+				return js
+			}
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	t.Fatalf("job %s never reached the wanted state; status %+v", id, e.Status().Jobs)
+	return JobStatus{}
+}
+
+func partitionProving(js JobStatus) bool {
+	for _, p := range js.Partitions {
+		if p.State == "proving" {
+			return true
+		}
+	}
+	return false
+}
+
+// budgetIdle checks that nothing but parameters is left in the budget.
+func budgetIdle(t *testing.T, e *Engine) {
+	t.Helper()
+	b := e.Status().Budget
+	if b.Synthesis != 0 || b.Assignments != 0 || b.Used != b.Params {
+		t.Fatalf("budget not returned: %+v", b)
+	}
+}
+
+func TestDoubleJobCompletes(t *testing.T) {
+	d := &DoubleProver{PerPartition: time.Millisecond}
+	e := newDouble(t, Config{}, time.Millisecond, d)
+	r, err := e.Prove(context.Background(), doubleReq("", 3, 0))
+	if err != nil || r.State != StateCompleted || r.Err != nil {
+		t.Fatalf("Prove: %+v, %v", r, err)
+	}
+	if len(r.Proof) != 3*192 || d.Calls() != 3 {
+		t.Fatalf("proof %d bytes after %d prover calls, want 576 after 3", len(r.Proof), d.Calls())
+	}
+	if r.Timings.Prove < 3*time.Millisecond || r.Timings.Synthesis < 3*time.Millisecond || r.Timings.Total < r.Timings.Prove {
+		t.Fatalf("timings %+v", r.Timings)
+	}
+	s := e.Status()
+	if s.Counters.Completed != 1 || len(s.Jobs) != 1 || s.Jobs[0].State != StateCompleted || len(s.Jobs[0].Partitions) != 3 {
+		t.Fatalf("status %+v", s)
+	}
+	for _, p := range s.Jobs[0].Partitions {
+		if p.State != "proven" || p.Device != "double" || p.Attempts != 1 || p.Prove <= 0 || p.Synthesis <= 0 {
+			t.Fatalf("partition %+v", p)
+		}
+	}
+	if s.Devices[0].Busy < 3*time.Millisecond || s.Devices[0].Name != "double" {
+		t.Fatalf("device %+v", s.Devices[0])
+	}
+	budgetIdle(t, e)
+}
+
+// TestConcurrentDuplicates: 8 callers, two request ids, four callers each:
+// two jobs run, each partition is proven once, every caller gets its
+// job's proof.
+func TestConcurrentDuplicates(t *testing.T) {
+	d := &DoubleProver{PerPartition: 5 * time.Millisecond}
+	e := newDouble(t, Config{}, time.Millisecond, d)
+	var wg sync.WaitGroup
+	results := make([]*Result, 8)
+	errs := make([]error, 8)
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], errs[i] = e.Prove(context.Background(), doubleReq(fmt.Sprintf("id-%d", i%2), 3, 0))
+		}()
+	}
+	wg.Wait()
+	jobs := map[string]bool{}
+	for i, r := range results {
+		if errs[i] != nil || r.State != StateCompleted || len(r.Proof) != 3*192 {
+			t.Fatalf("caller %d: %+v, %v", i, r, errs[i])
+		}
+		if results[i%2].JobID != r.JobID {
+			t.Fatalf("caller %d got job %s, caller %d job %s for the same request", i, r.JobID, i%2, results[i%2].JobID)
+		}
+		jobs[r.JobID] = true
+	}
+	if len(jobs) != 2 || d.Calls() != 6 {
+		t.Fatalf("%d jobs, %d partition proofs; want 2 jobs, 6 proofs", len(jobs), d.Calls())
+	}
+	// A retained completed job answers again without proving.
+	tk, err := e.Submit(context.Background(), doubleReq("id-0", 3, 0))
+	if err != nil || !tk.Attached || tk.JobID != results[0].JobID {
+		t.Fatalf("resubmit: %+v, %v", tk, err)
+	}
+	r, err := e.Await(context.Background(), tk.JobID)
+	if err != nil || string(r.Proof) != string(results[0].Proof) || d.Calls() != 6 {
+		t.Fatalf("retained result: %+v, %v, %d calls", r, err, d.Calls())
+	}
+}
+
+// TestSameIDOtherContent: the same RequestID with other inputs is another job.
+func TestSameIDOtherContent(t *testing.T) {
+	d := &DoubleProver{PerPartition: time.Millisecond}
+	e := newDouble(t, Config{}, 0, d)
+	ctx := context.Background()
+	a, err := e.Submit(ctx, doubleReq("same", 2, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := e.Submit(ctx, doubleReq("same", 3, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.JobID == b.JobID || b.Attached {
+		t.Fatalf("different content attached: %+v %+v", a, b)
+	}
+	ra, _ := e.Await(ctx, a.JobID)
+	rb, _ := e.Await(ctx, b.JobID)
+	if len(ra.Proof) != 2*192 || len(rb.Proof) != 3*192 {
+		t.Fatalf("proofs of %d and %d bytes", len(ra.Proof), len(rb.Proof))
+	}
+	// Priority is not content: it attaches.
+	c, err := e.Submit(ctx, doubleReq("same", 3, PriorityHigh))
+	if err != nil || !c.Attached || c.JobID != b.JobID {
+		t.Fatalf("priority changed the job: %+v, %v", c, err)
+	}
+}
+
+func TestRetention(t *testing.T) {
+	d := &DoubleProver{}
+	e := newDouble(t, Config{RetainJobs: 2, RetainFor: 200 * time.Millisecond}, 0, d)
+	ctx := context.Background()
+	var ids []string
+	for i := range 3 {
+		r, err := e.Prove(ctx, doubleReq(fmt.Sprintf("r%d", i), 1, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.JobID)
+	}
+	if _, err := e.Await(ctx, ids[0]); !errors.Is(err, ErrUnknownJob) {
+		t.Fatalf("job beyond the retention count: %v", err)
+	}
+	if r, err := e.Await(ctx, ids[2]); err != nil || r.State != StateCompleted {
+		t.Fatalf("retained job: %+v, %v", r, err)
+	}
+	// r0 was forgotten: the same id runs again.
+	tk, err := e.Submit(ctx, doubleReq("r0", 1, 0))
+	if err != nil || tk.Attached {
+		t.Fatalf("forgotten id attached: %+v, %v", tk, err)
+	}
+	if _, err := e.Await(ctx, tk.JobID); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(250 * time.Millisecond)
+	if _, err := e.Await(ctx, ids[2]); !errors.Is(err, ErrUnknownJob) {
+		t.Fatalf("job past the retention age: %v", err)
+	}
+	if n := len(e.Status().Jobs); n != 0 {
+		t.Fatalf("%d jobs left after the retention age", n)
+	}
+}
+
+// TestCancelQueuedAndRunning: a running job stops at its partition
+// boundary, a queued one leaves the queue, the budget comes back, and the
+// next job runs.
+func TestCancelQueuedAndRunning(t *testing.T) {
+	d := &DoubleProver{PerPartition: 200 * time.Millisecond}
+	e := newDouble(t, Config{SynthesisWorkers: 1, PartitionsWaiting: 1}, 0, d)
+	ctx := context.Background()
+	run, err := e.Submit(ctx, doubleReq("run", 4, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	queued, err := e.Submit(ctx, doubleReq("queued", 2, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, e, run.JobID, partitionProving)
+	if js := waitState(t, e, queued.JobID, func(js JobStatus) bool { return true }); js.State != StateQueued {
+		t.Fatalf("second job %s, want queued", js.State)
+	}
+	if b := e.Status().Budget; b.Assignments == 0 {
+		t.Fatalf("no assignment counted while proving: %+v", b)
+	}
+	was, err := e.Cancel(queued.JobID)
+	if err != nil || was {
+		t.Fatalf("cancel queued: %v, %v", was, err)
+	}
+	was, err = e.Cancel(run.JobID)
+	if err != nil || !was {
+		t.Fatalf("cancel running: %v, %v", was, err)
+	}
+	for _, id := range []string{run.JobID, queued.JobID} {
+		r, err := e.Await(ctx, id)
+		if err != nil || r.State != StateCancelled || !errors.Is(r.Err, context.Canceled) || r.Proof != nil {
+			t.Fatalf("cancelled job %s: %+v, %v", id, r, err)
+		}
+	}
+	if d.Calls() != 1 {
+		t.Fatalf("%d partitions reached the prover, want the one running at the cancel", d.Calls())
+	}
+	budgetIdle(t, e)
+	if s := e.Status(); s.Counters.Cancelled != 2 {
+		t.Fatalf("counters %+v", s.Counters)
+	}
+	d.PerPartition = time.Millisecond
+	r, err := e.Prove(ctx, doubleReq("next", 2, 0))
+	if err != nil || r.State != StateCompleted {
+		t.Fatalf("next job: %+v, %v", r, err)
+	}
+	if was, err := e.Cancel(r.JobID); was || err != nil {
+		t.Fatalf("cancel of a finished job: %v, %v", was, err)
+	}
+	if _, err := e.Cancel("nope"); !errors.Is(err, ErrUnknownJob) {
+		t.Fatalf("cancel unknown: %v", err)
+	}
+}
+
+// TestProveCallerGone: a Prove caller's ctx ending cancels its job unless
+// the job was Submit-ted or someone else waits; Await's timeout does not.
+func TestProveCallerGone(t *testing.T) {
+	d := &DoubleProver{PerPartition: 50 * time.Millisecond}
+	e := newDouble(t, Config{}, 0, d)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	r, err := e.Prove(ctx, doubleReq("gone", 4, 0))
+	if !errors.Is(err, context.DeadlineExceeded) || r == nil {
+		t.Fatalf("Prove past its deadline: %+v, %v", r, err)
+	}
+	r, _ = e.Await(context.Background(), r.JobID)
+	if r.State != StateCancelled {
+		t.Fatalf("abandoned job %s, want cancelled", r.State)
+	}
+	// Submitted: Await's timeout leaves it running.
+	tk, err := e.Submit(context.Background(), doubleReq("kept", 2, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	actx, acancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer acancel()
+	r, err = e.Await(actx, tk.JobID)
+	if !errors.Is(err, context.DeadlineExceeded) || r.State.Final() || r.Timings.Total <= 0 {
+		t.Fatalf("Await timeout: %+v, %v", r, err)
+	}
+	pctx, pcancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer pcancel()
+	if _, err := e.Prove(pctx, doubleReq("kept", 2, 0)); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatal(err)
+	}
+	r, err = e.Await(context.Background(), tk.JobID)
+	if err != nil || r.State != StateCompleted {
+		t.Fatalf("submitted job after its callers left: %+v, %v", r, err)
+	}
+}
+
+// TestCriticalOvertakes: a CRITICAL job submitted behind 10 queued NORMAL
+// jobs of 4 partitions is proven within the next two proving slots (the
+// partition proving when it arrives, and its own).
+func TestCriticalOvertakes(t *testing.T) {
+	var mu sync.Mutex
+	var order []string
+	d := &DoubleProver{PerPartition: 20 * time.Millisecond, Fail: func(_ int, w *Work) error {
+		mu.Lock()
+		order = append(order, w.JobID)
+		mu.Unlock()
+		return nil
+	}}
+	e := newDouble(t, Config{}, 2*time.Millisecond, d)
+	ctx := context.Background()
+	for i := range 10 {
+		if _, err := e.Submit(ctx, doubleReq(fmt.Sprintf("n%d", i), 4, PriorityNormal)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(50 * time.Millisecond)
+	mu.Lock()
+	before := len(order)
+	mu.Unlock()
+	r, err := e.Prove(ctx, doubleReq("winning", 1, PriorityCritical))
+	if err != nil || r.State != StateCompleted {
+		t.Fatal(r, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	pos := -1
+	for i, id := range order {
+		if id == r.JobID {
+			pos = i
+		}
+	}
+	if pos < 0 || pos > before+1 {
+		t.Fatalf("critical partition proven at slot %d, %d slots were started before it arrived (order %v)", pos, before, order)
+	}
+	if s := e.Status(); s.Queues[len(s.Queues)-1].Pending+s.Queues[len(s.Queues)-1].InProgress == 0 {
+		t.Fatalf("NORMAL jobs should still be queued: %+v", s.Queues)
+	}
+}
+
+// TestRetryOnOtherProver: a failing prover's partition is proven again on
+// the other prover; the job completes; a prover failing twice in a row is
+// quarantined and gets no more work.
+func TestRetryOnOtherProver(t *testing.T) {
+	bad := &DoubleProver{ProverName: "bad", PerPartition: time.Millisecond, Fail: func(int, *Work) error { return errors.New("device lost") }}
+	good := &DoubleProver{ProverName: "good", PerPartition: 5 * time.Millisecond}
+	e := newDouble(t, Config{}, 0, bad, good)
+	ctx := context.Background()
+	for i := range 3 {
+		r, err := e.Prove(ctx, doubleReq(fmt.Sprintf("j%d", i), 4, 0))
+		if err != nil || r.State != StateCompleted {
+			t.Fatalf("job %d: %+v, %v", i, r, err)
+		}
+	}
+	s := e.Status()
+	if !s.Devices[0].Quarantined || s.Devices[0].ConsecutiveFailures != 2 || s.Devices[1].Quarantined {
+		t.Fatalf("devices %+v", s.Devices)
+	}
+	if bad.Calls() != 2 || s.Counters.Retries != 2 {
+		t.Fatalf("bad prover called %d times, %d retries; want 2 and 2", bad.Calls(), s.Counters.Retries)
+	}
+	retried := 0
+	for _, js := range s.Jobs {
+		for _, p := range js.Partitions {
+			if p.Attempts == 2 {
+				retried++
+				if p.Device != "good" {
+					t.Fatalf("retry ran on %s", p.Device)
+				}
+			}
+		}
+	}
+	if retried != 2 {
+		t.Fatalf("%d partitions retried, want 2", retried)
+	}
+}
+
+// TestFailureNamesPartition: with one prover failing, the partition is
+// retried on it, then the job fails naming the partition and both causes;
+// the prover is then quarantined, and with no prover left jobs fail.
+func TestFailureNamesPartition(t *testing.T) {
+	d := &DoubleProver{PerPartition: time.Millisecond, Fail: func(n int, _ *Work) error { return fmt.Errorf("boom %d", n) }}
+	e := newDouble(t, Config{}, 0, d)
+	r, err := e.Prove(context.Background(), doubleReq("f", 1, 0))
+	if err != nil || r.State != StateFailed {
+		t.Fatalf("%+v, %v", r, err)
+	}
+	msg := r.Err.Error()
+	for _, want := range []string{"partition 0", "boom 1", "boom 2", "double"} {
+		if !strings.Contains(msg, want) {
+			t.Fatalf("error %q does not name %q", msg, want)
+		}
+	}
+	if s := e.Status(); !s.Devices[0].Quarantined || s.Counters.Failed != 1 {
+		t.Fatalf("status %+v", s)
+	}
+	r, err = e.Prove(context.Background(), doubleReq("g", 1, 0))
+	if err != nil || r.State != StateFailed || !strings.Contains(r.Err.Error(), "quarantined") {
+		t.Fatalf("job with every prover quarantined: %+v, %v", r, err)
+	}
+	budgetIdle(t, e)
+}
+
+// TestPanicFailsJob: a kind that panics fails its job; the engine goes on.
+func TestPanicFailsJob(t *testing.T) {
+	d := &DoubleProver{PerPartition: time.Millisecond}
+	e := newDouble(t, Config{}, 0, d)
+	ctx := context.Background()
+	r, err := e.Prove(ctx, &Request{Kind: KindTestDouble, VanillaProof: []byte("panic")})
+	if err != nil || r.State != StateFailed || !errors.Is(r.Err, errPanic) || !strings.Contains(r.Err.Error(), "on purpose") {
+		t.Fatalf("panicking job: %+v, %v", r, err)
+	}
+	r, err = e.Prove(ctx, &Request{Kind: KindTestDouble, VanillaProof: []byte("fail")})
+	if err != nil || r.State != StateFailed || !strings.Contains(r.Err.Error(), "partition 0: synthesis") {
+		t.Fatalf("failing synthesis: %+v, %v", r, err)
+	}
+	r, err = e.Prove(ctx, doubleReq("", 2, 0))
+	if err != nil || r.State != StateCompleted {
+		t.Fatalf("job after the panic: %+v, %v", r, err)
+	}
+	budgetIdle(t, e)
+}
+
+func TestRefusals(t *testing.T) {
+	e := newDouble(t, Config{BudgetBytes: 10 << 20, TestDouble: &TestDouble{PartitionBytes: 8 << 20, ParamsBytes: 4 << 20}}, 0, &DoubleProver{})
+	ctx := context.Background()
+	_, err := e.Submit(ctx, doubleReq("", 1, 0))
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "12582912 bytes") || !strings.Contains(err.Error(), "10485760 bytes") {
+		t.Fatalf("too large: %v", err)
+	}
+	if _, err := e.Submit(ctx, &Request{Kind: KindWinningPoSt}); !errors.Is(err, ErrUnsupportedKind) || !strings.Contains(err.Error(), "WINNING_POST") {
+		t.Fatalf("unsupported kind: %v", err)
+	}
+	if _, err := e.Submit(ctx, &Request{Kind: KindTestDouble, VanillaProof: []byte("bad")}); !errors.Is(err, ErrBadInput) {
+		t.Fatalf("bad input: %v", err)
+	}
+	if _, err := e.Submit(ctx, &Request{Kind: KindPoRepC2}); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "vanilla_proof") {
+		t.Fatalf("empty PoRep: %v", err)
+	}
+	if _, err := e.Submit(ctx, &Request{Kind: KindPoRepC2, VanillaProof: []byte("{garbage")}); !errors.Is(err, ErrBadInput) {
+		t.Fatalf("garbage PoRep: %v", err)
+	}
+	if _, err := e.Await(ctx, "nope"); !errors.Is(err, ErrUnknownJob) {
+		t.Fatalf("await unknown: %v", err)
+	}
+}
+
+// TestBudgetBoundsPartitions: with room for two partitions, never more
+// than two are held at once, and everything completes.
+func TestBudgetBoundsPartitions(t *testing.T) {
+	d := &DoubleProver{PerPartition: 2 * time.Millisecond}
+	e := newDouble(t, Config{BudgetBytes: 2 << 20, SynthesisWorkers: 4, PartitionsWaiting: 8}, time.Millisecond, d)
+	stop := make(chan struct{})
+	var peak uint64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if b := e.Status().Budget; b.Used > peak {
+				peak = b.Used
+			}
+			time.Sleep(100 * time.Microsecond)
+		}
+	}()
+	var jobs []string
+	for i := range 4 {
+		tk, err := e.Submit(context.Background(), doubleReq(fmt.Sprint(i), 3, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, tk.JobID)
+	}
+	for _, id := range jobs {
+		if r, err := e.Await(context.Background(), id); err != nil || r.State != StateCompleted {
+			t.Fatal(r, err)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	if peak > 2<<20 || peak == 0 {
+		t.Fatalf("peak use %d bytes, budget %d", peak, 2<<20)
+	}
+}
+
+// TestParamsLRU: idle parameters are evicted when room is needed; Preload
+// and Evict work by circuit id.
+func TestParamsLRU(t *testing.T) {
+	e := newDouble(t, Config{BudgetBytes: 8 << 20, TestDouble: &TestDouble{PartitionBytes: 1 << 20, ParamsBytes: 4 << 20}}, 0, &DoubleProver{})
+	ctx := context.Background()
+	already, _, err := e.Preload(ctx, "double")
+	if err != nil || already {
+		t.Fatalf("preload: %v %v", already, err)
+	}
+	if already, _, err = e.Preload(ctx, "double"); err != nil || !already {
+		t.Fatalf("second preload: %v %v", already, err)
+	}
+	s := e.Status()
+	if len(s.Params) != 1 || s.Params[0].Tier != "warm" || s.Params[0].Bytes != 4<<20 || s.Budget.Params != 4<<20 {
+		t.Fatalf("params %+v budget %+v", s.Params, s.Budget)
+	}
+	if _, err := e.Prove(ctx, doubleReq("", 2, 0)); err != nil {
+		t.Fatal(err)
+	}
+	was, freed, err := e.Evict("double")
+	if err != nil || !was || freed != 4<<20 {
+		t.Fatalf("evict: %v %d %v", was, freed, err)
+	}
+	if s := e.Status(); len(s.Params) != 0 || s.Budget.Used != 0 {
+		t.Fatalf("after evict: %+v %+v", s.Params, s.Budget)
+	}
+	if _, _, err := e.Preload(ctx, "porep-99k"); !errors.Is(err, ErrBadInput) {
+		t.Fatalf("unknown circuit: %v", err)
+	}
+}
+
+func TestDrain(t *testing.T) {
+	d := &DoubleProver{PerPartition: 20 * time.Millisecond}
+	e := newDouble(t, Config{}, 0, d)
+	ctx := context.Background()
+	tk, err := e.Submit(ctx, doubleReq("a", 2, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := e.Await(ctx, tk.JobID); r.State != StateCompleted {
+		t.Fatalf("drained job %s", r.State)
+	}
+	if _, err := e.Submit(ctx, doubleReq("b", 1, 0)); !errors.Is(err, ErrDraining) {
+		t.Fatalf("submit while draining: %v", err)
+	}
+
+	e2 := newDouble(t, Config{}, 0, &DoubleProver{PerPartition: time.Second})
+	tk, err = e2.Submit(ctx, doubleReq("slow", 4, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dctx, cancel := context.WithTimeout(ctx, 30*time.Millisecond)
+	defer cancel()
+	if err := e2.Drain(dctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("drain past its deadline: %v", err)
+	}
+	if r, _ := e2.Await(ctx, tk.JobID); r.State != StateCancelled {
+		t.Fatalf("job left at the drain deadline: %s", r.State)
+	}
+}
+
+func TestMetrics(t *testing.T) {
+	e := newDouble(t, Config{}, 0, &DoubleProver{})
+	if _, err := e.Prove(context.Background(), doubleReq("", 2, 0)); err != nil {
+		t.Fatal(err)
+	}
+	mfs, err := e.Gatherer().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, mf := range mfs {
+		have[mf.GetName()] = true
+	}
+	for _, want := range []string{"cuseal_engine_queue_depth", "cuseal_engine_jobs_total", "cuseal_engine_partition_synthesis_seconds",
+		"cuseal_engine_partition_prove_seconds", "cuseal_engine_device_busy", "cuseal_engine_device_busy_seconds_total",
+		"cuseal_engine_budget_bytes", "cuseal_engine_partition_retries_total"} {
+		if !have[want] {
+			t.Errorf("metric %s missing (have %v)", want, have)
+		}
+	}
+}

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/filecoin-project/go-state-types/abi"
+	"github.com/filecoin-project/go-state-types/proof"
+
+	"github.com/cuseal/cuseal/internal/testsector"
+	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// testParamsSeed is porep's tests' seed, so the 2 KiB parameters in
+// $CUSEAL_TEST_PARAMS_DIR are shared with them.
+var testParamsSeed = [32]byte{'c', 'u', 's', 'e', 'a', 'l', '-', 'p', 'o', 'r', 'e', 'p', '-', 't', 'e', 's', 't'}
+
+// params2K returns a directory with 2 KiB test parameters (generated once
+// and cached across runs; -short skips when none are cached).
+func params2K(t *testing.T) (string, stacked.SectorConfig) {
+	t.Helper()
+	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := os.Getenv("CUSEAL_TEST_PARAMS_DIR")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "cuseal-test-params")
+	}
+	if pp, _ := porep.ParameterPaths(&cfg, porep.WithParamsDir(dir)); testing.Short() {
+		if _, err := os.Stat(pp); err != nil {
+			t.Skip("-short: no cached 2 KiB test parameters in", dir)
+		}
+	}
+	if _, err := porep.GenerateTestParams(dir, &cfg, testParamsSeed, nil); err != nil {
+		t.Fatal(err)
+	}
+	return dir, cfg
+}
+
+// commit2In wraps a C1 output as lotus-bench's Commit2In, as Curio sends it.
+func commit2In(t *testing.T, c1 []byte, sector int) []byte {
+	b, err := json.Marshal(map[string]any{"SectorNum": sector, "Phase1Out": base64.StdEncoding.EncodeToString(c1), "SectorSize": 2048})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func porepReq(id string, c1 []byte) *Request {
+	return &Request{
+		RequestID: id, Kind: KindPoRepC2,
+		RegisteredProof: uint64(abi.RegisteredSealProof_StackedDrg2KiBV1_1), SectorSize: 2048,
+		SectorNumber: uint64(testsector.Sector), MinerID: uint64(testsector.Miner),
+		VanillaProof: c1,
+	}
+}
+
+func verify2K(t *testing.T, dir string, s *testsector.Sealed, pf []byte) {
+	t.Helper()
+	ok, err := porep.VerifySeal(proof.SealVerifyInfo{
+		SealProof:             abi.RegisteredSealProof_StackedDrg2KiBV1_1,
+		SectorID:              abi.SectorID{Miner: testsector.Miner, Number: testsector.Sector},
+		Randomness:            abi.SealRandomness(testsector.Ticket),
+		InteractiveRandomness: abi.InteractiveSealRandomness(testsector.Seed),
+		Proof:                 pf, SealedCID: s.CommR, UnsealedCID: s.CommD,
+	}, porep.WithParamsDir(dir))
+	if err != nil || !ok {
+		t.Fatalf("VerifySeal: %v, %v", ok, err)
+	}
+}
+
+// TestPoRepEndToEnd proves a 2 KiB sector through the engine on the CPU
+// backend with 8 concurrent callers of one request id (four Prove, four
+// Submit + Await): it is proven once, the proof passes porep.VerifySeal,
+// and with fixed randomness its bytes are SealCommitPhase2's. The prover
+// fails once on purpose: the partition is retried. (Two CPU proofs:
+// skipped under -short, as porep's end-to-end test.)
+func TestPoRepEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: two CPU proofs of a 2.7M-constraint circuit")
+	}
+	dir, cfg := params2K(t)
+	s1, err := testsector.Seal(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := [32]byte{7}
+	cpu, err := NewBackendProver(porep.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flaky := &DoubleProver{ProverName: "flaky-cpu", Inner: cpu, Fail: func(n int, _ *Work) error {
+		if n == 1 {
+			return errors.New("injected fault")
+		}
+		return nil
+	}}
+	e, err := New(Config{ParamsDir: dir, Provers: []Prover{flaky}, DeterministicSeed: &seed, BudgetBytes: 16 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	var wg sync.WaitGroup
+	results := make([]*Result, 8)
+	errs := make([]error, 8)
+	ctx := context.Background()
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req := porepReq("porep-1000-7", s1.C1)
+			if i%2 == 0 {
+				results[i], errs[i] = e.Prove(ctx, req)
+				return
+			}
+			tk, err := e.Submit(ctx, req)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			results[i], errs[i] = e.Await(ctx, tk.JobID)
+		}()
+	}
+	wg.Wait()
+	for i, r := range results {
+		if errs[i] != nil || r.State != StateCompleted {
+			t.Fatalf("caller %d: %+v, %v", i, r, errs[i])
+		}
+		if r.JobID != results[0].JobID || !bytes.Equal(r.Proof, results[0].Proof) {
+			t.Fatalf("caller %d: job %s differs from caller 0's %s", i, r.JobID, results[0].JobID)
+		}
+	}
+	verify2K(t, dir, s1, results[0].Proof)
+	st := e.Status()
+	if len(st.Jobs) != 1 || st.Counters.Completed != 1 || st.Counters.Retries != 1 {
+		t.Fatalf("%d jobs, counters %+v; want 1 job, one retry", len(st.Jobs), st.Counters)
+	}
+	if calls := flaky.Calls(); calls != cfg.Partitions+1 {
+		t.Fatalf("%d prover calls for %d partitions and one retry", calls, cfg.Partitions)
+	}
+	if len(st.Params) != 1 || st.Params[0].CircuitID != "porep-2k" || st.Params[0].Tier != "warm" || st.Budget.Params == 0 {
+		t.Fatalf("params %+v, budget %+v", st.Params, st.Budget)
+	}
+	if st.Budget.Assignments != 0 {
+		t.Fatalf("budget after the job: %+v", st.Budget)
+	}
+	want, err := porep.SealCommitPhase2(s1.C1, testsector.Sector, testsector.Miner,
+		porep.WithParamsDir(dir), porep.WithBackend(porep.BackendCPU), porep.WithDeterministicRandomness(seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(want, results[0].Proof) {
+		t.Fatal("engine proof differs from SealCommitPhase2's with the same randomness")
+	}
+	was, freed, err := e.Evict("porep-2k")
+	if err != nil || !was || freed != st.Budget.Params {
+		t.Fatalf("evict: %v %d %v", was, freed, err)
+	}
+}
+
+// TestPoRepBadInput: requests that do not match their C1 are refused
+// naming the field, before anything is queued.
+func TestPoRepBadInput(t *testing.T) {
+	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1, err := testsector.Seal(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir() // parsing needs no parameters
+	e, err := New(Config{ParamsDir: dir, Provers: []Prover{&DoubleProver{}}, BudgetBytes: 16 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, tc := range []struct {
+		edit func(*Request)
+		want string
+	}{
+		{func(r *Request) { r.RegisteredProof = uint64(abi.RegisteredSealProof_StackedDrg32GiBV1_1) }, "registered_proof"},
+		{func(r *Request) { r.SectorSize = 32 << 30 }, "sector_size"},
+		{func(r *Request) { r.SectorNumber++ }, "replica_id"},
+		{func(r *Request) { r.VanillaProof = r.VanillaProof[:len(r.VanillaProof)/2] }, "vanilla_proof"},
+		{func(r *Request) { r.VanillaProof = commit2In(t, r.VanillaProof, 8) }, "Commit2In.SectorNum = 8"},
+	} {
+		req := porepReq("", s1.C1)
+		tc.edit(req)
+		_, err := e.Submit(context.Background(), req)
+		if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("want a bad-input error naming %s, got %v", tc.want, err)
+		}
+	}
+	if n := len(e.Status().Jobs); n != 0 {
+		t.Fatalf("%d jobs queued by refused requests", n)
+	}
+	// Curio's wrapper is accepted; without parameter files the job fails
+	// naming the missing file.
+	tk, err := e.Submit(context.Background(), porepReq("", commit2In(t, s1.C1, int(testsector.Sector))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.Await(context.Background(), tk.JobID)
+	if err != nil || r.State != StateFailed || !errors.Is(r.Err, porep.ErrParamsNotFound) || !strings.Contains(r.Err.Error(), dir) {
+		t.Fatalf("job without parameters: %+v, %v", r, err)
+	}
+	if st := e.Status(); st.Budget.Used != 0 || len(st.Params) != 0 {
+		t.Fatalf("a failed load left parameters in the budget: %+v %+v", st.Budget, st.Params)
+	}
+	// A budget below the parameters and one partition refuses with figures.
+	small, err := New(Config{ParamsDir: dir, Provers: []Prover{&DoubleProver{}}, BudgetBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer small.Close()
+	if _, err := small.Submit(context.Background(), porepReq("", s1.C1)); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), fmt.Sprint(1<<20)) {
+		t.Fatalf("too large: %v", err)
+	}
+}

@@ -345,3 +345,31 @@ func TestClientCommands(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, p.log())
 	}
 }
+
+// TestClientProveRefused: `cuseal client prove` sends a real C1 as Curio
+// does; the server's engine refuses it for another miner (replica_id), the
+// exit is 2 with one line, and no --out file is written.
+func TestClientProveRefused(t *testing.T) {
+	sector := sealedSample(t)
+	sock := filepath.Join(t.TempDir(), "s.sock")
+	p := startServe(t, "--listen", "unix://"+sock, "--params-dir", t.TempDir(), "--test-double-partitions", "1", "--test-double-time", "10ms")
+	out := filepath.Join(t.TempDir(), "proof")
+	code, _, stderr := runCLI(t, "client", "prove", "--addr", p.addr, "--c1", filepath.Join(sector, FileC1),
+		"--miner", "t01001", "--sector", "7", "--out", out)
+	if code != exitUsage {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	wantOneLineError(t, stderr, "InvalidArgument")
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("--out written for a refused request: %v", err)
+	}
+	code, _, stderr = runCLI(t, "client", "prove", "--addr", p.addr, "--c1", filepath.Join(sector, FileC1), "--out", out)
+	if code != exitUsage {
+		t.Fatalf("raw C1 without --sector: exit %d: %s", code, stderr)
+	}
+	wantOneLineError(t, stderr, "--sector: required for a raw C1")
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if code := p.wait(t, 30*time.Second); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, p.log())
+	}
+}

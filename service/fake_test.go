@@ -81,6 +81,12 @@ func (f *fakeEngine) Submit(_ context.Context, r *engine.Request) (engine.Ticket
 	return engine.Ticket{JobID: j.id, QueuePosition: pos, Device: "cpu"}, nil
 }
 
+func (f *fakeEngine) setAuto(on bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.auto = on
+}
+
 // finish ends job id with state (Completed: the proof; else err).
 func (f *fakeEngine) finish(id string, state engine.State, err error) {
 	f.mu.Lock()

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -140,21 +141,21 @@ func TestRPCs(t *testing.T) {
 	wantCode(t, err, codes.NotFound, "job-999")
 
 	// Prove: submit + await; a failed job is FAILED with its message.
-	f.auto = true
+	f.setAuto(true)
 	res, err = c.Prove(ctx, porepReq(""))
 	if err != nil || res.Status != pb.AwaitProofResponse_COMPLETED || !bytes.Equal(res.Proof, want) {
 		t.Fatalf("Prove: %v %v", res, err)
 	}
-	f.auto = false
+	f.setAuto(false)
 	done := make(chan error, 1)
 	go func() {
 		res, err := c.Prove(ctx, porepReq("porep-1000-9"))
-		if res.GetStatus() != pb.AwaitProofResponse_FAILED || !strings.Contains(res.GetErrorMessage(), "partition 1: backend") {
-			err = errors.New("Prove of a failing job: " + res.String())
-		} else {
-			err = nil
+		var re *client.ResultError
+		if !errors.As(err, &re) || res.GetStatus() != pb.AwaitProofResponse_FAILED || !strings.Contains(res.GetErrorMessage(), "partition 1: backend") {
+			done <- fmt.Errorf("Prove of a failing job: %v, %v", res, err)
+			return
 		}
-		done <- err
+		done <- nil
 	}()
 	id := waitJob(t, f, "porep-1000-9")
 	f.finish(id, engine.StateFailed, errors.New("partition 1: backend: out of memory"))

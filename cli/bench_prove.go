@@ -79,24 +79,10 @@ func benchProveAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if n := c.Int("partitions-in-flight"); n < 1 {
-		return usageErrorf("--partitions-in-flight %d: must be at least 1", n)
-	}
-	if w := c.Int("synth-workers"); w < 0 {
-		return usageErrorf("--synth-workers %d: must be at least 0", w)
-	}
-	dir := c.String("params-dir")
-	if err := checkParamsPresent(dir, &in.cfg, true); err != nil {
+	if err := preflightProve(c, in, backends); err != nil {
 		return err
 	}
-	if !c.Bool("force") {
-		pp, _, _ := in.cfg.ParameterPaths(dir)
-		for _, b := range backends {
-			if err := checkProveMemory(c, &in.cfg, b, pp); err != nil {
-				return err
-			}
-		}
-	}
+	dir := c.String("params-dir")
 	stop, err := startProfiling(c)
 	if err != nil {
 		return err
@@ -110,10 +96,7 @@ func benchProveAction(c *cli.Context) error {
 		var proof []byte
 		m, err := measure(runs, func(int) error {
 			rec = newPhaseRecorder(bar, c.App.ErrWriter, in.cfg.Partitions)
-			opts, err := proverOptions(c, dir, backend, rec)
-			if err != nil {
-				return err
-			}
+			opts := proverOptions(c, dir, backend, rec)
 			if len(backends) > 1 {
 				opts = append(opts, porep.WithDeterministicRandomness(benchSeed))
 			}

@@ -123,8 +123,8 @@ func benchSynthAction(c *cli.Context) error {
 	}
 	// SynthesizeParallel runs at most one goroutine per challenge.
 	workers = min(workers, max(cfg.ChallengesPerPartition, 1))
-	// The exact partition size pre-sizes every ProvingAssignment, as the prover does
-	// (porep.SealCommitPhase2 uses the same stacked.SizeHintFor).
+	// The exact partition size (measured once per shape, before the timed runs) pre-sizes
+	// every ProvingAssignment in stacked.SynthesizePartition, as in the prover.
 	hint, err := stacked.SizeHintFor(&cfg)
 	if err != nil {
 		return internalError(err)
@@ -147,9 +147,9 @@ func benchSynthAction(c *cli.Context) error {
 	m, err := measure(runs, func(run int) error {
 		for k := 0; k < parts; k++ {
 			u0, t0 := selfUsage(), time.Now()
-			a, err := synthesizePartition(c1, &cfg, k, hint, workers, pool)
+			a, err := stacked.SynthesizePartition(context.Background(), c1, &cfg, k, pool, workers)
 			if err != nil {
-				return err
+				return inputError(err)
 			}
 			wall, u1 := time.Since(t0).Seconds(), selfUsage()
 			pr := partitionRun{Run: run, Partition: k, Seconds: wall, CPUSeconds: u1.cpu - u0.cpu,
@@ -202,7 +202,7 @@ func benchSynthAction(c *cli.Context) error {
 		res.ConstraintsPerSecond = float64(res.Constraints) * float64(parts) / sp.Median
 	}
 	if c.Bool("digests") {
-		if err := synthDigests(c1, &cfg, hint, workers, pool, &res); err != nil {
+		if err := synthDigests(c1, &cfg, workers, pool, &res); err != nil {
 			return err
 		}
 	}
@@ -265,46 +265,14 @@ func (r *synthResult) summarizePartitions() {
 	}
 }
 
-// synthesizePartition builds partition k's circuit from c1 and synthesizes it into a
-// ProvingAssignment sized by hint (storage from pool unless nil), its challenges on
-// workers goroutines (stacked.Circuit.SynthesizeParallel; 1: sequentially), as
-// porep.SealCommitPhase2 does.
-func synthesizePartition(c1 *stacked.C1Output, cfg *stacked.SectorConfig, k int, hint cs.SizeHint, workers int, pool *cs.BufferPool) (*cs.Assignment, error) {
-	circ, err := stacked.NewCircuit(c1, cfg, k)
-	if err != nil {
-		return nil, inputError(err)
-	}
-	var pa *cs.ProvingAssignment
-	if pool != nil {
-		pa = pool.NewProvingAssignment(hint)
-	} else {
-		pa = cs.NewProvingAssignment(hint)
-	}
-	if workers > 1 {
-		per, err := stacked.ChallengeSizeHint(cfg)
-		if err != nil {
-			return nil, internalError(err)
-		}
-		err = circ.SynthesizeParallel(context.Background(), pa, per, workers)
-		if err != nil {
-			return nil, inputError(err)
-		}
-		return pa.Assignment(), nil
-	}
-	if err := circ.Synthesize(pa); err != nil {
-		return nil, inputError(err)
-	}
-	return pa.Assignment(), nil
-}
-
 // synthDigests fills the digests of partition 0 (digests.md §1–§4); the witness, a/b/c and
 // density digests come from the same synthesis path as the timed runs, into the storage
 // they left in pool (reused, not cleared) unless pool is nil, so that comparing them with
 // those of --workers 1 --no-pool checks the parallel path and the storage reuse together.
-func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, hint cs.SizeHint, workers int, pool *cs.BufferPool, res *synthResult) error {
-	a, err := synthesizePartition(c1, cfg, 0, hint, workers, pool)
+func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, workers int, pool *cs.BufferPool, res *synthResult) error {
+	a, err := stacked.SynthesizePartition(context.Background(), c1, cfg, 0, pool, workers)
 	if err != nil {
-		return err
+		return inputError(err)
 	}
 	w, abc, den := a.WitnessDigest(), a.ABCDigest(), a.DensityDigest()
 	res.WitnessDigest = hex.EncodeToString(w[:])

@@ -93,12 +93,9 @@ func synthWorkersFlag() cli.Flag {
 	return &cli.IntFlag{Name: "synth-workers", Usage: "goroutines synthesizing one partition's challenges concurrently (0: GOMAXPROCS; 1: sequential); the result is the same", Value: 0}
 }
 
-// proverOptions turns the common flags into porep options.
-func proverOptions(c *cli.Context, dir, backend string, rec *phaseRecorder) ([]porep.Option, error) {
+// proverOptions turns the common flags, checked by preflightProve, into porep options.
+func proverOptions(c *cli.Context, dir, backend string, rec *phaseRecorder) []porep.Option {
 	n := c.Int("partitions-in-flight")
-	if n < 1 {
-		return nil, usageErrorf("--partitions-in-flight %d: must be at least 1", n)
-	}
 	opts := []porep.Option{
 		porep.WithParamsDir(dir), porep.WithBackend(backend), porep.WithContext(c.Context),
 		porep.WithLogger(slog.Default()), porep.WithProgress(rec.record), porep.WithMaxPartitionsInFlight(n),
@@ -107,11 +104,37 @@ func proverOptions(c *cli.Context, dir, backend string, rec *phaseRecorder) ([]p
 		opts = append(opts, porep.WithPreloadParams())
 	}
 	opts = append(opts, productionOptions(c)...)
-	w := c.Int("synth-workers")
-	if w < 0 {
-		return nil, usageErrorf("--synth-workers %d: must be at least 0", w)
+	return append(opts, porep.WithSynthesisWorkers(c.Int("synth-workers")))
+}
+
+// preflightProve is what commit2 and bench prove check, in this order, once the C1 is
+// read and before anything is proven: --partitions-in-flight and --synth-workers, the
+// parameter files in --params-dir, the estimated memory need of each backend (unless
+// --force) and, for NI-PoRep (whose C2 aggregates its partition proofs), the SnarkPack SRS.
+// Each failure is a usage or input error (exit 2) naming the flag or file.
+func preflightProve(c *cli.Context, in *c1Input, backends []string) error {
+	if n := c.Int("partitions-in-flight"); n < 1 {
+		return usageErrorf("--partitions-in-flight %d: must be at least 1", n)
 	}
-	return append(opts, porep.WithSynthesisWorkers(w)), nil
+	if w := c.Int("synth-workers"); w < 0 {
+		return usageErrorf("--synth-workers %d: must be at least 0", w)
+	}
+	dir := c.String("params-dir")
+	if err := checkParamsPresent(dir, &in.cfg, true); err != nil {
+		return err
+	}
+	if !c.Bool("force") {
+		pp, _, _ := in.cfg.ParameterPaths(dir)
+		for _, b := range backends {
+			if err := checkProveMemory(c, &in.cfg, b, pp); err != nil {
+				return err
+			}
+		}
+	}
+	if in.cfg.Challenges == stacked.ChallengesNonInteractive {
+		return checkSRSPresent(dir)
+	}
+	return nil
 }
 
 func commit2Command() *cli.Command {
@@ -222,12 +245,6 @@ func commit2Action(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if n := c.Int("partitions-in-flight"); n < 1 {
-		return usageErrorf("--partitions-in-flight %d: must be at least 1", n)
-	}
-	if w := c.Int("synth-workers"); w < 0 {
-		return usageErrorf("--synth-workers %d: must be at least 0", w)
-	}
 	outPath := c.String("out")
 	if outPath != "" {
 		if err := checkOutFile(outPath); err != nil {
@@ -237,30 +254,16 @@ func commit2Action(c *cli.Context) error {
 			return usageErrorf("--out %s: exists; refusing to overwrite it (pass --force to replace it)", outPath)
 		}
 	}
-	dir := c.String("params-dir")
-	if err := checkParamsPresent(dir, &in.cfg, true); err != nil {
+	if err := preflightProve(c, in, []string{backend}); err != nil {
 		return err
 	}
-	if !c.Bool("force") {
-		pp, _, _ := in.cfg.ParameterPaths(dir)
-		if err := checkProveMemory(c, &in.cfg, backend, pp); err != nil {
-			return err
-		}
-	}
-	if in.cfg.Challenges == stacked.ChallengesNonInteractive {
-		if err := checkSRSPresent(dir); err != nil { // NI-PoRep C2 aggregates its partition proofs
-			return err
-		}
-	}
+	dir := c.String("params-dir")
 	parse := time.Since(start)
 
 	jsonOut := c.Bool("json")
 	rec := newPhaseRecorder(newPhaseProgress(c.App.ErrWriter, int64(in.cfg.Partitions),
 		fmt.Sprintf("commit2 %s", stacked.SizeLabel(in.cfg.SectorSize))), c.App.ErrWriter, in.cfg.Partitions)
-	opts, err := proverOptions(c, dir, backend, rec)
-	if err != nil {
-		return err
-	}
+	opts := proverOptions(c, dir, backend, rec)
 	proof, err := porep.SealCommitPhase2(in.data, in.sector, in.miner, opts...)
 	rec.bar.Done()
 	if err != nil {

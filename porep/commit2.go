@@ -239,18 +239,17 @@ func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID a
 	ctx := s.ctx
 	n := len(pc.c1.VanillaProofs)
 	proofs := make([]groth16.Proof, n)
-	// The exact size lets every partition's ProvingAssignment append without
-	// reallocating (no transient doubling of a 32 GiB partition's vectors).
-	hint, err := stacked.SizeHintFor(cfg)
-	if err != nil {
+	// The partition size is measured once per shape (SizeHintFor caches it),
+	// here rather than inside partition 0's synthesis time.
+	if _, err := stacked.SizeHintFor(cfg); err != nil {
 		return nil, fmt.Errorf("porep: %w", err)
 	}
 	synth := func(k int) (*cs.Assignment, error) {
 		t0 := time.Now()
 		s.progress(PhaseEvent{Phase: PhaseSynthesizing, Partition: k, Backend: bname})
-		a, err := synthesizePartition(ctx, pc, k, hint, s.synthWorkers())
+		a, err := stacked.SynthesizePartition(ctx, pc.c1, cfg, k, synthPool, s.synthWorkers())
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("porep: %w", err)
 		}
 		took := time.Since(t0)
 		s.log.Info("partition synthesized", "k", k, "constraints", len(a.A), "aux", len(a.Aux), "took", took)
@@ -313,31 +312,6 @@ var synthPool = &cs.BufferPool{}
 // The storage is also dropped by itself when memory runs short; call this
 // when no more proofs are coming soon.
 func ReleaseSynthesisBuffers() { synthPool.Trim() }
-
-// synthesizePartition builds and synthesizes partition k into a
-// ProvingAssignment, its challenges on up to workers goroutines
-// (stacked.Circuit.SynthesizeParallel; 1: sequentially).
-func synthesizePartition(ctx context.Context, pc *parsedC1, k int, hint cs.SizeHint, workers int) (*cs.Assignment, error) {
-	circ, err := stacked.NewCircuit(pc.c1, &pc.cfg, k)
-	if err != nil {
-		return nil, fmt.Errorf("porep: %w", err)
-	}
-	pa := synthPool.NewProvingAssignment(hint)
-	if workers > 1 {
-		per, err := stacked.ChallengeSizeHint(&pc.cfg)
-		if err == nil {
-			err = circ.SynthesizeParallel(ctx, pa, per, workers)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("porep: partition %d: synthesize: %w", k, err)
-		}
-		return pa.Assignment(), nil
-	}
-	if err := circ.SynthesizeContext(ctx, pa); err != nil {
-		return nil, fmt.Errorf("porep: partition %d: synthesize: %w", k, err)
-	}
-	return pa.Assignment(), nil
-}
 
 // frSliceEqual reports whether two field element slices are equal.
 func frSliceEqual(a, b []fr.Element) bool {

@@ -89,29 +89,23 @@ func loadCommit2Keys(s *settings, cfg *stacked.SectorConfig) (*groth16.Params, *
 	return loadProvingKeys(s.paramsDir, cfg)
 }
 
-// SynthesisBuffersKept returns the assignment storage SealCommitPhase2's
-// buffer pool (shared with Commit2Job) keeps for the next partition: sets
-// and bytes. ReleaseSynthesisBuffers drops it.
-func SynthesisBuffersKept() (sets int, bytes uint64) { return synthPool.Kept() }
-
 // SynthesizePartition synthesizes partition k (0 ≤ k < Partitions) into an
-// assignment, its challenges on up to workers goroutines (1: sequentially).
-// The storage comes from SealCommitPhase2's buffer pool; hand it back with
-// ReleaseAssignment.
-func (j *Commit2Job) SynthesizePartition(ctx context.Context, k, workers int) (*cs.Assignment, error) {
+// assignment (stacked.SynthesizePartition), its challenges on up to workers
+// goroutines (1: sequentially), with storage from pool (nil:
+// SealCommitPhase2's pool); hand it back with pool.Release.
+func (j *Commit2Job) SynthesizePartition(ctx context.Context, k int, pool *cs.BufferPool, workers int) (*cs.Assignment, error) {
 	if k < 0 || k >= j.Partitions() {
 		return nil, fmt.Errorf("porep: partition %d of %d", k, j.Partitions())
 	}
-	hint, err := stacked.SizeHintFor(&j.pc.cfg)
+	if pool == nil {
+		pool = synthPool
+	}
+	a, err := stacked.SynthesizePartition(ctx, j.pc.c1, &j.pc.cfg, k, pool, workers)
 	if err != nil {
 		return nil, fmt.Errorf("porep: %w", err)
 	}
-	return synthesizePartition(ctx, j.pc, k, hint, workers)
+	return a, nil
 }
-
-// ReleaseAssignment hands a's storage back to the pool it came from; a must
-// not be used afterwards.
-func ReleaseAssignment(a *cs.Assignment) { synthPool.Release(a) }
 
 // PublicInputs returns partition k's public inputs (ONE excluded) as the
 // verifier derives them, after checking that the synthesized assignment a

@@ -106,12 +106,4 @@ type SizeHint struct {
 	Constraints int
 	Aux         int
 	Inputs      int
-
-	// ABCAlloc, when non-nil, provides the storage of a, b and c (for
-	// example pinned C memory, see docs/architecture.md): ProvingAssignment calls
-	// it three times with capacity Constraints+Inputs and uses the returned
-	// slices' backing arrays (their length is ignored, their capacity must
-	// be at least that). A circuit that outgrows the hint makes append move
-	// the vector to the Go heap; ProvingAssignment.ABCInPlace reports it.
-	ABCAlloc func(capacity int) []fr.Element
 }

@@ -121,8 +121,7 @@ func (s *bufferSet) fits(n, aux, in int) bool {
 
 // NewProvingAssignment is cs.NewProvingAssignment with storage from the
 // pool: a kept set that fits hint (exactly sized sets are kept per shape),
-// else a new one. Sets of other shapes are dropped then. hint.ABCAlloc
-// must be nil (its storage is the caller's, not the pool's).
+// else a new one. Sets of other shapes are dropped then.
 func (bp *BufferPool) NewProvingAssignment(hint SizeHint) *ProvingAssignment {
 	n := hint.Constraints + hint.Inputs
 	in := max(hint.Inputs, 1)

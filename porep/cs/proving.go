@@ -47,9 +47,6 @@ type cand struct {
 func NewProvingAssignment(hint SizeHint) *ProvingAssignment {
 	n := hint.Constraints + hint.Inputs
 	mk := func() []fr.Element { return make([]fr.Element, 0, n) }
-	if hint.ABCAlloc != nil {
-		mk = func() []fr.Element { return hint.ABCAlloc(n)[:0] }
-	}
 	p := &ProvingAssignment{
 		a:       mk(),
 		b:       mk(),
@@ -74,8 +71,7 @@ func ptr0(v []fr.Element) *fr.Element {
 }
 
 // ABCInPlace reports whether a, b and c still live in the arrays they
-// started in (those from SizeHint.ABCAlloc, if given), i.e. no append had
-// to reallocate them.
+// started in, i.e. the size hint held and no append had to reallocate them.
 func (p *ProvingAssignment) ABCInPlace() bool {
 	return p.abc0 == [3]*fr.Element{ptr0(p.a), ptr0(p.b), ptr0(p.c)}
 }

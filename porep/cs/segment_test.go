@@ -159,10 +159,10 @@ func TestSplitShapeErrors(t *testing.T) {
 		seg  SizeHint
 		want string
 	}{
-		{"too few constraints", SizeHint{seg.Constraints - 1, seg.Aux, seg.Inputs, nil}, "more than its"},
-		{"too few aux", SizeHint{seg.Constraints, seg.Aux - 1, seg.Inputs, nil}, "more than its"},
-		{"too few inputs", SizeHint{seg.Constraints, seg.Aux, seg.Inputs - 1, nil}, "more than its"},
-		{"too many aux", SizeHint{seg.Constraints, seg.Aux + 1, seg.Inputs, nil}, "filled"},
+		{"too few constraints", SizeHint{seg.Constraints - 1, seg.Aux, seg.Inputs}, "more than its"},
+		{"too few aux", SizeHint{seg.Constraints, seg.Aux - 1, seg.Inputs}, "more than its"},
+		{"too few inputs", SizeHint{seg.Constraints, seg.Aux, seg.Inputs - 1}, "more than its"},
+		{"too many aux", SizeHint{seg.Constraints, seg.Aux + 1, seg.Inputs}, "filled"},
 	} {
 		p := NewProvingAssignment(SizeHint{})
 		segs := p.Split(2, tc.seg)

@@ -20,16 +20,18 @@ import (
 type Config struct {
 	// ParamsDir holds the Filecoin parameter files ("": porep's default).
 	ParamsDir string
-	// Backend names the proving backend in porep's registry ("": "auto").
-	// It makes one prover. Ignored when Provers is set.
+	// Backend names the proving backend in porep's registry ("": "auto"):
+	// one prover, or one per device for CUDA on several devices
+	// (NewProvers). Ignored when Provers is set.
 	Backend string
 	// Provers replaces the backend: one proving worker per entry (a test
 	// double, a backend per device). Names must be unique.
 	Provers []Prover
 	// BudgetBytes is the memory budget (0: DefaultBudget()).
 	BudgetBytes uint64
-	// SynthesisWorkers is how many partitions are synthesized at once
-	// (0: 2).
+	// SynthesisWorkers is how many partitions are synthesized at once, per
+	// priority and above (0: 2): a CRITICAL job's partition starts at once
+	// even while lower work fills the workers.
 	SynthesisWorkers int
 	// SynthesisThreads is the goroutines one partition's synthesis uses
 	// (porep.WithSynthesisWorkers; 0: GOMAXPROCS).

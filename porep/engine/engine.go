@@ -30,10 +30,9 @@ type Engine struct {
 	devices []*device
 	started time.Time
 	m       *metrics
-	// pooled reads the synthesis buffers kept for reuse (bytes), trim
-	// drops them; both porep's pool today.
-	pooled func() uint64
-	trim   func()
+	// pool keeps synthesis buffers for the next partition of the same
+	// shape; what it keeps counts in the budget.
+	pool *cs.BufferPool
 
 	mu       sync.Mutex
 	draining bool
@@ -44,7 +43,6 @@ type Engine struct {
 	retained []*job          // final, oldest first
 	params   map[string]*paramsEntry
 	used     budgetUse
-	synthN   int           // partitions being synthesized
 	changed  chan struct{} // closed and replaced when a job becomes final
 	counters Counters
 }
@@ -141,22 +139,17 @@ func New(cfg Config) (*Engine, error) {
 		byKey:   map[string]*job{},
 		params:  map[string]*paramsEntry{},
 		changed: make(chan struct{}),
-		pooled: func() uint64 {
-			_, b := porep.SynthesisBuffersKept()
-			return b
-		},
-		trim: porep.ReleaseSynthesisBuffers,
+		pool:    &cs.BufferPool{Max: cfg.SynthesisWorkers},
 	}
 	if e.cfg.BudgetBytes == 0 {
 		e.cfg.BudgetBytes = DefaultBudget()
 	}
 	provers := cfg.Provers
 	if len(provers) == 0 {
-		p, err := NewBackendProver(cfg.Backend)
-		if err != nil {
+		var err error
+		if provers, err = NewProvers(cfg.Backend); err != nil {
 			return nil, err
 		}
-		provers = []Prover{p}
 	}
 	names := map[string]bool{}
 	memBackend := "cuda"
@@ -181,7 +174,7 @@ func New(cfg Config) (*Engine, error) {
 		opts = append(opts, porep.WithRequireProductionParams())
 	}
 	opts = append(opts, porep.WithLogger(cfg.Logger))
-	e.register(KindPoRepC2, &porepKind{opts: opts, backend: memBackend})
+	e.register(KindPoRepC2, &porepKind{opts: opts, backend: memBackend, pool: e.pool})
 	if cfg.TestDouble != nil {
 		e.register(KindTestDouble, &doubleKind{cfg: *cfg.TestDouble})
 	}
@@ -593,7 +586,7 @@ func (e *Engine) resultLocked(j *job) *Result {
 
 // usedLocked is the budget in use, bytes, pooled synthesis buffers included.
 func (e *Engine) usedLocked() uint64 {
-	return e.used.params + e.used.synth + e.used.assign + e.pooled()
+	return e.used.params + e.used.synth + e.used.assign + e.pooledBytes()
 }
 
 // dispatchLocked starts what can start: proofs on idle provers, then
@@ -670,37 +663,45 @@ func (e *Engine) byPriorityLocked() []*job {
 	return order
 }
 
-// waitingAtLeast counts partitions synthesizing or synthesized (not yet
-// proving) of jobs with priority ≥ prio.
-func waitingAtLeast(order []*job, prio Priority) int {
-	n := 0
+// countAtLeast counts the partitions of jobs with priority ≥ prio that
+// are synthesizing, and those synthesizing or synthesized (not yet
+// proving). Both bounds apply per priority and above, so higher work
+// never waits for lower work's slots (briefly, one more synthesis runs).
+func countAtLeast(order []*job, prio Priority) (synthesizing, waiting int) {
 	for _, j := range order {
 		if j.prio < prio {
 			continue
 		}
 		for _, p := range j.parts {
-			if p.state == partSynthesizing || p.state == partSynthesized {
-				n++
+			switch p.state {
+			case partSynthesizing:
+				synthesizing++
+				waiting++
+			case partSynthesized:
+				waiting++
 			}
 		}
 	}
-	return n
+	return synthesizing, waiting
 }
 
 func (e *Engine) dispatchSynthesisLocked() {
 	order := e.byPriorityLocked()
+	blocked := false
 	for _, j := range order {
-		if e.synthN >= e.cfg.SynthesisWorkers {
-			return
-		}
-		if j.stopping || j.next >= len(j.parts) {
+		if j.stopping || j.next >= len(j.parts) || (blocked && j.next == 0) {
 			continue
 		}
-		if waitingAtLeast(order, j.prio) >= e.cfg.PartitionsWaiting {
+		synthesizing, waiting := countAtLeast(order, j.prio)
+		if synthesizing >= e.cfg.SynthesisWorkers || waiting >= e.cfg.PartitionsWaiting {
 			return // lower priorities count at least as many
 		}
 		if !e.reserveLocked(j) {
-			return // wait for memory rather than let lower work overtake
+			// Wait for memory rather than let new lower work overtake; jobs
+			// already started go on, since the memory (their parameters)
+			// may come back only when they finish.
+			blocked = true
+			continue
 		}
 		p := j.parts[j.next]
 		j.next++
@@ -711,7 +712,6 @@ func (e *Engine) dispatchSynthesisLocked() {
 			j.state = StateRunning
 			j.timings.QueueWait = time.Since(j.submitted)
 		}
-		e.synthN++
 		j.running++
 		go e.runSynthesis(j, p)
 	}
@@ -732,7 +732,7 @@ func (e *Engine) reserveLocked(j *job) bool {
 		}
 	}
 	if e.usedLocked()+need > e.cfg.BudgetBytes {
-		e.trim()
+		e.pool.Trim()
 	}
 	for e.usedLocked()+need > e.cfg.BudgetBytes {
 		if !e.evictIdleLocked(spec) {
@@ -848,7 +848,6 @@ func (e *Engine) runSynthesis(j *job, p *part) {
 	took := time.Since(t0) - wait
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.synthN--
 	j.running--
 	j.timings.ParamsLoad += wait
 	j.timings.Synthesis += took
@@ -1018,7 +1017,7 @@ func (e *Engine) Preload(ctx context.Context, circuitID string) (alreadyLoaded b
 			return false, 0, fmt.Errorf("%w: %s parameters take %s, the budget is %s", ErrTooLarge, circuitID, formatBytes(spec.bytes), formatBytes(e.cfg.BudgetBytes))
 		}
 		for e.usedLocked()+spec.bytes > e.cfg.BudgetBytes {
-			e.trim()
+			e.pool.Trim()
 			if e.usedLocked()+spec.bytes > e.cfg.BudgetBytes && !e.evictIdleLocked(spec) {
 				e.mu.Unlock()
 				return false, 0, fmt.Errorf("engine: preload %s: %s do not fit the budget now (%s of %s in use)", circuitID, formatBytes(spec.bytes), formatBytes(e.usedLocked()), formatBytes(e.cfg.BudgetBytes))
@@ -1079,4 +1078,10 @@ func shortRand() string {
 	var b [4]byte
 	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
 	return hex.EncodeToString(b[:])
+}
+
+// pooledBytes is what the synthesis buffer pool keeps, bytes.
+func (e *Engine) pooledBytes() uint64 {
+	_, b := e.pool.Kept()
+	return b
 }

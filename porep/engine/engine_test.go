@@ -222,8 +222,9 @@ func TestCancelQueuedAndRunning(t *testing.T) {
 	if js := waitState(t, e, queued.JobID, func(js JobStatus) bool { return true }); js.State != StateQueued {
 		t.Fatalf("second job %s, want queued", js.State)
 	}
-	if b := e.Status().Budget; b.Assignments == 0 {
-		t.Fatalf("no assignment counted while proving: %+v", b)
+	if s := e.Status(); s.Budget.Assignments == 0 || s.Devices[0].CurrentJobID != run.JobID || s.Devices[0].CurrentKind != KindTestDouble ||
+		s.Queues[1].Pending != 1 || s.Queues[1].InProgress != 1 {
+		t.Fatalf("status while proving: %+v", s)
 	}
 	was, err := e.Cancel(queued.JobID)
 	if err != nil || was {
@@ -572,5 +573,47 @@ func TestMetrics(t *testing.T) {
 		if !have[want] {
 			t.Errorf("metric %s missing (have %v)", want, have)
 		}
+	}
+}
+
+// TestBackendProvers: the registry's CPU backend is one prover; an unknown
+// backend name is an error naming it.
+func TestBackendProvers(t *testing.T) {
+	e, err := New(Config{Backend: "cpu", BudgetBytes: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	s := e.Status()
+	if len(s.Devices) != 1 || s.Devices[0].Name != "cpu" || s.Devices[0].Backend != "cpu" || s.Budget.Total != 1<<30 {
+		t.Fatalf("devices %+v budget %+v", s.Devices, s.Budget)
+	}
+	if len(s.Queues) != 1 || s.Queues[0].Kind != KindPoRepC2 {
+		t.Fatalf("queues %+v", s.Queues)
+	}
+	if _, err := New(Config{Backend: "no-such-backend"}); err == nil || !strings.Contains(err.Error(), "no-such-backend") {
+		t.Fatalf("unknown backend: %v", err)
+	}
+	if b := DefaultBudget(); b == 0 {
+		t.Fatal("no default budget")
+	}
+}
+
+// TestProverPanic: a prover that panics counts as a failed attempt; the
+// partition is retried and the job completes.
+func TestProverPanic(t *testing.T) {
+	d := &DoubleProver{Fail: func(n int, _ *Work) error {
+		if n == 1 {
+			panic("prover panics on purpose")
+		}
+		return nil
+	}}
+	e := newDouble(t, Config{}, 0, d)
+	r, err := e.Prove(context.Background(), doubleReq("", 2, 0))
+	if err != nil || r.State != StateCompleted {
+		t.Fatalf("%+v, %v", r, err)
+	}
+	if s := e.Status(); s.Counters.Retries != 1 || s.Devices[0].Quarantined || s.Devices[0].ConsecutiveFailures != 0 {
+		t.Fatalf("status %+v", s)
 	}
 }

@@ -106,7 +106,8 @@ type plan interface {
 	// release hands an assignment's storage back (nil: no-op).
 	release(a *cs.Assignment)
 	// verify checks partition k's proof with the verifier's key and the
-	// public inputs the verifier derives (also checked against a).
+	// public inputs the verifier derives (a kind checks them against the
+	// assignment at synthesis, so a mismatch is not the prover's fault).
 	verify(k int, a *cs.Assignment, proof *groth16.Proof, keys *keys) error
 	// finish turns the verified proofs, in partition order, into the bytes
 	// the caller gets.

@@ -93,7 +93,7 @@ func (m *metrics) refreshLocked() {
 		m.proving.WithLabelValues(d.p.Name()).Set(b2f(d.busy))
 		m.quarantined.WithLabelValues(d.p.Name()).Set(b2f(d.quarantined))
 	}
-	pooled := e.pooled()
+	pooled := e.pooledBytes()
 	m.budget.WithLabelValues("total").Set(float64(e.cfg.BudgetBytes))
 	m.budget.WithLabelValues("params").Set(float64(e.used.params))
 	m.budget.WithLabelValues("synthesis").Set(float64(e.used.synth + pooled))

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
 
 	"github.com/cuseal/cuseal/porep"
@@ -20,7 +21,8 @@ import (
 // the bytes are SealCommitPhase2's.
 type porepKind struct {
 	opts    []porep.Option
-	backend string // what the memory estimate assumes ("cpu" or a GPU backend)
+	backend string         // what the memory estimate assumes ("cpu" or a GPU backend)
+	pool    *cs.BufferPool // the engine's synthesis buffers
 }
 
 func (pk *porepKind) prepare(req *Request) (plan, error) {
@@ -45,7 +47,8 @@ func (pk *porepKind) prepare(req *Request) (plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
-	return &porepPlan{job: job, spec: pk.spec(cfg, m.Params), bytes: m.PerPartition + m.Backend}, nil
+	return &porepPlan{job: job, pool: pk.pool, spec: pk.spec(cfg, m.Params), bytes: m.PerPartition + m.Backend,
+		public: make([][]fr.Element, job.Partitions())}, nil
 }
 
 // circuitID is the cuzk-style id of cfg's circuit: porep-32g, porep-2k;
@@ -96,8 +99,14 @@ func (pk *porepKind) circuit(id string) (*paramsSpec, bool) {
 
 type porepPlan struct {
 	job   *porep.Commit2Job
+	pool  *cs.BufferPool
 	spec  *paramsSpec
 	bytes uint64
+	// public[k] is partition k's public inputs, checked against its
+	// assignment at synthesis (a mismatch is no prover's fault); written by
+	// the synthesis goroutine, read by the proving one after the engine's
+	// lock hands the partition over.
+	public [][]fr.Element
 }
 
 func (p *porepPlan) partitions() int        { return p.job.Partitions() }
@@ -105,21 +114,21 @@ func (p *porepPlan) params() *paramsSpec    { return p.spec }
 func (p *porepPlan) partitionBytes() uint64 { return p.bytes }
 
 func (p *porepPlan) synthesize(ctx context.Context, k, threads int) (*cs.Assignment, error) {
-	return p.job.SynthesizePartition(ctx, k, threads)
+	a, err := p.job.SynthesizePartition(ctx, k, p.pool, threads)
+	if err != nil {
+		return nil, err
+	}
+	if p.public[k], err = p.job.PublicInputs(k, a); err != nil {
+		p.pool.Release(a)
+		return nil, err
+	}
+	return a, nil
 }
 
-func (p *porepPlan) release(a *cs.Assignment) {
-	if a != nil {
-		porep.ReleaseAssignment(a)
-	}
-}
+func (p *porepPlan) release(a *cs.Assignment) { p.pool.Release(a) }
 
 func (p *porepPlan) verify(k int, a *cs.Assignment, proof *groth16.Proof, keys *keys) error {
-	public, err := p.job.PublicInputs(k, a)
-	if err != nil {
-		return err
-	}
-	return p.job.VerifyPartition(keys.pvk, k, proof, public)
+	return p.job.VerifyPartition(keys.pvk, k, proof, p.public[k])
 }
 
 func (p *porepPlan) finish(proofs []groth16.Proof) ([]byte, error) { return p.job.Finish(proofs) }

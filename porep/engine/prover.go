@@ -38,6 +38,30 @@ type BackendProver struct {
 	b             groth16.Backend
 }
 
+// NewProvers resolves a porep backend name ("auto" included) to the
+// engine's provers: one per CUDA device when the registry picks the CUDA
+// backend on several devices ($CUSEAL_CUDA_DEVICES, else every visible
+// one), so each device proves its own partition; else one prover.
+func NewProvers(backend string) ([]Prover, error) {
+	p, err := NewBackendProver(backend)
+	if err != nil {
+		return nil, err
+	}
+	cb, ok := p.b.(*groth16.CUDABackend)
+	if !ok || len(cb.Devices()) < 2 {
+		return []Prover{p}, nil
+	}
+	var out []Prover
+	for _, d := range cb.Devices() {
+		b, err := groth16.NewCUDABackend(groth16.CUDAOptions{Devices: []int{d}})
+		if err != nil {
+			return nil, fmt.Errorf("engine: cuda device %d: %w", d, err)
+		}
+		out = append(out, &BackendProver{name: fmt.Sprintf("%s:%d", p.backend, d), backend: p.backend, b: b})
+	}
+	return out, nil
+}
+
 // NewBackendProver resolves a porep backend name ("auto" included) to a
 // prover named after the backend chosen.
 func NewBackendProver(backend string) (*BackendProver, error) {

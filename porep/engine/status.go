@@ -51,12 +51,24 @@ func (e *Engine) Status() Status {
 		}
 		s.Params = append(s.Params, ps)
 	}
-	pooled := e.pooled()
-	s.Budget = BudgetStatus{
-		Total: e.cfg.BudgetBytes, Params: e.used.params, Synthesis: e.used.synth + pooled, Assignments: e.used.assign,
-	}
-	s.Budget.Used = s.Budget.Params + s.Budget.Synthesis + s.Budget.Assignments
+	s.Budget = e.budgetLocked()
 	return s
+}
+
+// Budget is Status().Budget without the rest of the snapshot (cheap enough
+// to sample often).
+func (e *Engine) Budget() BudgetStatus {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.budgetLocked()
+}
+
+func (e *Engine) budgetLocked() BudgetStatus {
+	b := BudgetStatus{
+		Total: e.cfg.BudgetBytes, Params: e.used.params, Synthesis: e.used.synth + e.pooledBytes(), Assignments: e.used.assign,
+	}
+	b.Used = b.Params + b.Synthesis + b.Assignments
+	return b
 }
 
 func (e *Engine) jobStatusLocked(j *job) JobStatus {

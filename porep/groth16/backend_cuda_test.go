@@ -306,28 +306,3 @@ func TestCUDABackendGPU(t *testing.T) {
 	}
 }
 
-// TestABCAllocator: a/b/c synthesized into native host memory (pinned when a
-// device exists) prove the same bytes; Release frees them.
-func TestABCAllocator(t *testing.T) {
-	p := sharedParams(t)
-	var logs bytes.Buffer
-	al := NewABCAllocator(true, slog.New(slog.NewTextHandler(&logs, nil)))
-	defer al.Close()
-	c := testCircuit
-	pa := cs.NewProvingAssignment(cs.SizeHint{Constraints: 700, Inputs: 4, Aux: 800, ABCAlloc: al.Alloc})
-	pub := c.synthesize(pa)
-	a := pa.Assignment()
-	if !pa.ABCInPlace() {
-		t.Fatal("a/b/c outgrew the native buffers")
-	}
-	if len(al.bufs) != 3 {
-		t.Fatalf("%d native buffers, want 3", len(al.bufs))
-	}
-	compareBackends(t, "native a/b/c", hostBackend(t, CUDAOptions{}), p, []*cs.Assignment{a}, [][]fr.Element{pub})
-	if !bytes.Contains(logs.Bytes(), []byte("cuda: a/b/c host buffers")) {
-		t.Errorf("allocation not logged: %q", logs.String())
-	}
-	if err := al.Release(a); err != nil || len(al.bufs) != 0 || a.A != nil {
-		t.Errorf("release: %v, %d left", err, len(al.bufs))
-	}
-}

@@ -8,7 +8,8 @@ package stacked_test
 // meta.json lists, cuseal's NewCircuit + synthesis must give the same counts,
 // the same four docs/digests.md digests (R1CS, witness, a/b/c, density) and
 // the same density popcounts — recomputed here, through the sequential
-// ProvingAssignment and through the parallel per-challenge synthesis.
+// ProvingAssignment, through the parallel per-challenge synthesis and through
+// SynthesizePartition into reused storage.
 
 import (
 	"context"
@@ -143,23 +144,28 @@ func loadRefC1(t testing.TB, folder string, cfg *stacked.SectorConfig) *stacked.
 	return c1
 }
 
-// synthPath is one way of synthesizing a partition into an Assignment.
+// synthPath is one way of synthesizing partition k (its circuit circ) into
+// an Assignment.
 type synthPath struct {
 	name  string
-	synth func(circ *stacked.Circuit, cfg *stacked.SectorConfig) (*cs.Assignment, error)
+	synth func(c1 *stacked.C1Output, cfg *stacked.SectorConfig, k int, circ *stacked.Circuit) (*cs.Assignment, error)
 }
+
+// refPool is the storage the "partition" path reuses across partitions and
+// folders (not cleared between them), as the prover's pool does.
+var refPool = &cs.BufferPool{}
 
 // synthPaths are the synthesis paths every reference vector is checked
 // through.
 var synthPaths = []synthPath{
-	{"sequential", func(circ *stacked.Circuit, _ *stacked.SectorConfig) (*cs.Assignment, error) {
+	{"sequential", func(_ *stacked.C1Output, _ *stacked.SectorConfig, _ int, circ *stacked.Circuit) (*cs.Assignment, error) {
 		pa := cs.NewProvingAssignment(cs.SizeHint{})
 		if err := circ.Synthesize(pa); err != nil {
 			return nil, err
 		}
 		return pa.Assignment(), nil
 	}},
-	{"parallel", func(circ *stacked.Circuit, cfg *stacked.SectorConfig) (*cs.Assignment, error) {
+	{"parallel", func(_ *stacked.C1Output, cfg *stacked.SectorConfig, _ int, circ *stacked.Circuit) (*cs.Assignment, error) {
 		hint, err := stacked.SizeHintFor(cfg)
 		if err != nil {
 			return nil, err
@@ -175,6 +181,11 @@ var synthPaths = []synthPath{
 			return nil, err
 		}
 		return pa.Assignment(), nil
+	}},
+	// What the prover runs: SynthesizePartition into pooled storage, one
+	// worker per challenge.
+	{"partition", func(c1 *stacked.C1Output, cfg *stacked.SectorConfig, k int, circ *stacked.Circuit) (*cs.Assignment, error) {
+		return stacked.SynthesizePartition(context.Background(), c1, cfg, k, refPool, len(circ.Proofs))
 	}},
 }
 
@@ -263,7 +274,7 @@ func checkRefPartition(t *testing.T, c1 *stacked.C1Output, cfg *stacked.SectorCo
 	runtime.GC()
 
 	for _, p := range synthPaths {
-		a, err := p.synth(circ, cfg)
+		a, err := p.synth(c1, cfg, want.K, circ)
 		if err != nil {
 			t.Fatalf("%s: %v", p.name, err)
 		}
@@ -280,6 +291,9 @@ func checkRefPartition(t *testing.T, c1 *stacked.C1Output, cfg *stacked.SectorCo
 			if !pub[i].Equal(&a.Input[i+1]) {
 				t.Errorf("%s: input %d: synthesized %s, PublicInputs %s", p.name, i+1, a.Input[i+1].String(), pub[i].String())
 			}
+		}
+		if p.name == "partition" {
+			refPool.Release(a)
 		}
 		a = nil
 		runtime.GC()

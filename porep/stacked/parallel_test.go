@@ -136,3 +136,74 @@ func TestSynthesizeParallelManyChallenges(t *testing.T) {
 		pool.Release(a)
 	}
 }
+
+// TestSynthesizePartition: sequentially into fresh storage and on several
+// workers into pooled storage (twice: the second time into the storage the
+// first left, not cleared), SynthesizePartition gives the assignment of
+// Circuit.Synthesize into a ProvingAssignment; a partition out of range and
+// a cancelled context are errors naming them.
+func TestSynthesizePartition(t *testing.T) {
+	cfg, err := stacked.ConfigByName("StackedDrg2KiBV1_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ChallengesPerPartition = 3
+	cfg.Partitions = 2
+	c1, err := seal.SyntheticC1(cfg, seal.SyntheticOptions{Partitions: 2, ChallengesPerPartition: 3, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hint, err := stacked.SizeHintFor(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	digests := func(a *cs.Assignment) [3][32]byte {
+		return [3][32]byte{a.WitnessDigest(), a.ABCDigest(), a.DensityDigest()}
+	}
+	var pool cs.BufferPool
+	for k := 0; k < cfg.Partitions; k++ {
+		circ, err := stacked.NewCircuit(c1, &cfg, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pa := cs.NewProvingAssignment(cs.SizeHint{})
+		if err := circ.Synthesize(pa); err != nil {
+			t.Fatal(err)
+		}
+		want := digests(pa.Assignment())
+		for _, run := range []struct {
+			name    string
+			pool    *cs.BufferPool
+			workers int
+		}{{"sequential, fresh", nil, 1}, {"3 workers, pooled", &pool, 3}, {"2 workers, reused", &pool, 2}} {
+			a, err := stacked.SynthesizePartition(context.Background(), c1, &cfg, k, run.pool, run.workers)
+			if err != nil {
+				t.Fatalf("partition %d, %s: %v", k, run.name, err)
+			}
+			if len(a.A) != hint.Constraints+hint.Inputs || len(a.Aux) != hint.Aux || len(a.Input) != hint.Inputs {
+				t.Errorf("partition %d, %s: %d constraints, %d aux, %d inputs; SizeHintFor %+v",
+					k, run.name, len(a.A), len(a.Aux), len(a.Input), hint)
+			}
+			if digests(a) != want {
+				t.Errorf("partition %d, %s: digests differ from Circuit.Synthesize's", k, run.name)
+			}
+			if run.pool != nil {
+				run.pool.Release(a)
+			}
+		}
+	}
+	if sets, _ := pool.Kept(); sets != 1 {
+		t.Errorf("pool keeps %d sets, want 1", sets)
+	}
+	if _, err := stacked.SynthesizePartition(context.Background(), c1, &cfg, 2, nil, 1); err == nil || !strings.Contains(err.Error(), "partition 2 out of range") {
+		t.Errorf("partition 2 of 2: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, workers := range []int{1, 2} {
+		_, err := stacked.SynthesizePartition(ctx, c1, &cfg, 1, nil, workers)
+		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "partition 1: synthesize") {
+			t.Errorf("cancelled, %d workers: %v", workers, err)
+		}
+	}
+}

@@ -172,14 +172,9 @@ func clientProveAction(c *cli.Context) error {
 	default:
 		return usageErrorf("--sector: required for a raw C1 (%s is not a Commit2In, which carries its sector number)", path)
 	}
-	outPath := c.String("out")
-	if outPath != "" {
-		if err := checkOutFile(outPath); err != nil {
-			return err
-		}
-		if _, err := os.Lstat(outPath); err == nil && !c.Bool("force") {
-			return usageErrorf("--out %s: exists; refusing to overwrite it (pass --force to replace it)", outPath)
-		}
+	outPath, err := checkOutFlag(c)
+	if err != nil {
+		return err
 	}
 	reqID := c.String("request-id")
 	if reqID == "" {

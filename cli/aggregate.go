@@ -184,14 +184,9 @@ func aggregateAction(c *cli.Context) error {
 	if len(proofPaths) != len(secs) {
 		return usageErrorf("--proof given %d times for %d --c1 files", len(proofPaths), len(secs))
 	}
-	outPath := c.String("out")
-	if outPath != "" {
-		if err := checkOutFile(outPath); err != nil {
-			return err
-		}
-		if _, err := os.Lstat(outPath); err == nil && !c.Bool("force") {
-			return usageErrorf("--out %s: exists; refusing to overwrite it (pass --force to replace it)", outPath)
-		}
+	outPath, err := checkOutFlag(c)
+	if err != nil {
+		return err
 	}
 	cfg := &secs[0].cfg
 	dir := c.String("params-dir")

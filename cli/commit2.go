@@ -248,14 +248,9 @@ func commit2Action(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	outPath := c.String("out")
-	if outPath != "" {
-		if err := checkOutFile(outPath); err != nil {
-			return err
-		}
-		if _, err := os.Lstat(outPath); err == nil && !c.Bool("force") {
-			return usageErrorf("--out %s: exists; refusing to overwrite it (pass --force to replace it)", outPath)
-		}
+	outPath, err := checkOutFlag(c)
+	if err != nil {
+		return err
 	}
 	if err := preflightProve(c, in, []string{backend}); err != nil {
 		return err

@@ -121,6 +121,22 @@ func dirOf(path string) string {
 	return "."
 }
 
+// checkOutFlag checks --out before any work: a writable place, and not an existing file
+// unless --force. It returns the path ("" when --out is not given).
+func checkOutFlag(c *cli.Context) (string, error) {
+	outPath := c.String("out")
+	if outPath == "" {
+		return "", nil
+	}
+	if err := checkOutFile(outPath); err != nil {
+		return "", err
+	}
+	if _, err := os.Lstat(outPath); err == nil && !c.Bool("force") {
+		return "", usageErrorf("--out %s: exists; refusing to overwrite it (pass --force to replace it)", outPath)
+	}
+	return outPath, nil
+}
+
 // writeFileAtomic writes data to path through internal/atomicfile, so path never holds a
 // partial file.
 func writeFileAtomic(path string, data []byte) error { return atomicfile.WriteBytes(path, data) }

@@ -57,6 +57,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			verifyAggregateCommand(),
 			vanillaCommand(),
 			benchCommand(),
+			serveCommand(),
+			clientCommand(),
 		},
 		// urfave/cli otherwise calls os.Exit itself for errors that carry an exit code.
 		ExitErrHandler: func(*cli.Context, error) {},

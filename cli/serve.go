@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/urfave/cli/v2"
+
+	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/service"
+)
+
+func serveCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "run the proving engine as a cuzk.v1 gRPC server (Curio's [Cuzk] Address points at --listen)",
+		Description: "Serves cuzk.v1.ProvingEngine (Curio's proving-daemon protocol) until SIGTERM or SIGINT,\n" +
+			"then stops accepting work, lets running jobs finish within --drain-timeout, cancels the\n" +
+			"rest and exits 0. Every flag can also be set in the --config TOML file, under its name\n" +
+			"with '_' for '-' (params_dir = \"...\"); a flag given on the command line wins.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "config", Usage: "read settings from the TOML `FILE` (keys: flag names with _ for -)"},
+			&cli.StringFlag{Name: "listen", Usage: "serve gRPC on `ADDR`: unix:///path (mode 0600) or host:port", Value: service.DefaultListen()},
+			&cli.StringFlag{Name: "metrics-listen", Usage: "serve HTTP /metrics (Prometheus) and /status (JSON) on host:port `ADDR` (default: off)"},
+			&cli.StringFlag{Name: "tls-cert", Usage: "serve gRPC over TLS with the certificate in PEM `FILE` (with --tls-key)"},
+			&cli.StringFlag{Name: "tls-key", Usage: "private key of --tls-cert, PEM `FILE`"},
+			&cli.StringFlag{Name: "tls-client-ca", Usage: "require client certificates signed by the CA in PEM `FILE` (mTLS)"},
+			&cli.BoolFlag{Name: "insecure-listen", Usage: "allow plain gRPC on a non-loopback TCP address (anyone who reaches it can submit work)"},
+			&cli.StringFlag{Name: "max-message", Usage: "largest gRPC message each way, `SIZE` (a 32GiB C1 is ~50MB)", Value: "256MiB"},
+			&cli.DurationFlag{Name: "drain-timeout", Usage: "on SIGTERM/SIGINT, how long running jobs may take to finish before they are cancelled", Value: 5 * time.Minute},
+			paramsDirFlag(),
+			requireProductionFlag(),
+			&cli.StringFlag{Name: "backend", Usage: backendUsage(), Value: porep.BackendAuto},
+			noGPUFlag(),
+			&cli.StringFlag{Name: "devices", Usage: "CUDA devices to prove on, comma-separated indices (sets CUSEAL_CUDA_DEVICES; default: all)"},
+			&cli.StringFlag{Name: "budget", Usage: "memory budget `SIZE` for parameters, synthesis buffers and assignments (default: MemTotal or the cgroup limit, less max(1GiB, 10%))"},
+			&cli.IntFlag{Name: "synthesis-workers", Usage: "partitions synthesized at once (0: engine default, 2)"},
+			synthWorkersFlag(),
+			&cli.IntFlag{Name: "partitions-waiting", Usage: "synthesized partitions waiting for a prover, per priority (0: provers + 1)"},
+			&cli.IntFlag{Name: "retain-jobs", Usage: "finished jobs kept for AwaitProof and repeated request ids (0: 1000)"},
+			&cli.DurationFlag{Name: "retain-for", Usage: "how long a finished job is kept (0: 1h)"},
+			// For tests: the engine's test-double kind (proof_kind 1000) on a double of a device.
+			&cli.IntFlag{Name: "test-double-partitions", Hidden: true},
+			&cli.DurationFlag{Name: "test-double-time", Hidden: true},
+		},
+		Action: serveAction,
+	}
+}
+
+// applyConfig sets every flag not given on the command line from the
+// --config TOML file (key: the flag's name with _ for -).
+func applyConfig(c *cli.Context) error {
+	path := c.String("config")
+	if path == "" {
+		return nil
+	}
+	var m map[string]any
+	if _, err := toml.DecodeFile(path, &m); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return usageErrorf("--config %s: line %d: %s", path, pe.Position.Line, pe.Message)
+		}
+		return inputError(fmt.Errorf("--config: %w", fileError(err)))
+	}
+	known := map[string]bool{}
+	for _, f := range c.Command.Flags {
+		for _, n := range f.Names() {
+			known[n] = true
+		}
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		name := strings.ReplaceAll(k, "_", "-")
+		if !known[name] || name == "config" {
+			return usageErrorf("--config %s: unknown key %q (keys are serve's flag names with _ for -; see 'cuseal serve --help')", path, k)
+		}
+		if c.IsSet(name) {
+			continue
+		}
+		var v string
+		switch x := m[k].(type) {
+		case string:
+			v = x
+		case int64:
+			v = strconv.FormatInt(x, 10)
+		case bool:
+			v = strconv.FormatBool(x)
+		default:
+			return usageErrorf("--config %s: %s = %v: want a string, an integer or true/false", path, k, x)
+		}
+		if err := c.Set(name, v); err != nil {
+			return usageErrorf("--config %s: %s = %q: %v", path, k, v, err)
+		}
+	}
+	return nil
+}
+
+// engineConfig reads the engine's settings from the flags.
+func engineConfig(c *cli.Context) (engine.Config, error) {
+	cfg := engine.Config{ParamsDir: c.String("params-dir"), RequireProductionParams: c.Bool("require-production-params"), Logger: slog.Default()}
+	var err error
+	if cfg.Backend, err = backendName(c); err != nil {
+		return cfg, err
+	}
+	if d := c.String("devices"); d != "" {
+		if err := os.Setenv("CUSEAL_CUDA_DEVICES", d); err != nil {
+			return cfg, internalError(err)
+		}
+		if _, err := porep.CUDADevicesFromEnv(); err != nil {
+			return cfg, usageErrorf("--devices %q: want comma-separated device indices (0,1) or host", d)
+		}
+	}
+	if b := c.String("budget"); b != "" {
+		if cfg.BudgetBytes, err = parseSize(b); err != nil || cfg.BudgetBytes == 0 {
+			return cfg, usageErrorf("--budget %q: want a size such as 200GiB", b)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		dst  *int
+	}{{"synthesis-workers", &cfg.SynthesisWorkers}, {"synth-workers", &cfg.SynthesisThreads},
+		{"partitions-waiting", &cfg.PartitionsWaiting}, {"retain-jobs", &cfg.RetainJobs}} {
+		if *f.dst = c.Int(f.name); *f.dst < 0 {
+			return cfg, usageErrorf("--%s %d: must be at least 0", f.name, *f.dst)
+		}
+	}
+	if cfg.RetainFor = c.Duration("retain-for"); cfg.RetainFor < 0 {
+		return cfg, usageErrorf("--retain-for %s: must not be negative", cfg.RetainFor)
+	}
+	if n := c.Int("test-double-partitions"); n > 0 {
+		// Partitions of the double take --test-double-time on its device, a tenth of it to synthesize.
+		d := c.Duration("test-double-time")
+		cfg.TestDouble = &engine.TestDouble{Partitions: n, SynthesisTime: d / 10}
+		cfg.Provers = []engine.Prover{&engine.DoubleProver{PerPartition: d}}
+	}
+	return cfg, nil
+}
+
+func serveAction(c *cli.Context) error {
+	if err := applyConfig(c); err != nil {
+		return err
+	}
+	ecfg, err := engineConfig(c)
+	if err != nil {
+		return err
+	}
+	maxMsg, err := parseSize(c.String("max-message"))
+	if err != nil || maxMsg < 4<<20 || maxMsg > 2<<30 {
+		return usageErrorf("--max-message %q: want a size from 4MiB to 2GiB", c.String("max-message"))
+	}
+	drain := c.Duration("drain-timeout")
+	if drain < 0 {
+		return usageErrorf("--drain-timeout %s: must not be negative", drain)
+	}
+	lis, creds, err := service.Listen(service.ListenConfig{Address: c.String("listen"), TLSCert: c.String("tls-cert"),
+		TLSKey: c.String("tls-key"), TLSClientCA: c.String("tls-client-ca"), Insecure: c.Bool("insecure-listen")})
+	if err != nil {
+		return inputError(err)
+	}
+	defer lis.Close()
+	var mlis net.Listener
+	if a := c.String("metrics-listen"); a != "" {
+		if mlis, err = net.Listen("tcp", a); err != nil {
+			return inputError(fmt.Errorf("--metrics-listen %s: %w", a, err))
+		}
+		defer mlis.Close()
+	}
+
+	eng, err := engine.New(ecfg)
+	if err != nil {
+		return classifyPorepError(err)
+	}
+	defer eng.Close()
+	srv := service.New(eng, service.Options{MaxMessageBytes: int(maxMsg), Creds: creds, Logger: slog.Default()})
+
+	// Signals from here on drain instead of killing the process.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+
+	served := make(chan error, 1)
+	go func() { served <- srv.GRPC().Serve(lis) }()
+	var hs *http.Server
+	if mlis != nil {
+		hs = &http.Server{Handler: srv.MetricsHandler(), ReadHeaderTimeout: 10 * time.Second}
+		go hs.Serve(mlis)
+	}
+	listening := addrString(lis)
+	fmt.Fprintf(c.App.ErrWriter, "cuseal serve: cuzk.v1 on %s", listening)
+	if mlis != nil {
+		fmt.Fprintf(c.App.ErrWriter, ", metrics on http://%s/metrics", mlis.Addr())
+	}
+	fmt.Fprintf(c.App.ErrWriter, " (backend %s)\n", ecfg.Backend)
+
+	select {
+	case err := <-served:
+		return internalError(fmt.Errorf("serving on %s: %w", listening, err))
+	case s := <-sigs:
+		fmt.Fprintf(c.App.ErrWriter, "cuseal serve: %s: draining (running jobs have %s; a second signal stops at once)\n", s, drain)
+	}
+	signal.Stop(sigs)
+	signal.Reset(os.Interrupt, syscall.SIGTERM)
+
+	// Stop taking connections and calls; running jobs go on until drained.
+	stopped := make(chan struct{})
+	go func() { srv.GRPC().GracefulStop(); close(stopped) }()
+	ctx, cancel := context.WithTimeout(context.Background(), drain)
+	defer cancel()
+	if err := eng.Drain(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		slog.Warn("drain", "err", err)
+	}
+	// The callers of drained jobs have their results now; give them a moment to be sent.
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		srv.GRPC().Stop()
+	}
+	if hs != nil {
+		sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer scancel()
+		hs.Shutdown(sctx)
+	}
+	st := eng.Status().Counters
+	fmt.Fprintf(c.App.ErrWriter, "cuseal serve: stopped (%d completed, %d failed, %d cancelled)\n", st.Completed, st.Failed, st.Cancelled)
+	return nil
+}
+
+// addrString is a listener's address as --listen writes it.
+func addrString(l net.Listener) string {
+	if l.Addr().Network() == "unix" {
+		return "unix://" + l.Addr().String()
+	}
+	return l.Addr().String()
+}

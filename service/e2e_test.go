@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package service_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/filecoin-project/go-state-types/abi"
+	"github.com/filecoin-project/go-state-types/proof"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/cuseal/cuseal/internal/testparams"
+	"github.com/cuseal/cuseal/internal/testsector"
+	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/service"
+	"github.com/cuseal/cuseal/service/client"
+	pb "github.com/cuseal/cuseal/service/cuzkv1"
+)
+
+func params2K(t *testing.T, _ *stacked.SectorConfig) string {
+	t.Helper()
+	return testparams.Get2K(t)
+}
+
+// TestEndToEnd2KiB: the real engine (CPU backend, 2 KiB test parameters)
+// behind the server on a unix socket and on TCP loopback at once. Eight
+// clients, half on each, send Curio's request for one sector at the same
+// time (its request id, the C1 in the Commit2In wrapper): every answer is
+// the same proof, VerifySeal accepts it, the work runs once, and status,
+// metrics and /status show the job. The id again is answered from
+// retention; the raw C1 presented for another miner is refused naming
+// replica_id. (One proof only: CPU proving of a 2 KiB sector is the cost.)
+func TestEndToEnd2KiB(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a CPU proof of a 2 KiB sector")
+	}
+	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := params2K(t, &cfg)
+	sealed, err := testsector.Seal(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := engine.New(engine.Config{ParamsDir: dir, Backend: porep.BackendCPU})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	srv := service.New(eng, service.Options{})
+	var clients []*client.Client
+	sock := "unix://" + filepath.Join(t.TempDir(), "s.sock")
+	for _, addr := range []string{sock, "127.0.0.1:0"} {
+		l, _, err := service.Listen(service.ListenConfig{Address: addr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if addr != sock {
+			addr = l.Addr().String()
+		}
+		go srv.GRPC().Serve(l)
+		c, err := client.Dial(addr, client.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		clients = append(clients, c)
+	}
+	defer srv.GRPC().Stop()
+
+	req := func(id string, wrapped bool) *pb.SubmitProofRequest {
+		vp := sealed.C1
+		if wrapped {
+			vp = stacked.MarshalCommit2In(int64(testsector.Sector), cfg.SectorSize, sealed.C1)
+		}
+		return &pb.SubmitProofRequest{RequestId: id, ProofKind: pb.ProofKind_POREP_SEAL_COMMIT, SectorSize: cfg.SectorSize,
+			RegisteredProof: uint64(cfg.Proof), Priority: pb.Priority_NORMAL, VanillaProof: vp,
+			SectorNumber: uint64(testsector.Sector), MinerId: uint64(testsector.Miner)}
+	}
+	verify := func(t *testing.T, pf []byte) {
+		t.Helper()
+		ok, err := porep.VerifySeal(proof.SealVerifyInfo{
+			SealProof: cfg.Proof, SectorID: abi.SectorID{Miner: testsector.Miner, Number: testsector.Sector},
+			Randomness: testsector.Ticket, InteractiveRandomness: testsector.Seed, Proof: pf,
+			SealedCID: sealed.CommR, UnsealedCID: sealed.CommD,
+		}, porep.WithParamsDir(dir))
+		if err != nil || !ok {
+			t.Fatalf("VerifySeal = %v, %v", ok, err)
+		}
+	}
+
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	type answer struct {
+		id  string
+		res *pb.AwaitProofResponse
+		err error
+	}
+	answers := make(chan answer, 8)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := clients[i%2].Prove(ctx, req("porep-1000-7", true))
+			answers <- answer{"porep-1000-7", res, err}
+		}()
+	}
+	wg.Wait()
+	close(answers)
+	t.Logf("8 clients, 1 proof: %v", time.Since(start))
+	jobs := map[string]string{}
+	proofs := map[string][]byte{}
+	for a := range answers {
+		if a.err != nil {
+			t.Fatalf("%s: %v", a.id, a.err)
+		}
+		if j, ok := jobs[a.id]; ok && (j != a.res.JobId || !bytes.Equal(proofs[a.id], a.res.Proof)) {
+			t.Fatalf("%s: two jobs or proofs for one request id: %s, %s", a.id, j, a.res.JobId)
+		}
+		jobs[a.id], proofs[a.id] = a.res.JobId, a.res.Proof
+		if a.res.TotalMs == 0 || a.res.SynthesisMs == 0 || a.res.GpuComputeMs == 0 {
+			t.Errorf("%s: timings not filled: %v", a.id, a.res)
+		}
+	}
+	if len(jobs) != 1 {
+		t.Fatalf("jobs %v", jobs)
+	}
+	for id, pf := range proofs {
+		t.Run("verify "+id, func(t *testing.T) { verify(t, pf) })
+	}
+	st := eng.Status()
+	if st.Counters.Completed != 1 {
+		t.Errorf("duplicates ran: %d jobs completed, want 1", st.Counters.Completed)
+	}
+
+	// Retention: the same id and content is answered again without work.
+	res, err := clients[1].Prove(ctx, req("porep-1000-7", true))
+	if err != nil || res.JobId != jobs["porep-1000-7"] || !bytes.Equal(res.Proof, proofs["porep-1000-7"]) {
+		t.Fatalf("retained result: %v %v", res, err)
+	}
+	if n := eng.Status().Counters.Completed; n != 1 {
+		t.Errorf("a retained result ran again: %d completed", n)
+	}
+
+	// GetStatus, GetMetrics, /metrics and /status show the work.
+	gst, err := clients[0].Status(ctx)
+	if err != nil || gst.TotalProofsCompleted != 1 || len(gst.Gpus) == 0 || len(gst.LoadedSrs) == 0 || gst.PinnedMemoryLimitBytes == 0 {
+		t.Errorf("GetStatus: %v %v", gst, err)
+	}
+	text, err := clients[1].Metrics(ctx)
+	if err != nil || !strings.Contains(text, "cuseal_rpc_requests_total") {
+		t.Errorf("GetMetrics: %v\n%s", err, text)
+	}
+	hs := httptest.NewServer(srv.MetricsHandler())
+	defer hs.Close()
+	for path, want := range map[string]string{"/metrics": `method="/cuzk.v1.ProvingEngine/Prove"`, "/status": jobs["porep-1000-7"]} {
+		resp, err := http.Get(hs.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(b), want) {
+			t.Errorf("%s lacks %q:\n%.2000s", path, want, b)
+		}
+	}
+	var js engine.Status
+	if err := json.Unmarshal(mustGet(t, hs.URL+"/status"), &js); err != nil || len(js.Jobs) < 1 {
+		t.Errorf("/status JSON: %v, %d jobs", err, len(js.Jobs))
+	}
+
+	// The raw C1 presented for another miner: refused naming replica_id, and the server goes on.
+	bad := req("porep-1001-7", false)
+	bad.MinerId = 1001
+	res, err = clients[0].Prove(ctx, bad)
+	if st, _ := status.FromError(err); !(st.Code() == codes.InvalidArgument && strings.Contains(st.Message(), "replica_id")) &&
+		!(res.GetStatus() == pb.AwaitProofResponse_FAILED && strings.Contains(res.GetErrorMessage(), "replica_id")) {
+		t.Errorf("a C1 for another miner: %v, %v", res, err)
+	}
+	if _, err := clients[1].Status(ctx); err != nil {
+		t.Errorf("the server stopped serving: %v", err)
+	}
+}
+
+func mustGet(t *testing.T, url string) []byte {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

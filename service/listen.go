@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package service
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"google.golang.org/grpc/credentials"
+)
+
+// DefaultListen is the default --listen: unix://$XDG_RUNTIME_DIR/cuseal.sock,
+// else unix:///run/cuseal/cuseal.sock.
+func DefaultListen() string {
+	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
+		return "unix://" + filepath.Join(d, "cuseal.sock")
+	}
+	return "unix:///run/cuseal/cuseal.sock"
+}
+
+// ParseAddress splits a --listen value into a network and an address:
+// "unix:///path" (or "unix:/path") is ("unix", "/path"); anything else must
+// be host:port and is ("tcp", host:port).
+func ParseAddress(addr string) (network, address string, err error) {
+	if rest, ok := strings.CutPrefix(addr, "unix:"); ok {
+		p := strings.TrimPrefix(rest, "//")
+		if p == "" || !filepath.IsAbs(p) {
+			return "", "", fmt.Errorf("%q: want unix:///absolute/path", addr)
+		}
+		return "unix", filepath.Clean(p), nil
+	}
+	if strings.Contains(addr, "://") {
+		return "", "", fmt.Errorf("%q: want unix:///path or host:port", addr)
+	}
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return "", "", fmt.Errorf("%q: want unix:///path or host:port: %v", addr, err)
+	}
+	return "tcp", addr, nil
+}
+
+// Loopback reports whether a host:port names only this machine: a loopback
+// IP (127.0.0.0/8, ::1) or "localhost". An empty host (all interfaces) is
+// not loopback.
+func Loopback(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// ListenConfig is how the server listens.
+type ListenConfig struct {
+	Address string // unix:///path or host:port ("": DefaultListen())
+	// TLSCert and TLSKey (PEM files) serve gRPC over TLS; TLSClientCA
+	// (PEM) also requires client certificates signed by it (mTLS).
+	TLSCert, TLSKey, TLSClientCA string
+	// Insecure allows plain gRPC on a non-loopback TCP address.
+	Insecure bool
+}
+
+// Listen opens the listener of cfg and, with TLS configured, the transport
+// credentials for Options.Creds. A unix socket is created with mode 0600;
+// a stale socket at its path (nothing answers on it) is removed first,
+// while a live one or a file of another type is an error. A non-loopback
+// TCP address is refused without TLS unless cfg.Insecure.
+func Listen(cfg ListenConfig) (net.Listener, credentials.TransportCredentials, error) {
+	addr := cfg.Address
+	if addr == "" {
+		addr = DefaultListen()
+	}
+	network, address, err := ParseAddress(addr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--listen %w", err)
+	}
+	creds, err := tlsCreds(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if network == "tcp" {
+		if err := checkTCP(address, creds != nil, cfg.Insecure); err != nil {
+			return nil, nil, err
+		}
+		l, err := net.Listen("tcp", address)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--listen %s: %w", address, err)
+		}
+		return l, creds, nil
+	}
+	l, err := listenUnix(address)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--listen %s: %w", addr, err)
+	}
+	return l, creds, nil
+}
+
+// checkTCP refuses plain gRPC on a non-loopback address unless insecure.
+func checkTCP(address string, tls, insecure bool) error {
+	if !Loopback(address) && !tls && !insecure {
+		return fmt.Errorf("--listen %s: not a loopback address, and plain gRPC there lets anyone on the network submit work: pass --tls-cert and --tls-key, or --insecure-listen", address)
+	}
+	return nil
+}
+
+// listenUnix creates the socket at path with mode 0600, removing a stale one.
+func listenUnix(path string) (net.Listener, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, err
+	case fi.Mode().Type() != fs.ModeSocket:
+		return nil, fmt.Errorf("%s exists and is not a socket (%s); not removing it", path, fi.Mode().Type())
+	default:
+		c, derr := net.DialTimeout("unix", path, time.Second)
+		if derr == nil {
+			c.Close()
+			return nil, fmt.Errorf("another server is listening on %s", path)
+		}
+		if !errors.Is(derr, syscall.ECONNREFUSED) {
+			return nil, fmt.Errorf("%s exists and cannot be checked for a live server: %v", path, derr)
+		}
+		if err := os.Remove(path); err != nil {
+			return nil, fmt.Errorf("removing the stale socket: %w", err)
+		}
+	}
+	l, err := listenPrivate(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		l.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+// tlsCreds builds server TLS credentials from cfg (nil when no certificate).
+func tlsCreds(cfg ListenConfig) (credentials.TransportCredentials, error) {
+	if cfg.TLSCert == "" && cfg.TLSKey == "" {
+		if cfg.TLSClientCA != "" {
+			return nil, errors.New("--tls-client-ca needs --tls-cert and --tls-key")
+		}
+		return nil, nil
+	}
+	if cfg.TLSCert == "" || cfg.TLSKey == "" {
+		return nil, errors.New("--tls-cert and --tls-key go together")
+	}
+	cert, err := tls.LoadX509KeyPair(cfg.TLSCert, cfg.TLSKey)
+	if err != nil {
+		return nil, fmt.Errorf("--tls-cert %s / --tls-key %s: %w", cfg.TLSCert, cfg.TLSKey, err)
+	}
+	tc := &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	if cfg.TLSClientCA != "" {
+		pool, err := LoadCertPool(cfg.TLSClientCA)
+		if err != nil {
+			return nil, fmt.Errorf("--tls-client-ca %w", err)
+		}
+		tc.ClientCAs, tc.ClientAuth = pool, tls.RequireAndVerifyClientCert
+	}
+	return credentials.NewTLS(tc), nil
+}
+
+// LoadCertPool reads PEM certificates from path.
+func LoadCertPool(path string) (*x509.CertPool, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(b) {
+		return nil, fmt.Errorf("%s: no PEM certificate in it", path)
+	}
+	return pool, nil
+}

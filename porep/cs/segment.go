@@ -3,11 +3,14 @@
 package cs
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sync/atomic"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuseal/cuseal/internal/parallel"
 )
 
 // Segment is a ConstraintSystem over one precomputed range of a
@@ -146,6 +149,43 @@ func (p *ProvingAssignment) Join() error {
 			return fmt.Errorf("segment %d: filled %d constraints, %d aux, %d inputs of %d, %d, %d",
 				i, s.nC, s.nAux, s.nIn, len(s.a), len(s.aux), len(s.input))
 		}
+	}
+	return nil
+}
+
+// SynthesizeSegments is the one split → fill concurrently → join of a
+// parallel synthesis: it checks that n items of size per fit
+// (CheckSplit), splits p, runs fill(seg, i) for every item on up to
+// workers goroutines (items handed out in order to the next free worker,
+// internal/parallel.Dynamic; ctx is checked before each), checks each
+// segment recorded no error and joins. name prefixes every error, which
+// names the item or the size: "<name> size {…}: …" for the split and the
+// join, "<name> i: …" for an item (stacked.Circuit: "circuit: challenge";
+// post.Circuit: "post: circuit: sector"). p is usable again afterwards,
+// also after an error.
+func (p *ProvingAssignment) SynthesizeSegments(ctx context.Context, name string, n int, per SizeHint, workers int, fill func(seg *Segment, i int) error) error {
+	if err := p.CheckSplit(n, per); err != nil {
+		return fmt.Errorf("%s size %+v: %w", name, per, err)
+	}
+	segs := p.Split(n, per)
+	err := parallel.Dynamic(n, max(1, min(workers, n)), func(_, i int) error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("%s %d: %w", name, i, err)
+		}
+		if err := fill(segs[i], i); err != nil {
+			return fmt.Errorf("%s %d: %w", name, i, err)
+		}
+		if err := segs[i].Err(); err != nil {
+			return fmt.Errorf("%s %d: size %+v: %w", name, i, per, err)
+		}
+		return nil
+	})
+	joinErr := p.Join()
+	if err != nil {
+		return err
+	}
+	if joinErr != nil {
+		return fmt.Errorf("%s size %+v: %w", name, per, joinErr)
 	}
 	return nil
 }

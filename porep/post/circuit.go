@@ -9,7 +9,6 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
-	"github.com/cuseal/cuseal/internal/parallel"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/gadget"
 	"github.com/cuseal/cuseal/porep/poseidon"
@@ -295,28 +294,7 @@ func (c *Circuit) SynthesizeParallel(ctx context.Context, p *cs.ProvingAssignmen
 		return fmt.Errorf("post: circuit: SynthesizeParallel needs a fresh ProvingAssignment (has %d inputs, %d aux, %d constraints)",
 			p.NumInputs(), p.NumAux(), p.NumConstraints())
 	}
-	if err := p.CheckSplit(n, per); err != nil {
-		return fmt.Errorf("post: circuit: sector size %+v: %w", per, err)
-	}
-	segs := p.Split(n, per)
-	err := parallel.Dynamic(n, max(1, min(workers, n)), func(_, i int) error {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("post: circuit: sector %d: %w", i, err)
-		}
-		if err := c.Sectors[i].synthesize(segs[i]); err != nil {
-			return fmt.Errorf("post: circuit: sector %d: %w", i, err)
-		}
-		if err := segs[i].Err(); err != nil {
-			return fmt.Errorf("post: circuit: sector %d: size %+v: %w", i, per, err)
-		}
-		return nil
+	return p.SynthesizeSegments(ctx, "post: circuit: sector", n, per, workers, func(seg *cs.Segment, i int) error {
+		return c.Sectors[i].synthesize(seg)
 	})
-	joinErr := p.Join()
-	if err != nil {
-		return err
-	}
-	if joinErr != nil {
-		return fmt.Errorf("post: circuit: sector size %+v: %w", per, joinErr)
-	}
-	return nil
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
-	"github.com/cuseal/cuseal/internal/parallel"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/gadget"
 	"github.com/cuseal/cuseal/porep/poseidon"
@@ -427,35 +426,13 @@ func (c *Circuit) SynthesizeParallel(ctx context.Context, p *cs.ProvingAssignmen
 			p.NumConstraints(), p.NumAux(), p.NumInputs(), topConstraints, topAux, 1+topInputs)
 	}
 	n := len(c.Proofs)
-	if err := p.CheckSplit(n, per); err != nil {
-		return fmt.Errorf("circuit: challenge size %+v: %w", per, err)
-	}
-	segs := p.Split(n, per)
 	workers = min(workers, n)
 	if avail, ok := cs.MemAvailable(); ok {
 		workers = min(workers, int(avail/2/ChallengeScratchBytes(per)))
 	}
-	workers = max(1, workers)
-	err = parallel.Dynamic(n, workers, func(_, i int) error {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("circuit: challenge %d: %w", i, err)
-		}
-		if err := c.Proofs[i].synthesize(segs[i], c.Layers, &commD, &commC, &commRLast, replicaBits); err != nil {
-			return fmt.Errorf("circuit: challenge %d: %w", i, err)
-		}
-		if err := segs[i].Err(); err != nil {
-			return fmt.Errorf("circuit: challenge %d: size %+v: %w", i, per, err)
-		}
-		return nil
+	return p.SynthesizeSegments(ctx, "circuit: challenge", n, per, workers, func(seg *cs.Segment, i int) error {
+		return c.Proofs[i].synthesize(seg, c.Layers, &commD, &commC, &commRLast, replicaBits)
 	})
-	joinErr := p.Join()
-	if err != nil {
-		return err
-	}
-	if joinErr != nil {
-		return fmt.Errorf("circuit: challenge size %+v: %w", per, joinErr)
-	}
-	return nil
 }
 
 // ChallengeScratchBytes estimates the heap one challenge's synthesis

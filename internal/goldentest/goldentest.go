@@ -18,6 +18,26 @@ import (
 	"github.com/cuseal/cuseal/porep/cs"
 )
 
+// Partition is what every reference vector's meta.json records of one
+// partition circuit (rust-fil-proofs' golden tool, docs/digests.md): its
+// counts (ONE and the per-input rows included), the four digests and the
+// density popcounts. Test types embed it and add their circuit's fields.
+type Partition struct {
+	K              int    `json:"k"`
+	NumInputs      int    `json:"num_inputs"`
+	NumAux         int    `json:"num_aux"`
+	NumConstraints int    `json:"num_constraints"`
+	R1CS           string `json:"r1cs_digest"`
+	Witness        string `json:"witness_digest"`
+	ABC            string `json:"abc_digest"`
+	Density        string `json:"density_digest"`
+	Popcounts      struct {
+		AAux   int `json:"a_aux"`
+		BInput int `json:"b_input"`
+		BAux   int `json:"b_aux"`
+	} `json:"density_popcounts"`
+}
+
 // Case is one circuit's counts and digests as refcircuit computed them.
 // Params and Outputs are case-specific and left for the test to decode.
 type Case struct {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/cuseal/cuseal/internal/goldentest"
 )
 
 // refMeta is the part of a testdata/post-* meta.json the tests read
@@ -56,19 +58,7 @@ type refMeta struct {
 		Size         int    `json:"size"`
 	} `json:"vanilla"`
 	Partition []struct {
-		K              int    `json:"k"`
-		NumInputs      int    `json:"num_inputs"`
-		NumAux         int    `json:"num_aux"`
-		NumConstraints int    `json:"num_constraints"`
-		R1CS           string `json:"r1cs_digest"`
-		Witness        string `json:"witness_digest"`
-		ABC            string `json:"abc_digest"`
-		Density        string `json:"density_digest"`
-		Popcounts      struct {
-			AAux   int `json:"a_aux"`
-			BInput int `json:"b_input"`
-			BAux   int `json:"b_aux"`
-		} `json:"density_popcounts"`
+		goldentest.Partition
 		Slots []struct {
 			SectorNumber   uint64   `json:"sector_number"`
 			Padding        bool     `json:"padding"`

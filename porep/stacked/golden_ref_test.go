@@ -22,6 +22,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cuseal/cuseal/internal/goldentest"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -43,19 +44,7 @@ type refMeta struct {
 }
 
 type refPart struct {
-	K              int    `json:"k"`
-	NumInputs      int    `json:"num_inputs"`
-	NumAux         int    `json:"num_aux"`
-	NumConstraints int    `json:"num_constraints"`
-	R1CS           string `json:"r1cs_digest"`
-	Witness        string `json:"witness_digest"`
-	ABC            string `json:"abc_digest"`
-	Density        string `json:"density_digest"`
-	Popcounts      struct {
-		AAux   int `json:"a_aux"`
-		BInput int `json:"b_input"`
-		BAux   int `json:"b_aux"`
-	} `json:"density_popcounts"`
+	goldentest.Partition
 	Challenges   []uint64 `json:"challenges"`
 	PublicInputs []string `json:"public_inputs"`
 }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 # build.sh — build, test and demo cuseal.
 #
-#   ./build.sh deps [--cuda]   install cmake, g++ and python3 (and, with --cuda, nvcc + g++-11, and
+#   ./build.sh deps [--cuda]   install cmake, g++, python3 and protoc (and, with --cuda, nvcc + g++-11, and
 #                              fetch sppark's sources with cargo for the CUDA kernels)
 #   ./build.sh build           bin/cuseal (pure Go); also bin/cuseal-cuda when nvcc is present
 #   ./build.sh test            CTest host tests + go vet ./... + go test ./...
@@ -96,10 +96,13 @@ cmd_deps() {
 	have g++ || pkgs+=(g++)
 	have make || pkgs+=(make)
 	have python3 || pkgs+=(python3) # libcuseal's ctypes test (libcuseal/testdata/porep_ctypes.py)
+	# service/cuzkv1 TestGeneratedUpToDate compiles proving.proto and compares it with the
+	# committed generated code (skipped without protoc)
+	have protoc || pkgs+=(protobuf-compiler)
 	# cgo finds the native library of the CUDA variant through pkg-config (build/native/cuseal.pc)
 	[ "$cuda" = 1 ] && ! have "${PKG_CONFIG:-pkg-config}" && pkgs+=(pkg-config)
 	if [ ${#pkgs[@]} -eq 0 ]; then
-		log "deps: cmake, g++ and make already present"
+		log "deps: cmake, g++, make, python3 and protoc already present"
 	elif [ "$(id -u)" != 0 ]; then
 		printf 'build.sh: deps: not root; run as root:\n  apt-get update && apt-get install -y --no-install-recommends %s\n' "${pkgs[*]}" >&2
 		exit 1

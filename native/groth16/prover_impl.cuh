@@ -28,6 +28,7 @@
 #include "plan.hpp"
 #include "prover.hpp"
 #include "../ntt/ntt.cuh"
+#include "../util/parallel.hpp"
 
 namespace cuseal::g16 {
 

@@ -7,7 +7,7 @@
  * It mirrors filecoin-ffi's seal_commit_phase2 / verify_seal and the Go API
  * in package porep (SealCommitPhase2, VerifySeal, GenerateTestParams).
  *
- * (include/cuseal.h is a different, lower-level ABI: the native MSM/NTT
+ * (include/cuseal_native.h is a different, lower-level ABI: the native MSM/NTT
  * core used by the Go bridge. The two use distinct names and can be
  * included together.)
  *

@@ -315,6 +315,38 @@ lock_version() {
 	awk -v c="$2" '$1 == "name" && $3 == "\"" c "\"" { getline; gsub(/"/, "", $3); print $3; exit }' "$1"
 }
 
+# check_one_blst NATIVE_LIB SUPRASEAL_LIB: bin/cuseal-supraseal links both archives with no
+# --allow-multiple-definition. Both carry blst's assembly (sppark's host code; supraseal's blst),
+# built in portable mode on both sides: the two objects must define the same symbols, so the
+# linker takes one. No other strong global symbol may be defined in both archives. Fails naming
+# the symbols; the link would fail on them too, with less to go on.
+check_one_blst() {
+	local ours=$1 theirs=$2 tmp other diff
+	have nm || die "supraseal: nm (binutils) not found: needed to compare $ours and $theirs"
+	tmp=$(mktemp -d)
+	# "archive:member:address TYPE name" -> "member<TAB>name", strong definitions only (weak W/V,
+	# common C and unique u symbols merge at link time)
+	local f
+	for f in ours theirs; do
+		nm -A -g --defined-only "${!f}" 2>/dev/null |
+			awk '$2 !~ /^[WVCuvw]$/ { n = split($1, p, ":"); print p[n - 1] "\t" $3 }' >"$tmp/$f" ||
+			{ rm -rf "$tmp"; die "supraseal: nm ${!f} failed"; }
+		awk -F'\t' '$1 ~ /assembly/ { print $2 }' "$tmp/$f" | sort -u >"$tmp/$f.blst"
+		cut -f2 "$tmp/$f" | sort -u >"$tmp/$f.all"
+	done
+	comm -12 "$tmp/ours.blst" "$tmp/theirs.blst" >"$tmp/blst"
+	other=$(comm -12 "$tmp/ours.all" "$tmp/theirs.all" | comm -23 - "$tmp/blst" | head -n 20 | tr '\n' ' ')
+	diff=$(comm -3 "$tmp/ours.blst" "$tmp/theirs.blst" | head -n 20 | tr -d '\t' | tr '\n' ' ')
+	local n
+	n=$(wc -l <"$tmp/ours.blst")
+	rm -rf "$tmp"
+	[ -z "$other" ] || die "supraseal: defined in both $ours and $theirs (outside blst's assembly): $other"
+	if [ "$n" -gt 0 ] && [ -n "$diff" ]; then
+		die "supraseal: blst's assembly objects of $ours and $theirs differ in: $diff(both must be blst $(lock_version native/sppark-dep/Cargo.lock blst) in portable mode)"
+	fi
+	log "supraseal: blst's assembly defines the same $n symbols in both archives; no other symbol is defined in both"
+}
+
 cmd_supraseal() {
 	need_go
 	have "$CARGO" && have rustc ||
@@ -324,8 +356,9 @@ cmd_supraseal() {
 	# cc passes $CXX to nvcc as -ccbin: Debian's CUDA 11.8 needs g++-11.
 	[ -x "$CUDA_HOST_CXX" ] && cxx=(CXX="$CUDA_HOST_CXX")
 	local t0=$SECONDS
-	# bin/cuseal-supraseal links blst twice (sppark's host code in build/native, supraseal's
-	# crate) and keeps one copy of its symbols: both must be the same blst release.
+	# bin/cuseal-supraseal links two archives that carry blst (sppark's host code in build/native,
+	# supraseal's crate) and takes blst from one of them: both must be the same blst release
+	# (and mode, check_one_blst).
 	local blst_ss blst_spk
 	blst_ss=$(lock_version "$SUPRASEAL_DIR/Cargo.lock" blst)
 	blst_spk=$(lock_version native/sppark-dep/Cargo.lock blst)
@@ -344,6 +377,7 @@ cmd_supraseal() {
 		has_native || die "supraseal: CMakeLists.txt missing"
 		# (cuseal.pc: a build directory configured before the pkg-config link is reconfigured)
 		[ -f "$NATIVE_BUILD/libcuseal_native.a" ] && [ -f "$NATIVE_BUILD/cuseal.pc" ] || cmake_cuda
+		check_one_blst "$NATIVE_BUILD/libcuseal_native.a" "$SUPRASEAL_DIR/target/release/libcuseal_supraseal.a"
 	fi
 	mkdir -p bin
 	run "$GO" vet -tags "$tags" ./bridge/... ./porep/... ./cli/...

@@ -7,7 +7,7 @@ import (
 	"fmt"
 )
 
-// ABIVersion is the CUSEAL_ABI_VERSION of include/cuseal.h this package was
+// ABIVersion is the CUSEAL_ABI_VERSION of include/cuseal_native.h this package was
 // written against; the native library must report the same.
 const ABIVersion = 2
 
@@ -25,7 +25,7 @@ var ErrNoCUDA = errors.New("bridge: built without CUDA support (build the native
 // ErrNoDevice reports that a device index has no usable CUDA device behind it.
 var ErrNoDevice = errors.New("bridge: no such CUDA device")
 
-// Native error codes (CUSEAL_ERR_* in include/cuseal.h).
+// Native error codes (CUSEAL_ERR_* in include/cuseal_native.h).
 const (
 	CodeInvalidArgument = 1
 	CodeNoDevice        = 2
@@ -97,7 +97,7 @@ type NTTOptions struct {
 	Coset   bool
 }
 
-// headerConst pairs a constant of include/cuseal.h with its Go mirror.
+// headerConst pairs a constant of include/cuseal_native.h with its Go mirror.
 type headerConst struct {
 	header, goName string
 	h, g           int64
@@ -108,7 +108,7 @@ type headerConst struct {
 func checkConstants(cs []headerConst) error {
 	for _, c := range cs {
 		if c.h != c.g {
-			return fmt.Errorf("bridge: include/cuseal.h defines %s = %d but package bridge has %s = %d: update bridge with the header",
+			return fmt.Errorf("bridge: include/cuseal_native.h defines %s = %d but package bridge has %s = %d: update bridge with the header",
 				c.header, c.h, c.goName, c.g)
 		}
 	}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
 // Package bridge is the cgo boundary between Go and the native C++/CUDA
-// library (libcuseal_native.a, include/cuseal.h): multi-scalar
+// library (libcuseal_native.a, include/cuseal_native.h): multi-scalar
 // multiplication over BLS12-381 G1 and G2, the Fr number-theoretic transform,
 // long-lived device buffers, the SRS handle and the GPU Groth16 prover's
 // query sums (SRS.QuerySums).

@@ -6,7 +6,7 @@ package bridge
 
 /*
 #cgo pkg-config: cuseal
-#include "cuseal.h"
+#include "cuseal_native.h"
 */
 import "C"
 
@@ -32,11 +32,11 @@ func checkLibrary() error {
 	// code was written for, and the linked library must have been built
 	// from that header (a stale build/native is the usual cause).
 	if C.CUSEAL_ABI_VERSION != ABIVersion {
-		return fmt.Errorf("bridge: include/cuseal.h declares ABI version %d but package bridge is written for %d: update bridge with the header",
+		return fmt.Errorf("bridge: include/cuseal_native.h declares ABI version %d but package bridge is written for %d: update bridge with the header",
 			C.CUSEAL_ABI_VERSION, ABIVersion)
 	}
 	if uint32(vi.abi_version) != ABIVersion {
-		return fmt.Errorf("bridge: native library reports ABI version %d, include/cuseal.h and package bridge need %d: rebuild the library that cuseal.pc on PKG_CONFIG_PATH names (./build.sh cuda, or cmake --build build/native) from this version",
+		return fmt.Errorf("bridge: native library reports ABI version %d, include/cuseal_native.h and package bridge need %d: rebuild the library that cuseal.pc on PKG_CONFIG_PATH names (./build.sh cuda, or cmake --build build/native) from this version",
 			uint32(vi.abi_version), ABIVersion)
 	}
 	if err := checkConstants([]headerConst{
@@ -68,7 +68,7 @@ func checkLibrary() error {
 	}
 	for _, s := range sizes {
 		if s.goSize != s.c {
-			return fmt.Errorf("bridge: %s is %d bytes in Go, %d in include/cuseal.h", s.name, s.goSize, s.c)
+			return fmt.Errorf("bridge: %s is %d bytes in Go, %d in include/cuseal_native.h", s.name, s.goSize, s.c)
 		}
 	}
 	return nil

@@ -5,7 +5,7 @@
 package bridge
 
 /*
-#include "cuseal.h"
+#include "cuseal_native.h"
 */
 import "C"
 

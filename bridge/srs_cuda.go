@@ -6,7 +6,7 @@ package bridge
 
 /*
 #include <stdlib.h>
-#include "cuseal.h"
+#include "cuseal_native.h"
 */
 import "C"
 

@@ -8,7 +8,7 @@
  * in package porep (SealCommitPhase2, VerifySeal) and porep/paramfile
  * (GenerateTestParams).
  *
- * (include/cuseal.h is a different, lower-level ABI: the native MSM/NTT
+ * (include/cuseal_native.h is a different, lower-level ABI: the native MSM/NTT
  * core used by the Go bridge. The two use distinct names and can be
  * included together.)
  *

@@ -145,11 +145,11 @@ func buildLib(t *testing.T, mode string) string {
 	return out
 }
 
-// TestHeaderCompiles compiles include/cuseal_porep.h (with include/cuseal.h:
+// TestHeaderCompiles compiles include/cuseal_porep.h (with include/cuseal_native.h:
 // the two ABIs must not clash) as C99 and C++17 with -Wall -Wextra -Werror
 // -pedantic.
 func TestHeaderCompiles(t *testing.T) {
-	src := `#include "cuseal.h"
+	src := `#include "cuseal_native.h"
 #include "cuseal_porep.h"
 int cuseal_header_check(void);
 int cuseal_header_check(void) {

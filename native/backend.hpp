@@ -9,10 +9,10 @@
 
 #include <mutex>
 
-#include "cuseal.h"
+#include "cuseal_native.h"
 #include "ec/point.cuh"
-#include "msm/pippenger.cuh"
-#include "ntt/ntt.cuh"
+#include "msm/ref_pippenger.cuh"
+#include "ntt/ref_ntt.cuh"
 
 namespace cuseal {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-// capi.cpp: the only file that exports symbols (include/cuseal.h). Every
+// capi.cpp: the only file that exports symbols (include/cuseal_native.h). Every
 // entry point validates its arguments, takes the device mutex where it
 // touches a device, and converts every exception into a cuseal_error.
 #include <cstdio>
@@ -282,7 +282,7 @@ cuseal_error cuseal_ntt_buffer(cuseal_buffer* buf, uint64_t offset, const cuseal
 } // extern "C"
 
 // ==== GPU Groth16 prover: SRS handle and query sums ==========================
-// (native/srs, native/groth16; see include/cuseal.h "GPU Groth16 prover")
+// (native/srs, native/groth16; see include/cuseal_native.h "GPU Groth16 prover")
 #include <chrono>
 #include <unordered_map>
 

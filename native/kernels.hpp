@@ -3,7 +3,7 @@
 // kernels.hpp: which kernel set runs on a CUDA device.
 //   sppark     sppark's MSM and NTT (native/sppark/, CUDA builds with
 //              CUSEAL_SPPARK=ON): the production path;
-//   reference  our own kernels (msm/pippenger.cuh, ntt/ntt.cuh): what the
+//   reference  our own kernels (msm/ref_pippenger.cuh, ntt/ref_ntt.cuh): what the
 //              host emulation (device CUSEAL_DEVICE_HOST) always runs, and what
 //              GPU tests compare sppark against.
 // CUSEAL_KERNELS selects: unset/"auto" = sppark when built in and the device

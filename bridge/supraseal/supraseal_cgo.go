@@ -8,10 +8,9 @@ package supraseal
 #cgo CFLAGS: -I${SRCDIR}/../../native/supraseal
 #cgo LDFLAGS: -L${SRCDIR}/../../native/supraseal/target/release -lcuseal_supraseal -lcuseal_ss_cudart -lstdc++ -lgcc_s -lutil -lrt -lpthread -lm -ldl
 // With the cuda tag, build/native/libcuseal_native.a also carries blst's assembly (for sppark's
-// host field code) and the linker pulls in both copies. Both are blst =0.3.17 (native/sppark-dep
-// and native/supraseal pin the same version, checked by ./build.sh supraseal), so the duplicate
-// definitions are the same code and the first one is kept.
-#cgo LDFLAGS: -Wl,--allow-multiple-definition
+// host field code). Both archives build blst =0.3.17 in portable mode, so their blst objects
+// define the same symbols and the linker takes one; any symbol defined twice fails the link
+// (./build.sh supraseal checks the archives first, naming such symbols).
 #include <stdlib.h>
 #include "cuseal_supraseal.h"
 */

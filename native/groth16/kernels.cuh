@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "../msm/pippenger.cuh"
+#include "../msm/ref_pippenger.cuh"
 
 namespace cuseal::g16 {
 
@@ -83,7 +83,7 @@ Xyzz batch_add(Exec& ex, const Aff* src, const uint32_t* idx, uint64_t count) {
 
 // msm_resident computes Σ scalars[i]·points[i] with both vectors already in
 // executor memory, through the native core's reusable Pippenger phases
-// (msm/pippenger.cuh: accumulate_chunk — digits, block scan, counting sort,
+// (msm/ref_pippenger.cuh: accumulate_chunk — digits, block scan, counting sort,
 // load-balanced bucket pieces — and reduce_buckets), chunked over pointer
 // offsets when the sort scratch does not fit (no copies). max_chunk > 0
 // caps the chunk (tests force the multi-chunk path with it).

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "../util/parallel.hpp"
+
 namespace cuseal::g16 {
 
 const char* plan_query_name(int q) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
 // prover.hpp: internal interface of the Groth16 query-sum prover behind
-// cuseal_groth16_query_sums (include/cuseal.h). The driver (prover_impl.cuh)
+// cuseal_groth16_query_sums (include/cuseal_native.h). The driver (prover_impl.cuh)
 // is a template over the executor; prover_host.cpp instantiates it for the
 // host emulation, prover_cuda.cu for CUDA devices (prover_nocuda.cpp stubs
 // the CUDA side in builds without nvcc).

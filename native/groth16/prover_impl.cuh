@@ -27,7 +27,8 @@
 #include "kernels.cuh"
 #include "plan.hpp"
 #include "prover.hpp"
-#include "../ntt/ntt.cuh"
+#include "../ntt/ref_ntt.cuh"
+#include "../util/parallel.hpp"
 
 namespace cuseal::g16 {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
 // msm_g1.cu: the G1 MSM on a CUDA device: sppark's kernels (sppark/sppark.hpp) unless
-// kernels.hpp selects the reference set (pippenger.cuh with cuda_exec).
+// kernels.hpp selects the reference set (ref_pippenger.cuh with cuda_exec).
 #include "../backend.hpp"
 #include "../exec/exec_cuda.cuh"
 #include "../kernels.hpp"

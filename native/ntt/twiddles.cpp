@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-// twiddles.cpp: host construction of the NTT power tables (ntt.cuh).
-#include "ntt.cuh"
+// twiddles.cpp: host construction of the NTT power tables (ref_ntt.cuh).
+#include "ref_ntt.cuh"
 
 namespace cuseal::ntt {
 

@@ -46,7 +46,7 @@ void msm_g2(int dev, const void* points, bool points_dev, const void* scalars, b
 // ntt transforms 2^lg Fr elements in device memory of dev in place.
 // in_bitrev / out_bitrev: input and output order (natural or bit-reversed);
 // inverse includes the 1/n scaling; coset: forward multiplies x_j by g^j
-// first, inverse multiplies the result by g^(-j), g = 7 (as ntt/ntt.cuh).
+// first, inverse multiplies the result by g^(-j), g = 7 (as ntt/ref_ntt.cuh).
 // stream (a cudaStream_t, may be null) is synchronised before the transform
 // so earlier work on it is ordered before; the call returns when done.
 void ntt(int dev, void* d_data, unsigned lg, bool in_bitrev, bool out_bitrev, bool inverse, bool coset,

@@ -4,6 +4,7 @@
 // eviction (see srs.hpp).
 #include "srs.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -11,7 +12,7 @@
 #include <memory>
 
 #include "../groth16/prover.hpp"
-#include "../groth16/plan.hpp"
+#include "../util/parallel.hpp"
 
 namespace cuseal::srs {
 
@@ -58,7 +59,7 @@ void validate(const Aff* pts, uint64_t n, int q) {
 	// First bad index, found in parallel; report the lowest.
 	std::atomic<uint64_t> bad{UINT64_MAX};
 	std::atomic<int> why{0};
-	g16::parallel_for(n, 0, [&](uint64_t lo, uint64_t hi) {
+	parallel_for(n, 0, [&](uint64_t lo, uint64_t hi) {
 		for (uint64_t i = lo; i < hi && i < bad.load(std::memory_order_relaxed); i++) {
 			int w = 0;
 			if (!reduced(pts[i].x) || !reduced(pts[i].y)) w = 1;
@@ -115,7 +116,7 @@ int decode_point(const uint8_t* p, fp_t* c) {
 void decode_query(const uint8_t* src, uint64_t n, int q, void* dst) {
 	std::atomic<uint64_t> bad{UINT64_MAX};
 	std::atomic<int> why{0};
-	g16::parallel_for(n, 0, [&](uint64_t lo, uint64_t hi) {
+	parallel_for(n, 0, [&](uint64_t lo, uint64_t hi) {
 		for (uint64_t i = lo; i < hi && i < bad.load(std::memory_order_relaxed); i++) {
 			int w;
 			if (q == Q_BG2) {
@@ -143,6 +144,29 @@ void decode_query(const uint8_t* src, uint64_t n, int q, void* dst) {
 	     (unsigned long long)bad.load(), (unsigned long long)(bad.load() * size), what[why.load()]);
 }
 
+// alloc_layout sets s's query lengths to n and lays the five queries out in
+// one host allocation, back to back, each 4 KiB aligned (srs::off, host_bytes),
+// with h..b_g2 pointing into it; returns its base for the caller to fill.
+// Throws CUSEAL_ERR_OUT_OF_MEMORY.
+char* alloc_layout(srs& s, const uint64_t n[NQUERY]) {
+	uint64_t off = 0;
+	for (int q = 0; q < NQUERY; q++) {
+		s.n[q] = n[q];
+		s.off[q] = off;
+		off += (s.query_bytes(q) + 4095) & ~uint64_t(4095);
+	}
+	s.host_bytes = off;
+	s.host = std::aligned_alloc(4096, off ? off : 4096);
+	if (!s.host) fail(CUSEAL_ERR_OUT_OF_MEMORY, "srs: cannot allocate %llu host bytes", (unsigned long long)off);
+	char* base = static_cast<char*>(s.host);
+	s.h = reinterpret_cast<const g1_affine*>(base + s.off[Q_H]);
+	s.l = reinterpret_cast<const g1_affine*>(base + s.off[Q_L]);
+	s.a = reinterpret_cast<const g1_affine*>(base + s.off[Q_A]);
+	s.b_g1 = reinterpret_cast<const g1_affine*>(base + s.off[Q_BG1]);
+	s.b_g2 = reinterpret_cast<const g2_affine*>(base + s.off[Q_BG2]);
+	return base;
+}
+
 } // namespace
 
 srs* create(const cuseal_srs_vectors& v, const cuseal_srs_options& o) {
@@ -165,16 +189,7 @@ srs* create(const cuseal_srs_vectors& v, const cuseal_srs_options& o) {
 			fail(CUSEAL_ERR_INVALID_ARGUMENT, "srs %s: %llu points exceed 2^32", query_name(q), (unsigned long long)cnt[q]);
 
 	std::unique_ptr<srs> s(new srs);
-	uint64_t off = 0;
-	for (int q = 0; q < NQUERY; q++) {
-		s->n[q] = cnt[q];
-		s->off[q] = off;
-		off += (s->query_bytes(q) + 4095) & ~uint64_t(4095);
-	}
-	s->host_bytes = off;
-	s->host = std::aligned_alloc(4096, off ? off : 4096);
-	if (!s->host) fail(CUSEAL_ERR_OUT_OF_MEMORY, "srs: cannot allocate %llu host bytes", (unsigned long long)off);
-	char* base = static_cast<char*>(s->host);
+	char* base = alloc_layout(*s, cnt);
 	for (int q = 0; q < NQUERY; q++) {
 		const uint64_t bytes = s->query_bytes(q);
 		char* dst = base + s->off[q];
@@ -183,16 +198,11 @@ srs* create(const cuseal_srs_vectors& v, const cuseal_srs_options& o) {
 			decode_query(reinterpret_cast<const uint8_t*>(from), cnt[q], q, dst);
 			continue;
 		}
-		g16::parallel_for(bytes / 4096 + 1, 0, [&](uint64_t lo, uint64_t hi) {
+		parallel_for(bytes / 4096 + 1, 0, [&](uint64_t lo, uint64_t hi) {
 			uint64_t b0 = lo * 4096, b1 = std::min(bytes, hi * 4096);
 			if (b0 < b1) std::memcpy(dst + b0, from + b0, b1 - b0);
 		});
 	}
-	s->h = reinterpret_cast<const g1_affine*>(base + s->off[Q_H]);
-	s->l = reinterpret_cast<const g1_affine*>(base + s->off[Q_L]);
-	s->a = reinterpret_cast<const g1_affine*>(base + s->off[Q_A]);
-	s->b_g1 = reinterpret_cast<const g1_affine*>(base + s->off[Q_BG1]);
-	s->b_g2 = reinterpret_cast<const g2_affine*>(base + s->off[Q_BG2]);
 	if (o.validate) {
 		validate(s->h, s->n[Q_H], Q_H);
 		validate(s->l, s->n[Q_L], Q_L);
@@ -216,34 +226,20 @@ srs* create(const cuseal_srs_vectors& v, const cuseal_srs_options& o) {
 srs* create_tiled(const uint64_t n[NQUERY], const g1_affine* t1, size_t nt1, const g2_affine* t2, size_t nt2) {
 	if (!nt1 || !nt2) fail(CUSEAL_ERR_INVALID_ARGUMENT, "create_tiled: empty tile");
 	std::unique_ptr<srs> s(new srs);
-	uint64_t off = 0;
-	for (int q = 0; q < NQUERY; q++) {
-		s->n[q] = n[q];
-		s->off[q] = off;
-		off += (s->query_bytes(q) + 4095) & ~uint64_t(4095);
-	}
-	s->host_bytes = off;
-	s->host = std::aligned_alloc(4096, off ? off : 4096);
-	if (!s->host) fail(CUSEAL_ERR_OUT_OF_MEMORY, "srs: cannot allocate %llu host bytes", (unsigned long long)off);
-	char* base = static_cast<char*>(s->host);
+	char* base = alloc_layout(*s, n);
 	for (int q = 0; q < NQUERY; q++) {
 		if (q == Q_BG2) {
 			auto* d = reinterpret_cast<g2_affine*>(base + s->off[q]);
-			g16::parallel_for(n[q], 0, [&](uint64_t lo, uint64_t hi) {
+			parallel_for(n[q], 0, [&](uint64_t lo, uint64_t hi) {
 				for (uint64_t i = lo; i < hi; i++) d[i] = t2[(i * 2654435761u + q) % nt2];
 			});
 		} else {
 			auto* d = reinterpret_cast<g1_affine*>(base + s->off[q]);
-			g16::parallel_for(n[q], 0, [&](uint64_t lo, uint64_t hi) {
+			parallel_for(n[q], 0, [&](uint64_t lo, uint64_t hi) {
 				for (uint64_t i = lo; i < hi; i++) d[i] = t1[(i * 2654435761u + q) % nt1];
 			});
 		}
 	}
-	s->h = reinterpret_cast<const g1_affine*>(base + s->off[Q_H]);
-	s->l = reinterpret_cast<const g1_affine*>(base + s->off[Q_L]);
-	s->a = reinterpret_cast<const g1_affine*>(base + s->off[Q_A]);
-	s->b_g1 = reinterpret_cast<const g1_affine*>(base + s->off[Q_BG1]);
-	s->b_g2 = reinterpret_cast<const g2_affine*>(base + s->off[Q_BG2]);
 	return s.release();
 }
 

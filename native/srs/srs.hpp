@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-// srs.hpp: the Groth16 proving-key image behind cuseal_srs (include/cuseal.h):
+// srs.hpp: the Groth16 proving-key image behind cuseal_srs (include/cuseal_native.h):
 // the h, l, a, b_g1, b_g2 queries in one host allocation owned by the
 // library, a reference count, optional page-locking (cudaHostRegister, timed
 // once) and per-device resident copies made on first use by the prover.

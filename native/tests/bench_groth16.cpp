@@ -21,6 +21,7 @@
 #include "backend.hpp"
 #include "groth16/prover.hpp"
 #include "testutil.hpp"
+#include "util/parallel.hpp"
 
 using namespace cuseal;
 using ff::fr_t;
@@ -36,7 +37,7 @@ fr_t fr_from(testutil::rng& r) {
 
 // fill writes n values: p0 % zeros, p1 % ones, else random; in parallel.
 void fill(fr_t* x, uint64_t n, int p0, int p1, uint64_t seed) {
-	g16::parallel_for(n, 0, [&](uint64_t lo, uint64_t hi) {
+	parallel_for(n, 0, [&](uint64_t lo, uint64_t hi) {
 		testutil::rng r(seed * 0x9e3779b97f4a7c15ULL + lo);
 		for (uint64_t i = lo; i < hi; i++) {
 			int c = int(r.next() % 100);
@@ -133,7 +134,7 @@ int main(int argc, char** argv) {
 		c.a.resize(nc), c.b.resize(nc), c.c.resize(nc), c.in.resize(n_in), c.aux.resize(n_aux);
 		fill(c.a.data(), nc, 25, 25, 10 + k);
 		fill(c.b.data(), nc, 25, 25, 20 + k);
-		g16::parallel_for(nc, 0, [&](uint64_t lo, uint64_t hi) {
+		parallel_for(nc, 0, [&](uint64_t lo, uint64_t hi) {
 			for (uint64_t i = lo; i < hi; i++) c.c[i] = c.a[i] * c.b[i];
 		});
 		fill(c.in.data(), n_in, 0, 10, 30 + k);

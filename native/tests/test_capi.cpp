@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-// test_capi.cpp: the C ABI (include/cuseal.h) with the host emulation device:
+// test_capi.cpp: the C ABI (include/cuseal_native.h) with the host emulation device:
 // version, device queries, argument validation and error messages, MSM and
 // NTT through the ABI, and buffer handles.
 #include <cstring>
 
-#include "cuseal.h"
+#include "cuseal_native.h"
 #include "ec/point.cuh"
 #include "testutil.hpp"
 

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "backend.hpp"
-#include "cuseal.h"
+#include "cuseal_native.h"
 #include "testutil.hpp"
 
 using namespace cuseal;

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "backend.hpp"
-#include "cuseal.h"
+#include "cuseal_native.h"
 #include "kernels.hpp"
 #include "sppark/sppark.hpp"
 #include "testutil.hpp"

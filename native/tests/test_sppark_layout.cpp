@@ -5,7 +5,7 @@
 // constants from ntt/parameters/bls12_381.h (in cargo's registry copy, via
 // SPPARK_ROOT; limbs are 64-bit little-endian Montgomery values) and checks:
 //   group_gen = 7 in our Montgomery form  (same R = 2^256 mod r, same layout;
-//               sppark's coset shift is ntt/ntt.cuh's g = 7)
+//               sppark's coset shift is g = 7, as in ntt/ref_ntt.cuh)
 //   group_gen_inverse = 7⁻¹
 //   forward_roots_of_unity[28] = our ω for 2^28 (ntt/twiddles.cpp: 7^((r−1)/2^28)),
 //               and each root is the square of the next (so every 2^k matches),
@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
 	      testutil::hex(ours(group_gen)).c_str(), testutil::hex(seven).c_str());
 	CHECK(ours(group_gen_inverse) == seven.inv(), "sppark group_gen_inverse != 1/7");
 	CHECK(S == 32, "sppark S = %d", S);
-	// Our 2^28-th root: entry 1 of the ω "lo" table (ntt.cuh: tables[0][k] = ω^k, k < 2^14).
+	// Our 2^28-th root: entry 1 of the ω "lo" table (ntt/ref_ntt.cuh: tables[0][k] = ω^k, k < 2^14).
 	const ::fr_t omega28 = host_ntt_tables()[1];
 	CHECK(ours(forward_roots_of_unity[28]) == omega28, "sppark ω(2^28) != ours");
 	for (int k = 1; k <= S; k++) {

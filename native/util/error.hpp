@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "cuseal.h"
+#include "cuseal_native.h"
 
 namespace cuseal {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-// pippenger.cuh: bucket-method multi-scalar multiplication Σ sᵢ·Pᵢ for G1 and
+// ref_pippenger.cuh: bucket-method multi-scalar multiplication Σ sᵢ·Pᵢ for G1 and
 // G2, written once for the CUDA executor and the host emulation.
 //
 // Phases, each a separate launch over a 1-D grid (so the host emulation runs

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-// ntt.cuh: radix-2 number-theoretic transform over Fr for sizes 2^0..2^28,
+// ref_ntt.cuh: radix-2 number-theoretic transform over Fr for sizes 2^0..2^28,
 // written once for the CUDA executor and the host emulation.
 //
 // Definitions (match gnark-crypto fr/fft and bellperson's EvaluationDomain):

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
 /*
- * cuseal.h — the C ABI of libcuseal_native (native/), used by the Go package
+ * cuseal_native.h — the C ABI of libcuseal_native (native/), used by the Go package
  * bridge through cgo.
  *
  * Conventions (every function):

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/post"
 )
 
@@ -225,4 +226,19 @@ func verifyPoStPartition(dir string, cfg *post.Config, pvk *groth16.PreparedVeri
 		return fmt.Errorf("porep: partition %d: the produced proof does not verify against %s: %w", k, vp, err)
 	}
 	return nil
+}
+
+// PoStTestCircuit is cfg's circuit for paramfile.GenerateTestParamsFor
+// (`cuseal params generate --circuit winning-post|window-post`): its
+// official file names and identity, and the R1CS of its blank circuit
+// (post.BlankCircuit, as rust-fil-proofs' parameter generation).
+func PoStTestCircuit(cfg *post.Config) paramfile.TestCircuit {
+	c := *cfg
+	return paramfile.TestCircuit{Name: c.Name, SectorSize: c.SectorSize, Files: &c, Record: func() (*cs.R1CS, error) {
+		rec := cs.NewRecorder()
+		if err := post.BlankCircuit(&c).Synthesize(context.Background(), rec); err != nil {
+			return nil, fmt.Errorf("porep: record %s: %w", c.Name, err)
+		}
+		return rec.R1CS(), nil
+	}}
 }

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
-	"github.com/filecoin-project/go-state-types/abi"
 
+	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/paramfile"
@@ -275,16 +275,14 @@ func TestParamsGeneratePoSt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: two PoSt setups")
 	}
-	const toxic = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f" // both vectors' toxic_seed
-	for _, tc := range []struct {
-		circuit, folder string
-		proof           abi.RegisteredPoStProof
-	}{
-		{"window-post", "post-window-2KiB-s21", abi.RegisteredPoStProof_StackedDrgWindow2KiBV1_1},
-		{"winning-post", "post-winning-2KiB-s22", abi.RegisteredPoStProof_StackedDrgWinning2KiBV1},
+	for _, tc := range []struct{ circuit, folder string }{
+		{"window-post", "post-window-2KiB-s21"},
+		{"winning-post", "post-winning-2KiB-s22"},
 	} {
+		v := testpost.Load(t, tc.folder)
+		toxic := hex.EncodeToString(v.ToxicSeed[:])
 		dir := t.TempDir()
-		cfg, err := post.ConfigFor(tc.proof)
+		cfg, err := post.ConfigFor(v.Proof)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -297,7 +295,10 @@ func TestParamsGeneratePoSt(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &out); err != nil || out.RegisteredProof != cfg.Name || out.Params != pp || out.VK != vp || out.Meta != mp || out.Reused {
 			t.Fatalf("%s: %+v, %v", tc.circuit, out, err)
 		}
-		want, err := os.ReadFile(filepath.Join("..", "porep", "post", "testdata", tc.folder, filepath.Base(vp)))
+		if filepath.Base(vp) != filepath.Base(v.VKFile) {
+			t.Fatalf("%s: .vk named %s, rust-fil-proofs' is %s", tc.circuit, filepath.Base(vp), filepath.Base(v.VKFile))
+		}
+		want, err := os.ReadFile(v.VKFile)
 		if err != nil {
 			t.Fatal(err)
 		}

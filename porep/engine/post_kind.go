@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
@@ -15,7 +14,6 @@ import (
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/post"
-	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 // postKind proves KindWinningPoSt or KindWindowPoStPartition through
@@ -78,26 +76,20 @@ func (pk *postKind) prepare(req *Request) (plan, error) {
 // postCircuitID is the cuzk-style id of cfg's circuit: winning-32g,
 // wpost-32g, wpost-2k.
 func postCircuitID(cfg *post.Config) string {
-	label := strings.ToLower(strings.TrimSuffix(stacked.SizeLabel(cfg.SectorSize), "iB"))
 	if cfg.Kind == post.Winning {
-		return "winning-" + label
+		return "winning-" + sizeID(cfg.SectorSize)
 	}
-	return "wpost-" + label
+	return "wpost-" + sizeID(cfg.SectorSize)
 }
 
 func (pk *postKind) spec(cfg *post.Config, bytes uint64) *paramsSpec {
 	c := *cfg
 	file, _ := porep.PoStParameterPaths(&c, pk.opts...)
-	return &paramsSpec{
-		id: postCircuitID(&c), file: file, bytes: bytes,
-		load: func() (*keys, error) {
-			p, pvk, err := porep.LoadPoStKeys(&c, pk.opts...)
-			if err != nil {
-				return nil, err
-			}
-			return &keys{params: p, pvk: pvk, evict: func() { porep.EvictPoStKeys(&c, pk.opts...) }}, nil
+	return newParamsSpec(postCircuitID(&c), file, bytes,
+		func() (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
+			return porep.LoadPoStKeys(&c, pk.opts...)
 		},
-	}
+		func() { porep.EvictPoStKeys(&c, pk.opts...) })
 }
 
 // circuit knows the PoSt circuits of its kind for every sector size.

@@ -55,6 +55,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			verifyCommand(),
 			aggregateCommand(),
 			verifyAggregateCommand(),
+			postCommand(),
 			vanillaCommand(),
 			benchCommand(),
 			serveCommand(),

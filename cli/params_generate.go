@@ -20,6 +20,7 @@ import (
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/aggregate"
 	"github.com/cuseal/cuseal/porep/paramfile"
+	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -48,6 +49,7 @@ func paramsGenerateCommand() *cli.Command {
 			"FIL_PROOFS_PARAMETER_CACHE points) unless --force.\n\n" + notForProduction,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB, 8MiB, ...); required unless --srs"},
+			&cli.StringFlag{Name: "circuit", Usage: "the circuit: porep (StackedDrg…V1_1), winning-post (StackedDrgWinning…V1) or window-post (StackedDrgWindow…V1_1)", Value: circuitPoRep},
 			&cli.BoolFlag{Name: "srs", Usage: "write an INSECURE SnarkPack SRS (" + aggregate.SRSFileName + ") instead of Groth16 parameters"},
 			&cli.IntFlag{Name: "srs-size", Usage: "with --srs: the most proofs it can aggregate (a power of two)", Value: defaultSRSSize},
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (created if missing)", Required: true},
@@ -87,7 +89,7 @@ func paramsGenerateAction(c *cli.Context) error {
 	if !c.IsSet("sector-size") {
 		return usageErrorf("--sector-size is required (or --srs for a SnarkPack SRS)")
 	}
-	cfg, err := sectorConfigForSize(c.String("sector-size"))
+	tc, constraints, err := testCircuitFor(c.String("circuit"), c.String("sector-size"))
 	if err != nil {
 		return err
 	}
@@ -100,7 +102,7 @@ func paramsGenerateAction(c *cli.Context) error {
 		return usageErrorf("--out %s: refusing to write TEST parameters there: %s, and proofs made with test parameters are rejected on chain; choose another --out (or pass --force)", dir, reason)
 	}
 	if !c.Bool("force") {
-		if err := checkSetupMemory(&cfg); err != nil {
+		if err := checkSetupMemory(tc.SectorSize, constraints); err != nil {
 			return err
 		}
 	}
@@ -118,7 +120,7 @@ func paramsGenerateAction(c *cli.Context) error {
 	// Ctrl-C or SIGTERM during the setup, which cannot be cancelled, removes the temporary
 	// files (up to 1.1 GB at 2KiB) and the directory this run created, and returns; the
 	// process then exits, which ends the setup still running in its goroutine.
-	pp, vp, mp := cfg.ParameterPaths(dir)
+	pp, vp, mp := tc.Files.ParameterPaths(dir)
 	preexisting := false
 	for _, p := range []string{pp, vp, mp} {
 		if _, err := os.Lstat(p); err == nil {
@@ -128,13 +130,13 @@ func paramsGenerateAction(c *cli.Context) error {
 	ctx, stop := interruptible(c)
 	defer stop()
 	done := make(chan error, 1)
-	go func() { done <- paramsGenerate(c, &cfg, seed, dir) }()
+	go func() { done <- paramsGenerate(c, tc, seed, dir) }()
 	select {
 	case err = <-done:
 		return err
 	case <-ctx.Done():
 		if !preexisting {
-			paramfile.CleanPartialTestParams(dir, &cfg)
+			paramfile.CleanPartialTestParams(dir, tc.Files)
 		}
 		removeCreated()
 		err = internalError(fmt.Errorf("params generate: interrupted (%v); removed its partial files", context.Cause(ctx)))
@@ -143,8 +145,8 @@ func paramsGenerateAction(c *cli.Context) error {
 }
 
 // paramsGenerate runs `params generate` once the flags are checked and dir exists.
-func paramsGenerate(c *cli.Context, cfg *stacked.SectorConfig, seed [32]byte, dir string) error {
-	pp, vp, mp := cfg.ParameterPaths(dir)
+func paramsGenerate(c *cli.Context, tc paramfile.TestCircuit, seed [32]byte, dir string) error {
+	pp, vp, mp := tc.Files.ParameterPaths(dir)
 	if !c.Bool("reuse") {
 		for _, p := range []string{pp, vp, mp} {
 			if _, err := os.Stat(p); err == nil {
@@ -156,9 +158,9 @@ func paramsGenerate(c *cli.Context, cfg *stacked.SectorConfig, seed [32]byte, di
 		return err
 	}
 	jsonOut := c.Bool("json")
-	bar := newPhaseProgress(c.App.ErrWriter, -1, fmt.Sprintf("%s test parameters", stacked.SizeLabel(cfg.SectorSize)))
+	bar := newPhaseProgress(c.App.ErrWriter, -1, fmt.Sprintf("%s test parameters", tc.Name))
 	start := time.Now()
-	tp, err := paramfile.GenerateTestParams(dir, cfg, seed, slog.Default(), paramfile.WithProgress(func(ev paramfile.Event) {
+	tp, err := paramfile.GenerateTestParamsFor(dir, tc, seed, slog.Default(), paramfile.WithProgress(func(ev paramfile.Event) {
 		bar.Phase(ev.Stage)
 	}))
 	bar.Done()
@@ -179,7 +181,7 @@ func paramsGenerate(c *cli.Context, cfg *stacked.SectorConfig, seed [32]byte, di
 		return internalError(err)
 	}
 	out := paramsGenerateOutput{
-		RegisteredProof: cfg.Name,
+		RegisteredProof: tc.Name,
 		Params:          tp.ParamsPath,
 		VK:              tp.VKPath,
 		Meta:            tp.MetaPath,
@@ -201,7 +203,7 @@ func paramsGenerate(c *cli.Context, cfg *stacked.SectorConfig, seed [32]byte, di
 		verb = "reused"
 	}
 	printf(c, "%s TEST parameters for %s (%d constraints, %d inputs, %d aux) in %.1fs — NOT FOR PRODUCTION\n",
-		verb, cfg.Name, out.Constraints, out.Inputs, out.Aux, out.Seconds)
+		verb, tc.Name, out.Constraints, out.Inputs, out.Aux, out.Seconds)
 	printf(c, "  params: %s\n  vk:     %s\n  seed:   %s\n", out.Params, out.VK, out.Seed)
 	return nil
 }
@@ -252,20 +254,66 @@ func memAvailable() (uint64, bool) {
 	return 0, false
 }
 
-// checkSetupMemory refuses (exit 2) a setup whose estimated peak memory
-// (paramfile.EstimateTestParamsMemory) exceeds the available memory (memoryLimit): a 32 GiB setup needs
+// checkSetupMemory refuses (exit 2) a setup of a circuit of the given
+// number of constraints whose estimated peak memory
+// (paramfile.EstimateSetupMemory) exceeds the available memory (memoryLimit): a 32 GiB PoRep setup needs
 // ~115 GB and otherwise ends in the kernel's OOM killer after minutes of work.
-func checkSetupMemory(cfg *stacked.SectorConfig) error {
+func checkSetupMemory(sectorSize uint64, constraints int) error {
 	avail, what, ok := memoryLimit()
 	if !ok {
 		return nil
 	}
-	constraints, need := paramfile.EstimateTestParamsMemory(cfg)
+	need := paramfile.EstimateSetupMemory(constraints)
 	if need <= avail {
 		return nil
 	}
 	return usageErrorf("--sector-size %s: generating its test parameters needs about %s of memory (%.1fM constraints), but only %s is available (%s); pass --force to try anyway",
-		stacked.SizeLabel(cfg.SectorSize), humanBytes(need), float64(constraints)/1e6, humanBytes(avail), what)
+		stacked.SizeLabel(sectorSize), humanBytes(need), float64(constraints)/1e6, humanBytes(avail), what)
+}
+
+// The --circuit values of params generate.
+const (
+	circuitPoRep       = "porep"
+	circuitWinningPoSt = "winning-post"
+	circuitWindowPoSt  = "window-post"
+)
+
+// testCircuitFor resolves --circuit and --sector-size into the circuit
+// test parameters are generated for and its (estimated) constraint count:
+// PoRep StackedDrg<size>V1_1, WinningPoSt StackedDrgWinning<size>V1 or
+// WindowPoSt StackedDrgWindow<size>V1_1 (the proofs Lotus and Curio use).
+func testCircuitFor(circuit, sectorSize string) (paramfile.TestCircuit, int, error) {
+	var kind post.Kind
+	switch circuit {
+	case circuitPoRep:
+		cfg, err := sectorConfigForSize(sectorSize)
+		if err != nil {
+			return paramfile.TestCircuit{}, 0, err
+		}
+		constraints, _ := paramfile.EstimateTestParamsMemory(&cfg)
+		return paramfile.PoRepTestCircuit(&cfg), constraints, nil
+	case circuitWinningPoSt:
+		kind = post.Winning
+	case circuitWindowPoSt:
+		kind = post.Window
+	default:
+		return paramfile.TestCircuit{}, 0, usageErrorf("--circuit %q: want %s, %s or %s", circuit, circuitPoRep, circuitWinningPoSt, circuitWindowPoSt)
+	}
+	size, err := parseSectorSize(sectorSize)
+	if err != nil {
+		return paramfile.TestCircuit{}, 0, inputError(err)
+	}
+	for _, cfg := range post.Configs() {
+		if cfg.Kind != kind || cfg.SectorSize != size {
+			continue
+		}
+		hint, err := post.SizeHintFor(&cfg)
+		if err != nil {
+			return paramfile.TestCircuit{}, 0, internalError(err)
+		}
+		return porep.PoStTestCircuit(&cfg), hint.Constraints + hint.Inputs, nil
+	}
+	return paramfile.TestCircuit{}, 0, internalError(fmt.Errorf("--sector-size %s: no %sPoSt proof for %d bytes", sectorSize, kind, size))
 }
 
 // describeSeedHex renders a 32-byte seed (hex) the way --seed would take it: a short

@@ -3,6 +3,7 @@
 package porep
 
 import (
+	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -46,6 +47,12 @@ func EstimateCommit2Memory(cfg *stacked.SectorConfig, backend string, inFlight i
 	if err != nil {
 		return Commit2Memory{}, err
 	}
+	return estimateMemory(hint, backend, inFlight, preload, paramsBytes), nil
+}
+
+// estimateMemory is EstimateCommit2Memory for a circuit of the given shape
+// (PoRep or PoSt: the same Groth16 prover).
+func estimateMemory(hint cs.SizeHint, backend string, inFlight int, preload bool, paramsBytes uint64) Commit2Memory {
 	if inFlight < 1 {
 		inFlight = 1
 	}
@@ -76,5 +83,5 @@ func EstimateCommit2Memory(cfg *stacked.SectorConfig, backend string, inFlight i
 	}
 	heap := uint64(inFlight)*m.PerPartition + m.Backend
 	m.Total = m.Params + 2*heap + commit2BaseBytes
-	return m, nil
+	return m
 }

@@ -170,12 +170,7 @@ func postProveInputs(proofType abi.RegisteredPoStProof, kind post.Kind, randomne
 // parse or does not answer the randomness's challenges, and parameters of
 // another circuit; ErrParamsNotFound for missing parameter files.
 func GenerateWinningPoStWithVanilla(proofType abi.RegisteredPoStProof, minerID abi.ActorID, randomness abi.PoStRandomness, proofs [][]byte, opts ...Option) ([]proof.PoStProof, error) {
-	cfg, rnd, vps, err := postProveInputs(proofType, post.Winning, randomness, proofs, func(cfg *post.Config, n int) error {
-		if n != post.WinningSectorCount {
-			return badInputf("porep: %s: %d vanilla proofs, want %d (the challenged sector's)", cfg.Name, n, post.WinningSectorCount)
-		}
-		return nil
-	})
+	cfg, rnd, vps, err := postProveInputs(proofType, post.Winning, randomness, proofs, winningCount)
 	if err != nil {
 		return nil, err
 	}
@@ -217,12 +212,7 @@ func GenerateWindowPoStWithVanilla(proofType abi.RegisteredPoStProof, minerID ab
 // partition partitionIndex of GenerateWindowPoStWithVanilla's (with
 // WithDeterministicRandomness, r and s are those of partitionIndex).
 func GenerateSinglePartitionWindowPoStWithVanilla(proofType abi.RegisteredPoStProof, minerID abi.ActorID, randomness abi.PoStRandomness, proofs [][]byte, partitionIndex uint, opts ...Option) (*PartitionProof, error) {
-	cfg, rnd, vps, err := postProveInputs(proofType, post.Window, randomness, proofs, func(cfg *post.Config, n int) error {
-		if n > cfg.SectorCount {
-			return badInputf("porep: %s: %d vanilla proofs for one partition, at most %d", cfg.Name, n, cfg.SectorCount)
-		}
-		return nil
-	})
+	cfg, rnd, vps, err := postProveInputs(proofType, post.Window, randomness, proofs, partitionCount)
 	if err != nil {
 		return nil, err
 	}
@@ -282,14 +272,6 @@ func provePoSt(s *settings, cfg *post.Config, rnd [32]byte, vps []*post.VanillaP
 	if err != nil {
 		return nil, err
 	}
-	hint, err := post.SizeHintFor(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("porep: %w", err)
-	}
-	per, err := post.SectorSizeHint(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("porep: %w", err)
-	}
 	synthPool.Reserve(1)
 	s.log.Info("post start", "proof", cfg.Name, "partitions", len(ks), "backend", bname, "params", params.Name())
 	s.progress(PhaseEvent{Phase: PhaseStart, Partition: -1, Backend: bname})
@@ -297,27 +279,14 @@ func provePoSt(s *settings, cfg *post.Config, rnd [32]byte, vps []*post.VanillaP
 	for i, k := range ks {
 		t0 := time.Now()
 		s.progress(PhaseEvent{Phase: PhaseSynthesizing, Partition: k, Backend: bname})
-		circ, err := post.NewCircuit(cfg, slots[i])
+		a, err := synthesizePoSt(s.ctx, cfg, slots[i], k, synthPool, s.synthWorkers())
 		if err != nil {
-			return nil, badInput(fmt.Errorf("porep: partition %d: %w", k, err))
+			return nil, err
 		}
-		pa := synthPool.NewProvingAssignment(hint)
-		if w := s.synthWorkers(); w > 1 {
-			err = circ.SynthesizeParallel(s.ctx, pa, per, w)
-		} else {
-			err = circ.Synthesize(s.ctx, pa)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("porep: partition %d: synthesize: %w", k, err)
-		}
-		a := pa.Assignment()
 		s.progress(PhaseEvent{Phase: PhaseSynthesized, Partition: k, Backend: bname, Took: time.Since(t0)})
-		public, err := post.PublicInputs(slots[i])
+		public, err := postPublicInputs(slots[i], a, k)
 		if err != nil {
-			return nil, badInput(fmt.Errorf("porep: partition %d: %w", k, err))
-		}
-		if !frSliceEqual(a.Input[1:], public) {
-			return nil, fmt.Errorf("porep: partition %d: synthesized inputs differ from the public inputs the verifier derives", k)
+			return nil, err
 		}
 		rs, err := s.randomness(rsBase + k)
 		if err != nil {
@@ -327,9 +296,8 @@ func provePoSt(s *settings, cfg *post.Config, rnd [32]byte, vps []*post.VanillaP
 		if err != nil {
 			return nil, fmt.Errorf("porep: partition %d: prove: %w", k, err)
 		}
-		if err := pvk.Verify(&ps[0], public); err != nil {
-			_, vp, _ := cfg.ParameterPaths(s.paramsDir)
-			return nil, fmt.Errorf("porep: partition %d: the produced proof does not verify against %s: %w", k, vp, err)
+		if err := verifyPoStPartition(s.paramsDir, cfg, pvk, &ps[0], public, k); err != nil {
+			return nil, err
 		}
 		synthPool.Release(a) // a is not used after this
 		b := ps[0].Bytes()

@@ -9,8 +9,6 @@ package porep
 
 import (
 	"bytes"
-	"context"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"os"
@@ -24,8 +22,7 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
-	"github.com/cuseal/cuseal/internal/testparams"
-	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/poseidon"
 	"github.com/cuseal/cuseal/porep/post"
@@ -102,36 +99,11 @@ func loadPostGolden(t testing.TB, folder string) *postGolden {
 }
 
 // postParamsDir returns a directory holding g's test parameters under their
-// official names: the .params generated from the toxic seed (cached by
-// groth16.CachedSetup under <test params dir>/post, linked here) and the
-// shipped .vk.
+// official names (testpost.ParamsDir: the .params from the toxic seed, the
+// shipped .vk).
 func postParamsDir(t *testing.T, g *postGolden) string {
 	t.Helper()
-	cfg, err := post.ConfigFor(g.proof)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := cs.NewRecorder()
-	if err := post.BlankCircuit(&cfg).Synthesize(context.Background(), rec); err != nil {
-		t.Fatal(err)
-	}
-	r1cs := rec.R1CS()
-	seed := seed32(t, "toxic_seed", g.m.ToxicSeed)
-	cache := filepath.Join(testparams.Dir(), "post")
-	p, err := groth16.CachedSetup(cache, r1cs, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Close()
-	d := r1cs.Digest()
-	cached := filepath.Join(cache, "cuseal-test-v1-"+hex.EncodeToString(d[:])+"-"+hex.EncodeToString(seed[:])+".params")
-	dir := t.TempDir()
-	pp, vp, _ := cfg.ParameterPaths(dir)
-	if err := os.Symlink(cached, pp); err != nil {
-		t.Fatal(err)
-	}
-	copyFile(t, filepath.Join(postGoldenDir, g.folder, g.m.VKFile), vp)
-	return dir
+	return testpost.ParamsDir(t, g.proof, seed32(t, "toxic_seed", g.m.ToxicSeed), filepath.Join(postGoldenDir, g.folder, g.m.VKFile))
 }
 
 func copyFile(t *testing.T, from, to string) {

@@ -9,7 +9,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +23,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/cuseal/cuseal/internal/testparams"
+	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/internal/testsector"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/engine"
@@ -210,4 +213,82 @@ func mustGet(t *testing.T, url string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestPoStEndToEnd: Curio's WinningPoSt and WindowPoSt requests (vanilla
+// proofs, randomness, registered proof, miner, partition index; no
+// priority) for the two 2 KiB reference vectors, through the server and the
+// real engine on the CPU backend: each proof passes porep's
+// VerifyWinningPoSt / VerifyWindowPoSt, and a vanilla proof of another
+// randomness is refused as InvalidArgument.
+func TestPoStEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: PoSt test parameters and CPU proofs")
+	}
+	win := testpost.Load(t, "post-winning-2KiB-s22")
+	w := testpost.Load(t, "post-window-2KiB-s21")
+	// One parameter directory for both circuits.
+	dir := win.ParamsDir(t)
+	wdir := w.ParamsDir(t)
+	entries, err := os.ReadDir(wdir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		target, err := filepath.EvalSymlinks(filepath.Join(wdir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(dir, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eng, err := engine.New(engine.Config{ParamsDir: dir, Backend: porep.BackendCPU})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	srv := service.New(eng, service.Options{})
+	sock := "unix://" + filepath.Join(t.TempDir(), "s.sock")
+	l, _, err := service.Listen(service.ListenConfig{Address: sock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.GRPC().Serve(l)
+	defer srv.GRPC().Stop()
+	c, err := client.Dial(sock, client.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	req := func(v *testpost.Vector, kind pb.ProofKind) *pb.SubmitProofRequest {
+		return &pb.SubmitProofRequest{ProofKind: kind, RegisteredProof: uint64(v.Proof), MinerId: uint64(v.Miner),
+			Randomness: slices.Clone(v.Randomness), VanillaProofs: v.Vanilla}
+	}
+	res, err := c.Prove(ctx, req(win, pb.ProofKind_WINNING_POST))
+	if err != nil || res.Status != pb.AwaitProofResponse_COMPLETED {
+		t.Fatalf("winning: %v, %v", res, err)
+	}
+	ok, err := porep.VerifyWinningPoSt(proof.WinningPoStVerifyInfo{Randomness: win.Randomness, ChallengedSectors: win.Sectors,
+		Proofs: []proof.PoStProof{{PoStProof: win.Proof, ProofBytes: res.Proof}}}, porep.WithParamsDir(dir))
+	if !ok || err != nil {
+		t.Fatalf("VerifyWinningPoSt: %v, %v", ok, err)
+	}
+	res, err = c.Prove(ctx, req(w, pb.ProofKind_WINDOW_POST_PARTITION))
+	if err != nil || res.Status != pb.AwaitProofResponse_COMPLETED {
+		t.Fatalf("window: %v, %v", res, err)
+	}
+	ok, err = porep.VerifyWindowPoSt(proof.WindowPoStVerifyInfo{Randomness: w.Randomness, ChallengedSectors: w.Sectors,
+		Proofs: []proof.PoStProof{{PoStProof: w.Proof, ProofBytes: res.Proof}}}, porep.WithParamsDir(dir))
+	if !ok || err != nil {
+		t.Fatalf("VerifyWindowPoSt: %v, %v", ok, err)
+	}
+	bad := req(w, pb.ProofKind_WINDOW_POST_PARTITION)
+	bad.Randomness = slices.Clone(win.Randomness)
+	_, err = c.Prove(ctx, bad)
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "vanilla_proofs") {
+		t.Fatalf("vanilla proofs of another randomness: %v", err)
+	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/post"
 )
 
 // Engine is the long-lived proving engine (see the package doc). Its
@@ -175,6 +176,8 @@ func New(cfg Config) (*Engine, error) {
 	}
 	opts = append(opts, porep.WithLogger(cfg.Logger))
 	e.register(KindPoRepC2, &porepKind{opts: opts, backend: memBackend, pool: e.pool})
+	e.register(KindWinningPoSt, &postKind{kind: post.Winning, opts: opts, backend: memBackend, pool: e.pool})
+	e.register(KindWindowPoStPartition, &postKind{kind: post.Window, opts: opts, backend: memBackend, pool: e.pool})
 	if cfg.TestDouble != nil {
 		e.register(KindTestDouble, &doubleKind{cfg: *cfg.TestDouble})
 	}
@@ -870,6 +873,16 @@ func (e *Engine) runSynthesis(j *job, p *part) {
 	e.dispatchLocked()
 }
 
+// blindingIndex is the index partition k of pl is blinded under with
+// DeterministicSeed: k, or what the plan says (a WindowPoSt partition job
+// is blinded as its partition_index, as porep blinds it).
+func blindingIndex(pl plan, k int) int {
+	if b, ok := pl.(interface{ blindingIndex(k int) int }); ok {
+		return b.blindingIndex(k)
+	}
+	return k
+}
+
 // randomness is partition k's blinding.
 func (e *Engine) randomness(k int) (groth16.Randomness, error) {
 	if e.cfg.DeterministicSeed != nil {
@@ -882,7 +895,7 @@ func (e *Engine) runProve(d *device, j *job, p *part) {
 	t0 := time.Now()
 	err := func() (err error) {
 		defer recoverTo(&err, j, p.k)
-		r, err := e.randomness(p.k)
+		r, err := e.randomness(blindingIndex(j.plan, p.k))
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 // KindTestDouble is not a cuzk kind: jobs of the test double
@@ -120,6 +121,26 @@ type paramsSpec struct {
 	file  string // the .params path (the cache key)
 	bytes uint64 // resident size counted in the budget
 	load  func() (*keys, error)
+}
+
+// newParamsSpec is the spec of a parameter file whose keys load loads and
+// evict drops from porep's process-wide cache.
+func newParamsSpec(id, file string, bytes uint64, load func() (*groth16.Params, *groth16.PreparedVerifyingKey, error), evict func()) *paramsSpec {
+	return &paramsSpec{
+		id: id, file: file, bytes: bytes,
+		load: func() (*keys, error) {
+			p, pvk, err := load()
+			if err != nil {
+				return nil, err
+			}
+			return &keys{params: p, pvk: pvk, evict: evict}, nil
+		},
+	}
+}
+
+// sizeID is a sector size as cuzk's circuit ids write it: 2k, 32g.
+func sizeID(size uint64) string {
+	return strings.ToLower(strings.TrimSuffix(stacked.SizeLabel(size), "iB"))
 }
 
 // keys are loaded parameters: the proving key and the verifier's key.

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
@@ -54,26 +53,20 @@ func (pk *porepKind) prepare(req *Request) (plan, error) {
 // circuitID is the cuzk-style id of cfg's circuit: porep-32g, porep-2k;
 // ni-porep-32g for NI-PoRep (other partitions and challenges).
 func circuitID(cfg *stacked.SectorConfig) string {
-	label := strings.ToLower(strings.TrimSuffix(stacked.SizeLabel(cfg.SectorSize), "iB"))
 	if cfg.Challenges == stacked.ChallengesNonInteractive {
-		return "ni-porep-" + label
+		return "ni-porep-" + sizeID(cfg.SectorSize)
 	}
-	return "porep-" + label
+	return "porep-" + sizeID(cfg.SectorSize)
 }
 
 func (pk *porepKind) spec(cfg *stacked.SectorConfig, bytes uint64) *paramsSpec {
 	c := *cfg
 	file, _ := porep.ParameterPaths(&c, pk.opts...)
-	return &paramsSpec{
-		id: circuitID(&c), file: file, bytes: bytes,
-		load: func() (*keys, error) {
-			p, pvk, err := porep.LoadCommit2Keys(&c, pk.opts...)
-			if err != nil {
-				return nil, err
-			}
-			return &keys{params: p, pvk: pvk, evict: func() { porep.EvictCommit2Keys(&c, pk.opts...) }}, nil
+	return newParamsSpec(circuitID(&c), file, bytes,
+		func() (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
+			return porep.LoadCommit2Keys(&c, pk.opts...)
 		},
-	}
+		func() { porep.EvictCommit2Keys(&c, pk.opts...) })
 }
 
 // circuit knows the interactive PoRep circuits of every sector size

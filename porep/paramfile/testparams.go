@@ -118,6 +118,39 @@ func recordR1CS(cfg *stacked.SectorConfig) (*cs.R1CS, error) {
 // starts: "recording the circuit", "setup (powers of tau, queries)",
 // "writing the files".
 func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, log *slog.Logger, opts ...Option) (*TestParams, error) {
+	return GenerateTestParamsFor(dir, PoRepTestCircuit(cfg), seed, log, opts...)
+}
+
+// PoRepTestCircuit is cfg's PoRep circuit (one partition) as a TestCircuit.
+func PoRepTestCircuit(cfg *stacked.SectorConfig) TestCircuit {
+	return TestCircuit{Name: cfg.Name, SectorSize: cfg.SectorSize, Files: cfg,
+		Record: func() (*cs.R1CS, error) { return recordR1CS(cfg) }}
+}
+
+// ParamFiles names a circuit's parameter files and identity, as
+// rust-fil-proofs does: *stacked.SectorConfig and *post.Config.
+type ParamFiles interface {
+	ParameterPaths(dir string) (params, vk, meta string)
+	ParameterFileStem() string
+	ParameterIdentifier() string
+}
+
+// TestCircuit is a circuit GenerateTestParamsFor writes test parameters
+// for: its registered proof's Name (logs), the SectorSize its .meta
+// records, its files, and Record, which returns its blank circuit's R1CS
+// (per-input rows included).
+type TestCircuit struct {
+	Name       string
+	SectorSize uint64
+	Files      ParamFiles
+	Record     func() (*cs.R1CS, error)
+}
+
+// GenerateTestParamsFor is GenerateTestParams for any circuit (the PoSt
+// circuits: porep.GeneratePoStTestParams), with the same stamp, reuse and
+// conflict rules.
+func GenerateTestParamsFor(dir string, c TestCircuit, seed [32]byte, log *slog.Logger, opts ...Option) (*TestParams, error) {
+	cfg := c.Files
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -150,13 +183,13 @@ func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, lo
 	}
 	t0 := time.Now()
 	stage("recording the circuit")
-	r1cs, err := recordR1CS(cfg)
+	r1cs, err := c.Record()
 	if err != nil {
 		return nil, err
 	}
 	out.R1CSDigest = r1cs.Digest()
 	out.Constraints, out.Inputs, out.Aux = r1cs.NumConstraints(), r1cs.NumInputs, r1cs.NumAux
-	log.Info("test params: circuit recorded", "circuit", cfg.Name, "constraints", out.Constraints, "took", time.Since(t0))
+	log.Info("test params: circuit recorded", "circuit", c.Name, "constraints", out.Constraints, "took", time.Since(t0))
 	stamp := TestStamp{
 		Warning:    "TEST PARAMETERS: toxic waste derived from the seed (cuseal-toxic-v1); anyone knowing it can forge proofs",
 		Circuit:    cfg.ParameterIdentifier(),
@@ -191,9 +224,9 @@ func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, lo
 		return nil, fmt.Errorf("porep: test params: %w", err)
 	}
 	r1cs = nil
-	log.Info("test params: setup done", "circuit", cfg.Name, "took", time.Since(t1))
+	log.Info("test params: setup done", "circuit", c.Name, "took", time.Since(t1))
 	stage("writing the files")
-	if err := writeTestParamsFiles(out, cfg, params, stampJSON); err != nil {
+	if err := writeTestParamsFiles(out, c.SectorSize, params, stampJSON); err != nil {
 		return nil, err
 	}
 	log.Info("test params: written", "params", pp, "took", time.Since(t0))
@@ -203,7 +236,7 @@ func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, lo
 // writeTestParamsFiles writes the .params, .vk, .meta and stamp files of out,
 // each atomically, the stamp last. On an error it removes the ones it wrote:
 // parameter files without their stamp would block every later run.
-func writeTestParamsFiles(out *TestParams, cfg *stacked.SectorConfig, params *groth16.Params, stampJSON []byte) (err error) {
+func writeTestParamsFiles(out *TestParams, sectorSize uint64, params *groth16.Params, stampJSON []byte) (err error) {
 	pp, vp, mp := out.ParamsPath, out.VKPath, out.MetaPath
 	defer func() {
 		if err != nil {
@@ -226,7 +259,7 @@ func writeTestParamsFiles(out *TestParams, cfg *stacked.SectorConfig, params *gr
 		}
 	}
 	// rust-fil-proofs CacheEntryMetadata.
-	meta, _ := json.Marshal(map[string]uint64{"sector_size": cfg.SectorSize})
+	meta, _ := json.Marshal(map[string]uint64{"sector_size": sectorSize})
 	if err := writeAtomic(mp, meta); err != nil {
 		return err
 	}
@@ -242,7 +275,7 @@ func writeTestParamsFiles(out *TestParams, cfg *stacked.SectorConfig, params *gr
 // parameter files of this run. Call it only for a dir that held none of
 // cfg's parameter files before the run; it is for a signal handler (a
 // killed process cannot clean up after itself).
-func CleanPartialTestParams(dir string, cfg *stacked.SectorConfig) {
+func CleanPartialTestParams(dir string, cfg ParamFiles) {
 	pp, vp, mp := cfg.ParameterPaths(dir)
 	stamp := filepath.Join(dir, cfg.ParameterFileStem()+".cuseal-test.json")
 	for _, p := range []string{pp, vp, mp, stamp} {
@@ -302,9 +335,16 @@ func EstimateTestParamsMemory(cfg *stacked.SectorConfig) (constraints int, bytes
 	perChallenge := depthD*commDLevelCost + columnWorkBound +
 		cfg.Layers*labelConstraints + (6+14*(cfg.Layers-1))*labelParentCost
 	constraints = cfg.ChallengesPerPartition*perChallenge + topLevelConstraints
+	return constraints, EstimateSetupMemory(constraints)
+}
+
+// EstimateSetupMemory is the peak memory in bytes of a test-parameter
+// setup of a circuit of the given number of constraints (the bytes of
+// EstimateTestParamsMemory).
+func EstimateSetupMemory(constraints int) uint64 {
 	m := uint64(1)
 	for m < uint64(constraints) {
 		m <<= 1
 	}
-	return constraints, uint64(constraints)*setupBytesPerRow + m*setupBytesPerDomainI
+	return uint64(constraints)*setupBytesPerRow + m*setupBytesPerDomainI
 }

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package main
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	commcid "github.com/filecoin-project/go-fil-commcid"
+
+	"github.com/cuseal/cuseal/internal/testpost"
+	"github.com/cuseal/cuseal/porep/groth16"
+)
+
+// postVanillaArgs are --vanilla flags for v's vanilla proofs.
+func postVanillaArgs(v *testpost.Vector) []string {
+	var out []string
+	for _, f := range v.VanillaFiles {
+		out = append(out, "--vanilla", f)
+	}
+	return out
+}
+
+// postSectorArgs are --sector NUMBER=COMM_R flags for v's sectors.
+func postSectorArgs(t *testing.T, v *testpost.Vector) []string {
+	var out []string
+	for _, s := range v.Sectors {
+		c, err := commcid.CIDToReplicaCommitmentV1(s.SealedCID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, "--sector", fmt.Sprintf("%d=%x", s.SectorNumber, c))
+	}
+	return out
+}
+
+// TestPostCLI proves both reference vectors with `cuseal post winning` and
+// `post window` on the CPU backend and verifies the proofs with `post
+// verify`, the sectors from --sector and from the vanilla proofs; another
+// randomness makes the proof invalid (exit 1). A single partition's proof
+// verifies as the proof of its sectors.
+func TestPostCLI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: PoSt test parameters and CPU proofs")
+	}
+	for _, tc := range []struct {
+		sub, folder, proofType string
+		more                   []string
+	}{
+		{"winning", "post-winning-2KiB-s22", "0", nil},
+		{"window", "post-window-2KiB-s21", "StackedDrgWindow2KiBV1_1", nil},
+		{"window", "post-window-2KiB-s21", "10", []string{"--partition", "0"}},
+	} {
+		v := testpost.Load(t, tc.folder)
+		params := v.ParamsDir(t)
+		rnd := hex.EncodeToString(v.Randomness)
+		out := filepath.Join(t.TempDir(), "proof.bin")
+		args := append([]string{"post", tc.sub, "--backend", "cpu", "--params-dir", params, "--proof-type", tc.proofType,
+			"--randomness", rnd, "--miner", fmt.Sprintf("t0%d", v.Miner), "--out", out, "--json"}, postVanillaArgs(v)...)
+		code, stdout, stderr := runCLI(t, append(args, tc.more...)...)
+		if code != 0 {
+			t.Fatalf("post %s: exit %d: %s", tc.sub, code, stderr)
+		}
+		var res postOutput
+		if err := json.Unmarshal([]byte(stdout), &res); err != nil || res.Sectors != len(v.Vanilla) || res.Partitions != 1 {
+			t.Fatalf("post %s: %s (%v)", tc.sub, stdout, err)
+		}
+		pf, err := os.ReadFile(out)
+		if err != nil || len(pf) != groth16.ProofSize || hex.EncodeToString(pf) != res.Proof {
+			t.Fatalf("post %s: proof file %d bytes (%v)", tc.sub, len(pf), err)
+		}
+		verify := []string{"post", "verify", "--params-dir", params, "--proof-type", tc.proofType, "--randomness", rnd, "--proof", out}
+		bySector := postSectorArgs(t, v)
+		for what, extra := range map[string][]string{"--sector": bySector, "--vanilla": postVanillaArgs(v)} {
+			if code, stdout, stderr := runCLI(t, append(verify, extra...)...); code != 0 || !strings.HasPrefix(stdout, "valid: ") {
+				t.Fatalf("post verify %s (%s): exit %d: %s %s", tc.sub, what, code, stdout, stderr)
+			}
+		}
+		other := []byte(rnd)
+		other[0] ^= 1 // another hex digit: other randomness, still canonical
+		verify[7] = string(other)
+		if code, _, stderr := runCLI(t, append(verify, bySector...)...); code != exitInvalidProof {
+			t.Fatalf("post verify %s with other randomness: exit %d: %s", tc.sub, code, stderr)
+		}
+	}
+}
+
+// TestPostCLIBadInput: each defect is a one-line error, exit 2, and
+// nothing is written (no parameters needed: checked before).
+func TestPostCLIBadInput(t *testing.T) {
+	v := testpost.Load(t, "post-winning-2KiB-s22")
+	rnd := hex.EncodeToString(v.Randomness)
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "proof.bin")
+	short := filepath.Join(tmp, "short.bin")
+	if err := os.WriteFile(short, v.Vanilla[0][:100], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := func(sub, proofType, rnd string, vanilla ...string) []string {
+		a := []string{"post", sub, "--backend", "cpu", "--params-dir", tmp, "--proof-type", proofType, "--randomness", rnd, "--out", out}
+		for _, f := range vanilla {
+			a = append(a, "--vanilla", f)
+		}
+		return a
+	}
+	good := v.VanillaFiles[0]
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"window type for winning", base("winning", "10", rnd, good), "is a WindowPoSt proof"},
+		{"unknown type", base("window", "StackedDrgWindow3KiBV1_1", rnd, good), `--proof-type "StackedDrgWindow3KiBV1_1"`},
+		{"short randomness", base("winning", "0", "abcd", good), "--randomness"},
+		{"no vanilla", base("winning", "0", rnd), "--vanilla: no vanilla proof files"},
+		{"missing vanilla", base("winning", "0", rnd, filepath.Join(tmp, "nope.bin")), "nope.bin"},
+		{"missing params", base("winning", "0", rnd, good), "cuseal params generate --circuit winning-post"},
+		{"negative partition", append(base("window", "10", rnd, good), "--partition", "-2"), "--partition -2"},
+		{"verify without sectors", []string{"post", "verify", "--proof-type", "0", "--randomness", rnd, "--proof", good}, "no challenged sectors"},
+		{"verify bad sector", []string{"post", "verify", "--proof-type", "0", "--randomness", rnd, "--proof", good, "--sector", "5=zz"}, `--sector "5=zz"`},
+	} {
+		code, _, stderr := runCLI(t, tc.args...)
+		if code != exitUsage {
+			t.Errorf("%s: exit %d, want %d: %s", tc.name, code, exitUsage, stderr)
+			continue
+		}
+		wantOneLineError(t, stderr, tc.want)
+	}
+	// A truncated vanilla proof is refused naming it, once parameters exist.
+	params := v.ParamsDir(t)
+	a := base("winning", "0", rnd, short)
+	a[5] = params
+	code, _, stderr := runCLI(t, a...)
+	if code != exitUsage {
+		t.Fatalf("truncated vanilla: exit %d: %s", code, stderr)
+	}
+	wantOneLineError(t, stderr, "vanilla proof 0 (100 bytes")
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("--out written after refusals: %v", err)
+	}
+}

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/filecoin-project/go-state-types/abi"
+	"github.com/filecoin-project/go-state-types/proof"
+
+	"github.com/cuseal/cuseal/internal/testpost"
+	"github.com/cuseal/cuseal/porep"
+)
+
+func postRequest(v *testpost.Vector, kind Kind) *Request {
+	return &Request{Kind: kind, RegisteredProof: uint64(v.Proof), MinerID: uint64(v.Miner),
+		VanillaProofs: slices.Clone(v.Vanilla), Randomness: slices.Clone(v.Randomness)}
+}
+
+// TestPoStGolden proves the two 2 KiB PoSt reference vectors through the
+// engine on the CPU backend with r, s from their rs_seed: the bytes are
+// bellperson's proof.bin (which porep's PoSt API also gives) and pass
+// porep.VerifyWinningPoSt / VerifyWindowPoSt. A WindowPoSt partition with
+// partition_index 1 is blinded as porep blinds partition 1. Default
+// priorities are Curio's.
+func TestPoStGolden(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: PoSt test parameters and CPU proofs")
+	}
+	cpu, err := NewBackendProver(porep.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		folder string
+		kind   Kind
+		prio   Priority
+		id     string
+	}{
+		{"post-winning-2KiB-s22", KindWinningPoSt, PriorityCritical, "winning-2k"},
+		{"post-window-2KiB-s21", KindWindowPoStPartition, PriorityHigh, "wpost-2k"},
+	} {
+		t.Run(tc.kind.String(), func(t *testing.T) {
+			v := testpost.Load(t, tc.folder)
+			dir := v.ParamsDir(t)
+			seed := v.RSSeed
+			e, err := New(Config{ParamsDir: dir, Provers: []Prover{cpu}, DeterministicSeed: &seed, BudgetBytes: 4 << 30})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			tk, err := e.Submit(ctx, postRequest(v, tc.kind))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st := e.Status(); len(st.Jobs) != 1 || st.Jobs[0].Priority != tc.prio {
+				t.Errorf("jobs %+v, want one of priority %s", st.Jobs, tc.prio)
+			}
+			r, err := e.Await(ctx, tk.JobID)
+			if err != nil || r.State != StateCompleted {
+				t.Fatalf("%+v, %v", r, err)
+			}
+			want := v.Want
+			if !bytes.Equal(r.Proof, want) {
+				t.Fatalf("engine proof %x, bellperson %x", r.Proof, want)
+			}
+			pp := []proof.PoStProof{{PoStProof: v.Proof, ProofBytes: r.Proof}}
+			var ok bool
+			if tc.kind == KindWinningPoSt {
+				ok, err = porep.VerifyWinningPoSt(proof.WinningPoStVerifyInfo{Randomness: v.Randomness, Proofs: pp, ChallengedSectors: v.Sectors}, porep.WithParamsDir(dir))
+			} else {
+				ok, err = porep.VerifyWindowPoSt(proof.WindowPoStVerifyInfo{Randomness: v.Randomness, Proofs: pp, ChallengedSectors: v.Sectors}, porep.WithParamsDir(dir))
+			}
+			if !ok || err != nil {
+				t.Fatalf("verify: %v, %v", ok, err)
+			}
+			if st := e.Status(); len(st.Params) != 1 || st.Params[0].CircuitID != tc.id {
+				t.Errorf("params %+v, want %s", st.Params, tc.id)
+			}
+			if was, _, err := e.Evict(tc.id); !was || err != nil {
+				t.Errorf("evict %s: %v, %v", tc.id, was, err)
+			}
+			if tc.kind != KindWindowPoStPartition {
+				return
+			}
+			req := postRequest(v, tc.kind)
+			req.PartitionIndex = 1
+			r1, err := e.Prove(ctx, req)
+			if err != nil || r1.State != StateCompleted {
+				t.Fatalf("partition 1: %+v, %v", r1, err)
+			}
+			p1, err := porep.GenerateSinglePartitionWindowPoStWithVanilla(v.Proof, v.Miner, v.Randomness, v.Vanilla, 1,
+				porep.WithParamsDir(dir), porep.WithBackend(porep.BackendCPU), porep.WithDeterministicRandomness(seed))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(r1.Proof, p1.ProofBytes) || bytes.Equal(r1.Proof, want) {
+				t.Fatalf("partition_index 1: engine %x, porep %x", r1.Proof, p1.ProofBytes)
+			}
+		})
+	}
+}
+
+// TestPoStBadInput: PoSt requests that do not parse or do not match their
+// kind are refused naming the field, before anything is queued (no
+// parameters needed).
+func TestPoStBadInput(t *testing.T) {
+	win := testpost.Load(t, "post-winning-2KiB-s22")
+	w := testpost.Load(t, "post-window-2KiB-s21")
+	e, err := New(Config{ParamsDir: t.TempDir(), Provers: []Prover{&DoubleProver{}}, BudgetBytes: 4 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, tc := range []struct {
+		name string
+		req  *Request
+		edit func(*Request)
+		want string
+	}{
+		{"no vanilla", postRequest(win, KindWinningPoSt), func(r *Request) { r.VanillaProofs = nil }, "vanilla_proofs is empty"},
+		{"short randomness", postRequest(win, KindWinningPoSt), func(r *Request) { r.Randomness = r.Randomness[:16] }, "randomness is 16 bytes"},
+		{"non-canonical randomness", postRequest(win, KindWinningPoSt), func(r *Request) { r.Randomness = bytes.Repeat([]byte{0xff}, 32) }, "randomness"},
+		{"window proof for winning", postRequest(win, KindWinningPoSt), func(r *Request) { r.RegisteredProof = uint64(abi.RegisteredPoStProof_StackedDrgWindow2KiBV1_1) }, "is a WindowPoSt proof"},
+		{"unknown proof", postRequest(w, KindWindowPoStPartition), func(r *Request) { r.RegisteredProof = 99 }, "registered_proof"},
+		{"sector size", postRequest(w, KindWindowPoStPartition), func(r *Request) { r.SectorSize = 32 << 30 }, "sector_size = 34359738368"},
+		{"winning partition", postRequest(win, KindWinningPoSt), func(r *Request) { r.PartitionIndex = 2 }, "partition_index = 2"},
+		{"two winning sectors", postRequest(win, KindWinningPoSt), func(r *Request) { r.VanillaProofs = append(r.VanillaProofs, r.VanillaProofs[0]) }, "2 vanilla proofs, want 1"},
+		{"truncated vanilla", postRequest(w, KindWindowPoStPartition), func(r *Request) { r.VanillaProofs = [][]byte{r.VanillaProofs[0][:100]} }, "vanilla proof 0"},
+		{"too many sectors", postRequest(w, KindWindowPoStPartition), func(r *Request) { r.VanillaProofs = append(r.VanillaProofs, r.VanillaProofs[0]) }, "3 vanilla proofs for one partition"},
+		{"other randomness", postRequest(w, KindWindowPoStPartition), func(r *Request) { r.Randomness[0] ^= 1 }, "vanilla_proofs"},
+	} {
+		tc.edit(tc.req)
+		_, err := e.Submit(context.Background(), tc.req)
+		if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: want a bad-input error naming %q, got %v", tc.name, tc.want, err)
+		}
+	}
+	if n := len(e.Status().Jobs); n != 0 {
+		t.Fatalf("%d jobs queued by refused requests", n)
+	}
+	// Without parameter files the job fails naming the missing file.
+	r, err := e.Prove(context.Background(), postRequest(w, KindWindowPoStPartition))
+	if err != nil || r.State != StateFailed || !errors.Is(r.Err, porep.ErrParamsNotFound) {
+		t.Fatalf("job without parameters: %+v, %v", r, err)
+	}
+}

@@ -108,10 +108,23 @@ func applyConfig(c *cli.Context) error {
 			return usageErrorf("--config %s: %s = %v: want a string, an integer or true/false", path, k, x)
 		}
 		if err := c.Set(name, v); err != nil {
+			if isDurationFlag(c, name) {
+				return usageErrorf("--config %s: %s = %v: want a duration string such as \"10m\" or \"90s\"", path, k, m[k])
+			}
 			return usageErrorf("--config %s: %s = %q: %v", path, k, v, err)
 		}
 	}
 	return nil
+}
+
+// isDurationFlag says whether c's command has a duration flag called name.
+func isDurationFlag(c *cli.Context, name string) bool {
+	for _, f := range c.Command.Flags {
+		if df, ok := f.(*cli.DurationFlag); ok && df.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // engineConfig reads the engine's settings from the flags.

@@ -268,6 +268,8 @@ func TestServeUsageErrors(t *testing.T) {
 	os.WriteFile(badSyntax, []byte("listen = \n"), 0o644)
 	badType := filepath.Join(dir, "type.toml")
 	os.WriteFile(badType, []byte("budget = 1.5\n"), 0o644)
+	badDuration := filepath.Join(dir, "duration.toml")
+	os.WriteFile(badDuration, []byte("drain_timeout = 600\n"), 0o644)
 	sock := "unix://" + filepath.Join(dir, "s.sock")
 	for _, tc := range []struct {
 		args []string
@@ -278,6 +280,7 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"serve", "--listen", sock, "--config", badKey}, `unknown key "paramsdir"`},
 		{[]string{"serve", "--listen", sock, "--config", badSyntax}, "line 1"},
 		{[]string{"serve", "--listen", sock, "--config", badType}, "budget = 1.5"},
+		{[]string{"serve", "--listen", sock, "--config", badDuration}, `drain_timeout = 600: want a duration string such as "10m"`},
 		{[]string{"serve", "--listen", sock, "--config", filepath.Join(dir, "missing.toml")}, "--config"},
 		{[]string{"serve", "--listen", sock, "--max-message", "1KiB"}, "--max-message"},
 		{[]string{"serve", "--listen", sock, "--budget", "lots"}, "--budget"},

@@ -132,6 +132,23 @@ func waitRunning(t *testing.T, c *client.Client) {
 	t.Fatal("no job in progress within 30s")
 }
 
+// waitProving polls GetStatus until a device is proving a job.
+func waitProving(t *testing.T, c *client.Client) {
+	t.Helper()
+	for range 600 {
+		st, err := c.Status(context.Background())
+		if err == nil {
+			for _, g := range st.Gpus {
+				if g.CurrentJobId != "" {
+					return
+				}
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("no job proving within 30s")
+}
+
 // TestServeDrain: SIGTERM with a job running: the job finishes and its
 // caller gets the proof, new connections are refused, the socket is
 // removed and the exit is 0. The listen address comes from --config.
@@ -207,6 +224,31 @@ func TestServeDrainTimeout(t *testing.T) {
 	}
 	if !strings.Contains(p.log(), "0 completed, 0 failed, 1 cancelled") {
 		t.Errorf("stderr:\n%s", p.log())
+	}
+}
+
+// TestServeDrainTimeoutUninterruptible: a cancelled partition that cannot be
+// interrupted (a CPU MSM) does not hold the exit past the drain timeout.
+func TestServeDrainTimeoutUninterruptible(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "s.sock")
+	p := startServe(t, "--listen", "unix://"+sock, "--drain-timeout", "300ms", "--test-double-partitions", "1",
+		"--test-double-time", "30s", "--test-double-uninterruptible")
+	c := dialT(t, p.addr)
+	go c.Prove(context.Background(), doubleReq("long"))
+	waitProving(t, c)
+	start := time.Now()
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if code := p.wait(t, 60*time.Second); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, p.log())
+	}
+	if el := time.Since(start); el > 15*time.Second {
+		t.Errorf("stopping took %s with --drain-timeout 300ms", el)
+	}
+	if !strings.Contains(p.log(), "exiting without them") {
+		t.Errorf("stderr does not say the partition was abandoned:\n%s", p.log())
+	}
+	if _, err := os.Stat(sock); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the socket is left: %v", err)
 	}
 }
 

@@ -234,6 +234,10 @@ func serveAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, ", metrics on http://%s/metrics", mlis.Addr())
 	}
 	fmt.Fprintf(c.App.ErrWriter, " (backend %s)\n", ecfg.Backend)
+	if fi, err := os.Stat(ecfg.ParamsDir); err != nil || !fi.IsDir() {
+		// Not fatal: the files may be fetched while serve runs.
+		fmt.Fprintf(c.App.ErrWriter, "cuseal: warning: --params-dir %s is not a directory: every proof fails until the parameter files are there\n", ecfg.ParamsDir)
+	}
 
 	select {
 	case err := <-served:

@@ -252,6 +252,22 @@ func TestServeDrainTimeoutUninterruptible(t *testing.T) {
 	}
 }
 
+// TestServeMissingParamsDir: a --params-dir that does not exist is warned
+// about at start, not found only by the first proof.
+func TestServeMissingParamsDir(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "no-params")
+	p := startServe(t, "--listen", "unix://"+filepath.Join(dir, "s.sock"), "--params-dir", missing,
+		"--test-double-partitions", "1", "--test-double-time", "1ms")
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if code := p.wait(t, 30*time.Second); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, p.log())
+	}
+	if !strings.Contains(p.log(), "cuseal: warning: --params-dir "+missing+" is not a directory") {
+		t.Errorf("no warning about the missing --params-dir:\n%s", p.log())
+	}
+}
+
 // TestServeKill9Restart: kill -9 during a job leaves a stale socket; a new
 // server replaces it and serves, and the client that was waiting writes no
 // proof file, partial or temporary.

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -100,6 +101,17 @@ func (p *serveProc) wait(t *testing.T, within time.Duration) int {
 	}
 }
 
+// stop sends sig, requires exit 0 within 60s and returns how long it took.
+func (p *serveProc) stop(t *testing.T, sig os.Signal) time.Duration {
+	t.Helper()
+	start := time.Now()
+	p.cmd.Process.Signal(sig)
+	if code := p.wait(t, 60*time.Second); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, p.log())
+	}
+	return time.Since(start)
+}
+
 func dialT(t *testing.T, addr string) *client.Client {
 	t.Helper()
 	c, err := client.Dial(addr, client.Options{})
@@ -118,35 +130,29 @@ func doubleReq(id string) *pb.SubmitProofRequest {
 // waitRunning polls GetStatus until a job is in progress.
 func waitRunning(t *testing.T, c *client.Client) {
 	t.Helper()
-	for range 600 {
-		st, err := c.Status(context.Background())
-		if err == nil {
-			for _, q := range st.Queues {
-				if q.InProgress > 0 {
-					return
-				}
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatal("no job in progress within 30s")
+	waitStatus(t, c, "a job in progress", func(st *pb.GetStatusResponse) bool {
+		return slices.ContainsFunc(st.Queues, func(q *pb.QueueStatus) bool { return q.InProgress > 0 })
+	})
 }
 
-// waitProving polls GetStatus until a device is proving a job.
+// waitProving polls GetStatus until a device is proving a job (past synthesis).
 func waitProving(t *testing.T, c *client.Client) {
 	t.Helper()
+	waitStatus(t, c, "a job proving", func(st *pb.GetStatusResponse) bool {
+		return slices.ContainsFunc(st.Gpus, func(g *pb.GPUStatus) bool { return g.CurrentJobId != "" })
+	})
+}
+
+// waitStatus polls GetStatus for up to 30s until ok says yes.
+func waitStatus(t *testing.T, c *client.Client, what string, ok func(*pb.GetStatusResponse) bool) {
+	t.Helper()
 	for range 600 {
-		st, err := c.Status(context.Background())
-		if err == nil {
-			for _, g := range st.Gpus {
-				if g.CurrentJobId != "" {
-					return
-				}
-			}
+		if st, err := c.Status(context.Background()); err == nil && ok(st) {
+			return
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatal("no job proving within 30s")
+	t.Fatalf("no %s within 30s", what)
 }
 
 // TestServeDrain: SIGTERM with a job running: the job finishes and its
@@ -206,12 +212,7 @@ func TestServeDrainTimeout(t *testing.T) {
 		res <- r
 	}()
 	waitRunning(t, c)
-	start := time.Now()
-	p.cmd.Process.Signal(syscall.SIGINT)
-	if code := p.wait(t, 30*time.Second); code != 0 {
-		t.Fatalf("exit %d:\n%s", code, p.log())
-	}
-	if el := time.Since(start); el > 20*time.Second {
+	if el := p.stop(t, syscall.SIGINT); el > 20*time.Second {
 		t.Errorf("stopping took %s with --drain-timeout 300ms", el)
 	}
 	select {
@@ -236,12 +237,7 @@ func TestServeDrainTimeoutUninterruptible(t *testing.T) {
 	c := dialT(t, p.addr)
 	go c.Prove(context.Background(), doubleReq("long"))
 	waitProving(t, c)
-	start := time.Now()
-	p.cmd.Process.Signal(syscall.SIGTERM)
-	if code := p.wait(t, 60*time.Second); code != 0 {
-		t.Fatalf("exit %d:\n%s", code, p.log())
-	}
-	if el := time.Since(start); el > 15*time.Second {
+	if el := p.stop(t, syscall.SIGTERM); el > 15*time.Second {
 		t.Errorf("stopping took %s with --drain-timeout 300ms", el)
 	}
 	if !strings.Contains(p.log(), "exiting without them") {

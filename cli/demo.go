@@ -182,10 +182,19 @@ func demoStep(c *cli.Context, ctx context.Context, res any, args ...string) erro
 	if err == nil {
 		return nil
 	}
+	return demoStepError(step, err)
+}
+
+// demoStepError prefixes a step's error with "demo: STEP: " (once: errors
+// that already start with the step's name keep theirs), with its exit code.
+func demoStepError(step string, err error) error {
 	code := exitInternal
 	var ee *exitError
 	if errors.As(err, &ee) {
 		code = ee.code
+	}
+	if strings.HasPrefix(err.Error(), step+":") {
+		return &exitError{code: code, err: fmt.Errorf("demo: %w", err)}
 	}
 	return &exitError{code: code, err: fmt.Errorf("demo: %s: %w", step, err)}
 }

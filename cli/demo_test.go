@@ -136,3 +136,27 @@ func TestDemo2KiB(t *testing.T) {
 		t.Errorf("stderr lacks commit2's TEST parameters warning:\n%s", stderr)
 	}
 }
+
+// TestDemoStepError: a step's error is prefixed with the step's name once,
+// and keeps its exit code.
+func TestDemoStepError(t *testing.T) {
+	for _, tc := range []struct {
+		step string
+		err  error
+		want string
+		code int
+	}{
+		{"params generate", internalError(errors.New("params generate: interrupted (terminated); removed its partial files")),
+			"demo: params generate: interrupted (terminated); removed its partial files", exitInternal},
+		{"commit2", usageErrorf("--c1 x: no such file"), "demo: commit2: --c1 x: no such file", exitUsage},
+	} {
+		err := demoStepError(tc.step, tc.err)
+		var ee *exitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("demoStepError(%q, %v) = %v: no exit code", tc.step, tc.err, err)
+		}
+		if err.Error() != tc.want || ee.code != tc.code {
+			t.Errorf("demoStepError(%q, %v) = %v (exit %d), want %q (exit %d)", tc.step, tc.err, err, ee.code, tc.want, tc.code)
+		}
+	}
+}

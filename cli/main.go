@@ -164,6 +164,8 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 						why = "not a valid non-negative integer"
 					case *cli.Float64Flag:
 						why = "not a valid number"
+					case *cli.DurationFlag:
+						why = "want a duration such as 10m or 90s"
 					}
 				}
 			}

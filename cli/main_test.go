@@ -151,6 +151,7 @@ func TestUsageErrors(t *testing.T) {
 		{"unknown flag", []string{"info", "--frob"}, "frob"},
 		{"bad log level", []string{"--log-level", "loud", "version"}, "--log-level"},
 		{"not a number", []string{"bench", "synth", "--synthetic", "--sector-size", "2KiB", "--workers", "abc"}, `--workers "abc": not a valid integer`},
+		{"not a duration", []string{"serve", "--drain-timeout", "600"}, `--drain-timeout "600": want a duration such as 10m or 90s`},
 		{"not a boolean", []string{"bench", "synth", "--synthetic", "--sector-size", "2KiB", "--no-pool=maybe"}, `--no-pool="maybe": want true or false`},
 		{"number too large", []string{"bench", "synth", "--synthetic", "--sector-size", "2KiB", "--runs", "99999999999999999999"}, `--runs "99999999999999999999": out of range`},
 	} {

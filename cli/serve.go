@@ -22,6 +22,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/service"
 )
 
@@ -57,6 +58,8 @@ func serveCommand() *cli.Command {
 			// For tests: the engine's test-double kind (proof_kind 1000) on a double of a device.
 			&cli.IntFlag{Name: "test-double-partitions", Hidden: true},
 			&cli.DurationFlag{Name: "test-double-time", Hidden: true},
+			// For tests: the double's partition ignores cancellation, as a backend stage does.
+			&cli.BoolFlag{Name: "test-double-uninterruptible", Hidden: true},
 		},
 		Action: serveAction,
 	}
@@ -108,10 +111,23 @@ func applyConfig(c *cli.Context) error {
 			return usageErrorf("--config %s: %s = %v: want a string, an integer or true/false", path, k, x)
 		}
 		if err := c.Set(name, v); err != nil {
+			if isDurationFlag(c, name) {
+				return usageErrorf("--config %s: %s = %v: want a duration string such as \"10m\" or \"90s\"", path, k, m[k])
+			}
 			return usageErrorf("--config %s: %s = %q: %v", path, k, v, err)
 		}
 	}
 	return nil
+}
+
+// isDurationFlag says whether c's command has a duration flag called name.
+func isDurationFlag(c *cli.Context, name string) bool {
+	for _, f := range c.Command.Flags {
+		if df, ok := f.(*cli.DurationFlag); ok && df.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // engineConfig reads the engine's settings from the flags.
@@ -151,6 +167,9 @@ func engineConfig(c *cli.Context) (engine.Config, error) {
 		d := c.Duration("test-double-time")
 		cfg.TestDouble = &engine.TestDouble{Partitions: n, SynthesisTime: d / 10}
 		cfg.Provers = []engine.Prover{&engine.DoubleProver{PerPartition: d}}
+		if c.Bool("test-double-uninterruptible") {
+			cfg.Provers = []engine.Prover{uninterruptibleProver{d}}
+		}
 	}
 	return cfg, nil
 }
@@ -189,7 +208,12 @@ func serveAction(c *cli.Context) error {
 	if err != nil {
 		return classifyPorepError(err)
 	}
-	defer eng.Close()
+	abandoned := false
+	defer func() {
+		if !abandoned {
+			eng.Close()
+		}
+	}()
 	srv := service.New(eng, service.Options{MaxMessageBytes: int(maxMsg), Creds: creds, Logger: slog.Default()})
 
 	// Signals from here on drain instead of killing the process.
@@ -210,6 +234,10 @@ func serveAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, ", metrics on http://%s/metrics", mlis.Addr())
 	}
 	fmt.Fprintf(c.App.ErrWriter, " (backend %s)\n", ecfg.Backend)
+	if fi, err := os.Stat(ecfg.ParamsDir); err != nil || !fi.IsDir() {
+		// Not fatal: the files may be fetched while serve runs.
+		fmt.Fprintf(c.App.ErrWriter, "cuseal: warning: --params-dir %s is not a directory: every proof fails until the parameter files are there\n", ecfg.ParamsDir)
+	}
 
 	select {
 	case err := <-served:
@@ -225,13 +253,29 @@ func serveAction(c *cli.Context) error {
 	go func() { srv.GRPC().GracefulStop(); close(stopped) }()
 	ctx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()
-	if err := eng.Drain(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		slog.Warn("drain", "err", err)
+	drained := make(chan struct{})
+	go func() {
+		if err := eng.Drain(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			slog.Warn("drain", "err", err)
+		}
+		close(drained)
+	}()
+	// A cancelled partition stops at its backend's next stage, which can be
+	// most of a partition away: the drain timeout bounds the exit, not it.
+	select {
+	case <-drained:
+	case <-time.After(drain + cancelGrace):
+		abandoned = true
+		fmt.Fprintf(c.App.ErrWriter, "cuseal serve: cancelled partitions still proving %s after the drain timeout; exiting without them\n", cancelGrace)
 	}
 	// The callers of drained jobs have their results now; give them a moment to be sent.
+	grace := 10 * time.Second
+	if abandoned {
+		grace = 0 // the callers of abandoned jobs would wait for them
+	}
 	select {
 	case <-stopped:
-	case <-time.After(10 * time.Second):
+	case <-time.After(grace):
 		srv.GRPC().Stop()
 	}
 	if hs != nil {
@@ -242,6 +286,23 @@ func serveAction(c *cli.Context) error {
 	st := eng.Status().Counters
 	fmt.Fprintf(c.App.ErrWriter, "cuseal serve: stopped (%d completed, %d failed, %d cancelled)\n", st.Completed, st.Failed, st.Cancelled)
 	return nil
+}
+
+// cancelGrace is how long serve waits, after the drain timeout, for
+// cancelled partitions to stop before it exits without them.
+const cancelGrace = 5 * time.Second
+
+// uninterruptibleProver is the test double's prover when its partition
+// cannot be interrupted (--test-double-uninterruptible): it sleeps d
+// whatever ctx says, then proves as engine.DoubleProver.
+type uninterruptibleProver struct{ d time.Duration }
+
+func (uninterruptibleProver) Name() string    { return "double" }
+func (uninterruptibleProver) Backend() string { return "double" }
+
+func (p uninterruptibleProver) Prove(ctx context.Context, w *engine.Work) (groth16.Proof, error) {
+	time.Sleep(p.d)
+	return (&engine.DoubleProver{}).Prove(ctx, w)
 }
 
 // addrString is a listener's address as --listen writes it.

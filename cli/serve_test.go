@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -100,6 +101,17 @@ func (p *serveProc) wait(t *testing.T, within time.Duration) int {
 	}
 }
 
+// stop sends sig, requires exit 0 within 60s and returns how long it took.
+func (p *serveProc) stop(t *testing.T, sig os.Signal) time.Duration {
+	t.Helper()
+	start := time.Now()
+	p.cmd.Process.Signal(sig)
+	if code := p.wait(t, 60*time.Second); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, p.log())
+	}
+	return time.Since(start)
+}
+
 func dialT(t *testing.T, addr string) *client.Client {
 	t.Helper()
 	c, err := client.Dial(addr, client.Options{})
@@ -118,18 +130,29 @@ func doubleReq(id string) *pb.SubmitProofRequest {
 // waitRunning polls GetStatus until a job is in progress.
 func waitRunning(t *testing.T, c *client.Client) {
 	t.Helper()
+	waitStatus(t, c, "a job in progress", func(st *pb.GetStatusResponse) bool {
+		return slices.ContainsFunc(st.Queues, func(q *pb.QueueStatus) bool { return q.InProgress > 0 })
+	})
+}
+
+// waitProving polls GetStatus until a device is proving a job (past synthesis).
+func waitProving(t *testing.T, c *client.Client) {
+	t.Helper()
+	waitStatus(t, c, "a job proving", func(st *pb.GetStatusResponse) bool {
+		return slices.ContainsFunc(st.Gpus, func(g *pb.GPUStatus) bool { return g.CurrentJobId != "" })
+	})
+}
+
+// waitStatus polls GetStatus for up to 30s until ok says yes.
+func waitStatus(t *testing.T, c *client.Client, what string, ok func(*pb.GetStatusResponse) bool) {
+	t.Helper()
 	for range 600 {
-		st, err := c.Status(context.Background())
-		if err == nil {
-			for _, q := range st.Queues {
-				if q.InProgress > 0 {
-					return
-				}
-			}
+		if st, err := c.Status(context.Background()); err == nil && ok(st) {
+			return
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatal("no job in progress within 30s")
+	t.Fatalf("no %s within 30s", what)
 }
 
 // TestServeDrain: SIGTERM with a job running: the job finishes and its
@@ -189,12 +212,7 @@ func TestServeDrainTimeout(t *testing.T) {
 		res <- r
 	}()
 	waitRunning(t, c)
-	start := time.Now()
-	p.cmd.Process.Signal(syscall.SIGINT)
-	if code := p.wait(t, 30*time.Second); code != 0 {
-		t.Fatalf("exit %d:\n%s", code, p.log())
-	}
-	if el := time.Since(start); el > 20*time.Second {
+	if el := p.stop(t, syscall.SIGINT); el > 20*time.Second {
 		t.Errorf("stopping took %s with --drain-timeout 300ms", el)
 	}
 	select {
@@ -207,6 +225,42 @@ func TestServeDrainTimeout(t *testing.T) {
 	}
 	if !strings.Contains(p.log(), "0 completed, 0 failed, 1 cancelled") {
 		t.Errorf("stderr:\n%s", p.log())
+	}
+}
+
+// TestServeDrainTimeoutUninterruptible: a cancelled partition that cannot be
+// interrupted (a CPU MSM) does not hold the exit past the drain timeout.
+func TestServeDrainTimeoutUninterruptible(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "s.sock")
+	p := startServe(t, "--listen", "unix://"+sock, "--drain-timeout", "300ms", "--test-double-partitions", "1",
+		"--test-double-time", "30s", "--test-double-uninterruptible")
+	c := dialT(t, p.addr)
+	go c.Prove(context.Background(), doubleReq("long"))
+	waitProving(t, c)
+	if el := p.stop(t, syscall.SIGTERM); el > 15*time.Second {
+		t.Errorf("stopping took %s with --drain-timeout 300ms", el)
+	}
+	if !strings.Contains(p.log(), "exiting without them") {
+		t.Errorf("stderr does not say the partition was abandoned:\n%s", p.log())
+	}
+	if _, err := os.Stat(sock); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the socket is left: %v", err)
+	}
+}
+
+// TestServeMissingParamsDir: a --params-dir that does not exist is warned
+// about at start, not found only by the first proof.
+func TestServeMissingParamsDir(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "no-params")
+	p := startServe(t, "--listen", "unix://"+filepath.Join(dir, "s.sock"), "--params-dir", missing,
+		"--test-double-partitions", "1", "--test-double-time", "1ms")
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if code := p.wait(t, 30*time.Second); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, p.log())
+	}
+	if !strings.Contains(p.log(), "cuseal: warning: --params-dir "+missing+" is not a directory") {
+		t.Errorf("no warning about the missing --params-dir:\n%s", p.log())
 	}
 }
 
@@ -268,6 +322,8 @@ func TestServeUsageErrors(t *testing.T) {
 	os.WriteFile(badSyntax, []byte("listen = \n"), 0o644)
 	badType := filepath.Join(dir, "type.toml")
 	os.WriteFile(badType, []byte("budget = 1.5\n"), 0o644)
+	badDuration := filepath.Join(dir, "duration.toml")
+	os.WriteFile(badDuration, []byte("drain_timeout = 600\n"), 0o644)
 	sock := "unix://" + filepath.Join(dir, "s.sock")
 	for _, tc := range []struct {
 		args []string
@@ -278,6 +334,7 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"serve", "--listen", sock, "--config", badKey}, `unknown key "paramsdir"`},
 		{[]string{"serve", "--listen", sock, "--config", badSyntax}, "line 1"},
 		{[]string{"serve", "--listen", sock, "--config", badType}, "budget = 1.5"},
+		{[]string{"serve", "--listen", sock, "--config", badDuration}, `drain_timeout = 600: want a duration string such as "10m"`},
 		{[]string{"serve", "--listen", sock, "--config", filepath.Join(dir, "missing.toml")}, "--config"},
 		{[]string{"serve", "--listen", sock, "--max-message", "1KiB"}, "--max-message"},
 		{[]string{"serve", "--listen", sock, "--budget", "lots"}, "--budget"},

@@ -126,7 +126,7 @@ func listenUnix(path string) (net.Listener, error) {
 	case err != nil:
 		return nil, err
 	case fi.Mode().Type() != fs.ModeSocket:
-		return nil, fmt.Errorf("%s exists and is not a socket (%s); not removing it", path, fi.Mode().Type())
+		return nil, fmt.Errorf("%s exists and is not a socket (%s); not removing it", path, fileKind(fi.Mode()))
 	default:
 		c, derr := net.DialTimeout("unix", path, time.Second)
 		if derr == nil {
@@ -149,6 +149,24 @@ func listenUnix(path string) (net.Listener, error) {
 		return nil, err
 	}
 	return l, nil
+}
+
+// fileKind names a file's type in words ("a regular file", "a directory").
+func fileKind(m fs.FileMode) string {
+	switch t := m.Type(); {
+	case t == 0:
+		return "a regular file"
+	case t&fs.ModeDir != 0:
+		return "a directory"
+	case t&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case t&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case t&fs.ModeDevice != 0:
+		return "a device"
+	default:
+		return "file type " + t.String()
+	}
 }
 
 // tlsCreds builds server TLS credentials from cfg (nil when no certificate).

@@ -104,7 +104,7 @@ func TestListenUnix(t *testing.T) {
 	if err := os.WriteFile(file, []byte("keep"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := Listen(ListenConfig{Address: "unix://" + file}); err == nil || !strings.Contains(err.Error(), "not a socket") {
+	if _, _, err := Listen(ListenConfig{Address: "unix://" + file}); err == nil || !strings.Contains(err.Error(), "is not a socket (a regular file)") {
 		t.Fatalf("Listen on a regular file: %v", err)
 	}
 	if b, err := os.ReadFile(file); err != nil || string(b) != "keep" {

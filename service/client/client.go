@@ -7,6 +7,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"time"
 
@@ -45,6 +46,9 @@ func Target(addr string) (string, error) {
 		return addr, nil
 	case strings.Contains(addr, "://"):
 		return "", fmt.Errorf("%q: want unix:///path or host:port", addr)
+	}
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return "", fmt.Errorf("%q: want unix:///path or host:port: %w", addr, err)
 	}
 	return "dns:///" + addr, nil
 }

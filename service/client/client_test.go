@@ -17,6 +17,9 @@ func TestTarget(t *testing.T) {
 		"prover:9820":                 "dns:///prover:9820",
 		"":                            "error",
 		"http://x:1":                  "error",
+		"bogus:::":                    "error",
+		"prover":                      "error",
+		"[::1]:9820":                  "dns:///[::1]:9820",
 	} {
 		got, err := Target(in)
 		if err != nil {

@@ -100,7 +100,8 @@ func TestDemo2KiB(t *testing.T) {
 		t.Skip("-short: Groth16 setup (first run) and CPU proving of a 2.7M-constraint circuit")
 	}
 	out := filepath.Join(t.TempDir(), "demo")
-	code, stdout, stderr := runCLI(t, "--log-level", "warn", "demo", "--params-dir", testparams.Dir(), "--out", out, "--backend", "cpu", "--json")
+	// A process of its own: the TEST parameters warning is given once per process.
+	code, stdout, stderr := runCLIProcess(t, "--log-level", "warn", "demo", "--params-dir", testparams.Dir(), "--out", out, "--backend", "cpu", "--json")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

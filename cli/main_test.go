@@ -5,7 +5,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -16,6 +18,27 @@ func runCLI(t *testing.T, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
 	code := run(append([]string{"cuseal"}, args...), &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// runCLIProcess is runCLI in a process of its own (the test binary as cuseal,
+// CUSEAL_TEST_AS_CUSEAL=1): for what a process does once, such as the TEST
+// parameters warning, which an earlier test in this process may have used up.
+func runCLIProcess(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "CUSEAL_TEST_AS_CUSEAL=1")
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, out.String(), errb.String()
+	case errors.As(err, &ee):
+		return ee.ExitCode(), out.String(), errb.String()
+	}
+	t.Fatalf("run %s: %v", os.Args[0], err)
+	return 0, "", ""
 }
 
 // wantOneLineError checks that stderr is exactly one line naming want.

@@ -28,82 +28,34 @@ import (
 	"github.com/cuseal/cuseal/porep/post"
 )
 
-var postGoldenDir = filepath.Join("post", "testdata")
-
-// postMeta is the part of a post-* meta.json read here.
-type postMeta struct {
-	RegisteredProof struct {
-		FFIID int64 `json:"ffi_id"`
-	} `json:"registered_proof"`
-	Miner      abi.ActorID `json:"miner"`
-	Randomness string      `json:"randomness"`
-	Sectors    []struct {
-		SectorNumber abi.SectorNumber `json:"sector_number"`
-		CommR        string           `json:"comm_r"`
-	} `json:"sectors"`
-	Challenges []struct {
+// postGolden is a PoSt reference vector (testpost.Load) and the leaf
+// challenges its meta.json records, which only the challenge tests read.
+type postGolden struct {
+	*testpost.Vector
+	challenges []struct {
 		SectorNumber abi.SectorNumber `json:"sector_number"`
 		Challenges   []uint64         `json:"challenges"`
-	} `json:"challenges"`
-	Vanilla []struct {
-		File string `json:"file"`
-	} `json:"vanilla"`
-	VKFile    string `json:"vk_file"`
-	ToxicSeed string `json:"toxic_seed"`
-	RSSeed    string `json:"rs_seed"`
-	ProofFile string `json:"proof_file"`
-}
-
-type postGolden struct {
-	folder  string
-	m       postMeta
-	proof   abi.RegisteredPoStProof
-	rnd     abi.PoStRandomness
-	vanilla [][]byte
-	want    []byte // proof.bin
-	sectors []proof.SectorInfo
+	}
 }
 
 func loadPostGolden(t testing.TB, folder string) *postGolden {
 	t.Helper()
-	g := &postGolden{folder: folder}
-	raw, err := os.ReadFile(filepath.Join(postGoldenDir, folder, "meta.json"))
+	g := &postGolden{Vector: testpost.Load(t, folder)}
+	raw, err := os.ReadFile(filepath.Join(g.Dir, "meta.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(raw, &g.m); err != nil {
+	var m struct {
+		Challenges *[]struct {
+			SectorNumber abi.SectorNumber `json:"sector_number"`
+			Challenges   []uint64         `json:"challenges"`
+		} `json:"challenges"`
+	}
+	m.Challenges = &g.challenges
+	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Fatal(err)
-	}
-	g.proof = abi.RegisteredPoStProof(g.m.RegisteredProof.FFIID)
-	r := seed32(t, "randomness", g.m.Randomness)
-	g.rnd = r[:]
-	for _, f := range g.m.Vanilla {
-		b, err := os.ReadFile(filepath.Join(postGoldenDir, folder, f.File))
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.vanilla = append(g.vanilla, b)
-	}
-	if g.want, err = os.ReadFile(filepath.Join(postGoldenDir, folder, g.m.ProofFile)); err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range g.m.Sectors {
-		c := seed32(t, "comm_r", s.CommR)
-		sealed, err := commcid.ReplicaCommitmentV1ToCID(c[:])
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.sectors = append(g.sectors, proof.SectorInfo{SealProof: abi.RegisteredSealProof_StackedDrg2KiBV1_1, SectorNumber: s.SectorNumber, SealedCID: sealed})
 	}
 	return g
-}
-
-// postParamsDir returns a directory holding g's test parameters under their
-// official names (testpost.ParamsDir: the .params from the toxic seed, the
-// shipped .vk).
-func postParamsDir(t *testing.T, g *postGolden) string {
-	t.Helper()
-	return testpost.ParamsDir(t, g.proof, seed32(t, "toxic_seed", g.m.ToxicSeed), filepath.Join(postGoldenDir, g.folder, g.m.VKFile))
 }
 
 func copyFile(t *testing.T, from, to string) {
@@ -123,28 +75,28 @@ func TestPoStChallengesGolden(t *testing.T) {
 	for _, folder := range []string{"post-window-2KiB-s21", "post-winning-2KiB-s22"} {
 		g := loadPostGolden(t, folder)
 		var ids []abi.SectorNumber
-		for _, s := range g.m.Sectors {
+		for _, s := range g.Sectors {
 			ids = append(ids, s.SectorNumber)
 		}
-		fc, err := GeneratePoStFallbackSectorChallenges(g.proof, g.m.Miner, g.rnd, ids)
+		fc, err := GeneratePoStFallbackSectorChallenges(g.Proof, g.Miner, g.Randomness, ids)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(fc.Sectors, ids) || len(fc.Challenges) != len(g.m.Challenges) {
+		if !slices.Equal(fc.Sectors, ids) || len(fc.Challenges) != len(g.challenges) {
 			t.Fatalf("%s: sectors %v (%d challenged), want %v", folder, fc.Sectors, len(fc.Challenges), ids)
 		}
-		for _, w := range g.m.Challenges {
+		for _, w := range g.challenges {
 			if !slices.Equal(fc.Challenges[w.SectorNumber], w.Challenges) {
 				t.Errorf("%s: sector %d: %v, rust-fil-proofs %v", folder, w.SectorNumber, fc.Challenges[w.SectorNumber], w.Challenges)
 			}
 		}
 	}
 	g := loadPostGolden(t, "post-winning-2KiB-s22")
-	idx, err := GenerateWinningPoStSectorChallenge(g.proof, g.m.Miner, g.rnd, 1)
+	idx, err := GenerateWinningPoStSectorChallenge(g.Proof, g.Miner, g.Randomness, 1)
 	if err != nil || !slices.Equal(idx, []uint64{0}) {
 		t.Errorf("winning sector challenge of 1 sector: %v, %v", idx, err)
 	}
-	if _, err := GenerateWinningPoStSectorChallenge(abi.RegisteredPoStProof_StackedDrgWindow2KiBV1_1, 1000, g.rnd, 1); !errors.Is(err, ErrBadInput) {
+	if _, err := GenerateWinningPoStSectorChallenge(abi.RegisteredPoStProof_StackedDrgWindow2KiBV1_1, 1000, g.Randomness, 1); !errors.Is(err, ErrBadInput) {
 		t.Errorf("window type: %v", err)
 	}
 }
@@ -155,10 +107,10 @@ func TestPoStBadInput(t *testing.T) {
 	w := loadPostGolden(t, "post-window-2KiB-s21")
 	win := loadPostGolden(t, "post-winning-2KiB-s22")
 	empty := t.TempDir()
-	short := append([]byte(nil), w.vanilla[0][:100]...)
-	otherRnd := slices.Clone(w.rnd)
+	short := append([]byte(nil), w.Vanilla[0][:100]...)
+	otherRnd := slices.Clone(w.Randomness)
 	otherRnd[0] ^= 1
-	badRnd := slices.Clone(w.rnd)
+	badRnd := slices.Clone(w.Randomness)
 	badRnd[31] = 0xff
 	opts := []Option{WithParamsDir(empty), WithBackend(BackendCPU)}
 	window := func(p abi.RegisteredPoStProof, rnd abi.PoStRandomness, vs [][]byte) error {
@@ -170,17 +122,17 @@ func TestPoStBadInput(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"truncated", window(w.proof, w.rnd, [][]byte{w.vanilla[0], short}), "vanilla proof 1 (100 bytes, StackedDrgWindow2KiBV1_1 wants 5680): vanilla proof: sector_proofs[0].inclusion_proofs[0].leaf at byte 92: truncated"},
-		{"other size", window(abi.RegisteredPoStProof_StackedDrgWindow8MiBV1_1, w.rnd, w.vanilla), "vanilla proof 0 (5680 bytes, StackedDrgWindow8MiBV1_1 wants 15280)"},
-		{"winning vanilla", window(w.proof, w.rnd, win.vanilla), "inclusion_proofs.len at byte 48: 66 elements, want 10"},
-		{"other randomness", window(w.proof, otherRnd, w.vanilla), "sector 21000 challenge 0: inclusion proof for leaf 44"},
-		{"short randomness", window(w.proof, w.rnd[:31], w.vanilla), "PoSt randomness is 31 bytes, want 32"},
-		{"non-canonical randomness", window(w.proof, badRnd, w.vanilla), "not a canonical field element"},
-		{"winning type", window(win.proof, w.rnd, w.vanilla), "StackedDrgWinning2KiBV1 is a WinningPoSt proof, want WindowPoSt"},
-		{"legacy type", window(abi.RegisteredPoStProof_StackedDrgWindow2KiBV1, w.rnd, w.vanilla), "legacy WindowPoSt V1"},
-		{"no proofs", window(w.proof, w.rnd, nil), "no vanilla proofs"},
-		{"duplicate sector", window(w.proof, w.rnd, [][]byte{w.vanilla[1], w.vanilla[1]}), "both for sector 21001"},
-		{"missing params", window(w.proof, w.rnd, w.vanilla), "parameter file not found"},
+		{"truncated", window(w.Proof, w.Randomness, [][]byte{w.Vanilla[0], short}), "vanilla proof 1 (100 bytes, StackedDrgWindow2KiBV1_1 wants 5680): vanilla proof: sector_proofs[0].inclusion_proofs[0].leaf at byte 92: truncated"},
+		{"other size", window(abi.RegisteredPoStProof_StackedDrgWindow8MiBV1_1, w.Randomness, w.Vanilla), "vanilla proof 0 (5680 bytes, StackedDrgWindow8MiBV1_1 wants 15280)"},
+		{"winning vanilla", window(w.Proof, w.Randomness, win.Vanilla), "inclusion_proofs.len at byte 48: 66 elements, want 10"},
+		{"other randomness", window(w.Proof, otherRnd, w.Vanilla), "sector 21000 challenge 0: inclusion proof for leaf 44"},
+		{"short randomness", window(w.Proof, w.Randomness[:31], w.Vanilla), "PoSt randomness is 31 bytes, want 32"},
+		{"non-canonical randomness", window(w.Proof, badRnd, w.Vanilla), "not a canonical field element"},
+		{"winning type", window(win.Proof, w.Randomness, w.Vanilla), "StackedDrgWinning2KiBV1 is a WinningPoSt proof, want WindowPoSt"},
+		{"legacy type", window(abi.RegisteredPoStProof_StackedDrgWindow2KiBV1, w.Randomness, w.Vanilla), "legacy WindowPoSt V1"},
+		{"no proofs", window(w.Proof, w.Randomness, nil), "no vanilla proofs"},
+		{"duplicate sector", window(w.Proof, w.Randomness, [][]byte{w.Vanilla[1], w.Vanilla[1]}), "both for sector 21001"},
+		{"missing params", window(w.Proof, w.Randomness, w.Vanilla), "parameter file not found"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
@@ -195,52 +147,52 @@ func TestPoStBadInput(t *testing.T) {
 			}
 		})
 	}
-	if _, err := GenerateWinningPoStWithVanilla(win.proof, 1000, win.rnd, [][]byte{win.vanilla[0], win.vanilla[0]}, opts...); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "2 vanilla proofs, want 1") {
+	if _, err := GenerateWinningPoStWithVanilla(win.Proof, 1000, win.Randomness, [][]byte{win.Vanilla[0], win.Vanilla[0]}, opts...); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "2 vanilla proofs, want 1") {
 		t.Errorf("two winning proofs: %v", err)
 	}
-	three := [][]byte{w.vanilla[0], w.vanilla[1], w.vanilla[0]}
-	if _, err := GenerateSinglePartitionWindowPoStWithVanilla(w.proof, 1000, w.rnd, three, 0, opts...); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "3 vanilla proofs for one partition, at most 2") {
+	three := [][]byte{w.Vanilla[0], w.Vanilla[1], w.Vanilla[0]}
+	if _, err := GenerateSinglePartitionWindowPoStWithVanilla(w.Proof, 1000, w.Randomness, three, 0, opts...); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "3 vanilla proofs for one partition, at most 2") {
 		t.Errorf("three sectors in one partition: %v", err)
 	}
 
-	if _, err := MergeWindowPoStPartitionProofs(w.proof, []PartitionProof{{PoStProof: w.proof, ProofBytes: w.want[:100]}}); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "partition proof 0: 100 bytes of proof type 10, want 192 bytes of StackedDrgWindow2KiBV1_1") {
+	if _, err := MergeWindowPoStPartitionProofs(w.Proof, []PartitionProof{{PoStProof: w.Proof, ProofBytes: w.Want[:100]}}); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "partition proof 0: 100 bytes of proof type 10, want 192 bytes of StackedDrgWindow2KiBV1_1") {
 		t.Errorf("merge of a short proof: %v", err)
 	}
-	if _, err := MergeWindowPoStPartitionProofs(w.proof, []PartitionProof{{PoStProof: win.proof, ProofBytes: w.want}}); !errors.Is(err, ErrBadInput) {
+	if _, err := MergeWindowPoStPartitionProofs(w.Proof, []PartitionProof{{PoStProof: win.Proof, ProofBytes: w.Want}}); !errors.Is(err, ErrBadInput) {
 		t.Errorf("merge of a winning proof: %v", err)
 	}
-	if _, err := MergeWindowPoStPartitionProofs(win.proof, nil); !errors.Is(err, ErrBadInput) {
+	if _, err := MergeWindowPoStPartitionProofs(win.Proof, nil); !errors.Is(err, ErrBadInput) {
 		t.Errorf("merge for a winning type: %v", err)
 	}
 
 	// Verification: a .vk of another circuit, wrong lengths, wrong sectors.
 	vkDir := t.TempDir()
-	wcfg, _ := post.ConfigFor(win.proof)
+	wcfg, _ := post.ConfigFor(win.Proof)
 	_, winVK, _ := wcfg.ParameterPaths(vkDir)
-	copyFile(t, filepath.Join(postGoldenDir, w.folder, w.m.VKFile), winVK) // the window key under the winning name
-	winInfo := proof.WinningPoStVerifyInfo{Randomness: win.rnd, Proofs: []proof.PoStProof{{PoStProof: win.proof, ProofBytes: win.want}}, ChallengedSectors: win.sectors, Prover: 1000}
+	copyFile(t, w.VKFile, winVK) // the window key under the winning name
+	winInfo := proof.WinningPoStVerifyInfo{Randomness: win.Randomness, Proofs: []proof.PoStProof{{PoStProof: win.Proof, ProofBytes: win.Want}}, ChallengedSectors: win.Sectors, Prover: 1000}
 	if _, err := VerifyWinningPoSt(winInfo, WithParamsDir(vkDir)); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "vk has 23 IC points, the StackedDrgWinning2KiBV1 circuit has 133 public inputs") {
 		t.Errorf("vk of another circuit: %v", err)
 	}
-	winInfo.Proofs[0].ProofBytes = win.want[:191]
+	winInfo.Proofs[0].ProofBytes = win.Want[:191]
 	if _, err := VerifyWinningPoSt(winInfo, WithParamsDir(vkDir)); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "proof is 191 bytes, want 192") {
 		t.Errorf("short proof: %v", err)
 	}
-	winInfo.Proofs[0].ProofBytes = win.want
-	winInfo.ChallengedSectors = w.sectors
+	winInfo.Proofs[0].ProofBytes = win.Want
+	winInfo.ChallengedSectors = w.Sectors
 	if _, err := VerifyWinningPoSt(winInfo, WithParamsDir(vkDir)); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "2 challenged sectors, want 1") {
 		t.Errorf("two winning sectors: %v", err)
 	}
-	wInfo := proof.WindowPoStVerifyInfo{Randomness: w.rnd, Proofs: []proof.PoStProof{{PoStProof: w.proof, ProofBytes: w.want}}, ChallengedSectors: []proof.SectorInfo{w.sectors[0], w.sectors[0]}, Prover: 1000}
+	wInfo := proof.WindowPoStVerifyInfo{Randomness: w.Randomness, Proofs: []proof.PoStProof{{PoStProof: w.Proof, ProofBytes: w.Want}}, ChallengedSectors: []proof.SectorInfo{w.Sectors[0], w.Sectors[0]}, Prover: 1000}
 	if _, err := VerifyWindowPoSt(wInfo, WithParamsDir(vkDir)); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "challenged sector 21000 is listed twice") {
 		t.Errorf("duplicate sector: %v", err)
 	}
-	wInfo.ChallengedSectors = []proof.SectorInfo{w.sectors[0], w.sectors[1]}
+	wInfo.ChallengedSectors = []proof.SectorInfo{w.Sectors[0], w.Sectors[1]}
 	wInfo.ChallengedSectors[1].SealProof = abi.RegisteredSealProof_StackedDrg8MiBV1_1
 	if _, err := VerifyWindowPoSt(wInfo, WithParamsDir(vkDir)); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "challenged sector 21001 is sealed with StackedDrg8MiBV1_1 (8MiB)") {
 		t.Errorf("sector of another size: %v", err)
 	}
-	wInfo.ChallengedSectors = w.sectors
+	wInfo.ChallengedSectors = w.Sectors
 	if _, err := VerifyWindowPoSt(wInfo, WithParamsDir(empty)); !errors.Is(err, ErrParamsNotFound) {
 		t.Errorf("missing vk: %v", err)
 	}
@@ -256,32 +208,32 @@ func TestPoStGolden(t *testing.T) {
 	}
 	t.Run("window", func(t *testing.T) {
 		g := loadPostGolden(t, "post-window-2KiB-s21")
-		dir := postParamsDir(t, g)
-		opts := []Option{WithParamsDir(dir), WithBackend(BackendCPU), WithDeterministicRandomness(seed32(t, "rs_seed", g.m.RSSeed))}
-		got, err := GenerateWindowPoStWithVanilla(g.proof, g.m.Miner, g.rnd, g.vanilla, opts...)
+		dir := g.ParamsDir(t)
+		opts := []Option{WithParamsDir(dir), WithBackend(BackendCPU), WithDeterministicRandomness(g.RSSeed)}
+		got, err := GenerateWindowPoStWithVanilla(g.Proof, g.Miner, g.Randomness, g.Vanilla, opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != 1 || got[0].PoStProof != g.proof || !bytes.Equal(got[0].ProofBytes, g.want) {
-			t.Fatalf("proof %x (%d), bellperson %x", got[0].ProofBytes, got[0].PoStProof, g.want)
+		if len(got) != 1 || got[0].PoStProof != g.Proof || !bytes.Equal(got[0].ProofBytes, g.Want) {
+			t.Fatalf("proof %x (%d), bellperson %x", got[0].ProofBytes, got[0].PoStProof, g.Want)
 		}
-		info := proof.WindowPoStVerifyInfo{Randomness: g.rnd, Proofs: got, ChallengedSectors: g.sectors, Prover: g.m.Miner}
+		info := proof.WindowPoStVerifyInfo{Randomness: g.Randomness, Proofs: got, ChallengedSectors: g.Sectors, Prover: g.Miner}
 		checkVerify(t, "window", func(i proof.WindowPoStVerifyInfo) (bool, error) { return VerifyWindowPoSt(i, WithParamsDir(dir)) }, info,
 			func(i *proof.WindowPoStVerifyInfo) *[]byte { return &i.Proofs[0].ProofBytes }, func(i *proof.WindowPoStVerifyInfo) *abi.PoStRandomness { return &i.Randomness })
 		// The sectors in another order are the same BTreeMap.
-		info.ChallengedSectors = []proof.SectorInfo{g.sectors[1], g.sectors[0]}
+		info.ChallengedSectors = []proof.SectorInfo{g.Sectors[1], g.Sectors[0]}
 		if ok, err := VerifyWindowPoSt(info, WithParamsDir(dir)); !ok || err != nil {
 			t.Errorf("sectors listed in reverse: %v, %v", ok, err)
 		}
-		part, err := GenerateSinglePartitionWindowPoStWithVanilla(g.proof, g.m.Miner, g.rnd, g.vanilla, 0, opts...)
+		part, err := GenerateSinglePartitionWindowPoStWithVanilla(g.Proof, g.Miner, g.Randomness, g.Vanilla, 0, opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(part.ProofBytes, g.want) {
-			t.Errorf("single partition proof %x, bellperson %x", part.ProofBytes, g.want)
+		if !bytes.Equal(part.ProofBytes, g.Want) {
+			t.Errorf("single partition proof %x, bellperson %x", part.ProofBytes, g.Want)
 		}
-		merged, err := MergeWindowPoStPartitionProofs(g.proof, []PartitionProof{*part})
-		if err != nil || merged.PoStProof != g.proof || !bytes.Equal(merged.ProofBytes, g.want) {
+		merged, err := MergeWindowPoStPartitionProofs(g.Proof, []PartitionProof{*part})
+		if err != nil || merged.PoStProof != g.Proof || !bytes.Equal(merged.ProofBytes, g.Want) {
 			t.Errorf("merged single partition: %+v, %v", merged, err)
 		}
 	})
@@ -290,13 +242,13 @@ func TestPoStGolden(t *testing.T) {
 		// partitions, the second padded; the single-partition call gives
 		// partition 1's bytes, and merging gives the whole proof.
 		g := loadPostGolden(t, "post-window-2KiB-s21")
-		dir := postParamsDir(t, g)
-		cfg, err := post.ConfigFor(g.proof)
+		dir := g.ParamsDir(t)
+		cfg, err := post.ConfigFor(g.Proof)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids := []abi.SectorNumber{31, 32, 33}
-		fc, err := GeneratePoStFallbackSectorChallenges(g.proof, 1000, g.rnd, ids)
+		fc, err := GeneratePoStFallbackSectorChallenges(g.Proof, 1000, g.Randomness, ids)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -325,14 +277,14 @@ func TestPoStGolden(t *testing.T) {
 			sectors = append(sectors, proof.SectorInfo{SealProof: abi.RegisteredSealProof_StackedDrg2KiBV1_1, SectorNumber: id, SealedCID: sealed})
 		}
 		opts := []Option{WithParamsDir(dir), WithBackend(BackendCPU), WithDeterministicRandomness([32]byte{9})}
-		full, err := GenerateWindowPoStWithVanilla(g.proof, 1000, g.rnd, vanilla, opts...)
+		full, err := GenerateWindowPoStWithVanilla(g.Proof, 1000, g.Randomness, vanilla, opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(full[0].ProofBytes) != 2*groth16.ProofSize {
 			t.Fatalf("%d proof bytes for 3 sectors, want 2 partitions", len(full[0].ProofBytes))
 		}
-		info := proof.WindowPoStVerifyInfo{Randomness: g.rnd, Proofs: full, ChallengedSectors: sectors, Prover: 1000}
+		info := proof.WindowPoStVerifyInfo{Randomness: g.Randomness, Proofs: full, ChallengedSectors: sectors, Prover: 1000}
 		if ok, err := VerifyWindowPoSt(info, WithParamsDir(dir)); !ok || err != nil {
 			t.Fatalf("VerifyWindowPoSt: %v, %v", ok, err)
 		}
@@ -340,31 +292,31 @@ func TestPoStGolden(t *testing.T) {
 		if _, err := VerifyWindowPoSt(info, WithParamsDir(dir)); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "proof is 384 bytes, want 192") {
 			t.Errorf("two sectors for two partitions: %v", err)
 		}
-		part1, err := GenerateSinglePartitionWindowPoStWithVanilla(g.proof, 1000, g.rnd, vanilla[2:], 1, opts...)
+		part1, err := GenerateSinglePartitionWindowPoStWithVanilla(g.Proof, 1000, g.Randomness, vanilla[2:], 1, opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(part1.ProofBytes, full[0].ProofBytes[groth16.ProofSize:]) {
 			t.Errorf("single partition 1 %x, partition 1 of the whole %x", part1.ProofBytes, full[0].ProofBytes[groth16.ProofSize:])
 		}
-		part0 := PartitionProof{PoStProof: g.proof, ProofBytes: full[0].ProofBytes[:groth16.ProofSize]}
-		merged, err := MergeWindowPoStPartitionProofs(g.proof, []PartitionProof{part0, *part1})
+		part0 := PartitionProof{PoStProof: g.Proof, ProofBytes: full[0].ProofBytes[:groth16.ProofSize]}
+		merged, err := MergeWindowPoStPartitionProofs(g.Proof, []PartitionProof{part0, *part1})
 		if err != nil || !bytes.Equal(merged.ProofBytes, full[0].ProofBytes) {
 			t.Errorf("merged: %v", err)
 		}
 	})
 	t.Run("winning", func(t *testing.T) {
 		g := loadPostGolden(t, "post-winning-2KiB-s22")
-		dir := postParamsDir(t, g)
-		got, err := GenerateWinningPoStWithVanilla(g.proof, g.m.Miner, g.rnd, g.vanilla,
-			WithParamsDir(dir), WithBackend(BackendCPU), WithDeterministicRandomness(seed32(t, "rs_seed", g.m.RSSeed)))
+		dir := g.ParamsDir(t)
+		got, err := GenerateWinningPoStWithVanilla(g.Proof, g.Miner, g.Randomness, g.Vanilla,
+			WithParamsDir(dir), WithBackend(BackendCPU), WithDeterministicRandomness(g.RSSeed))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != 1 || got[0].PoStProof != g.proof || !bytes.Equal(got[0].ProofBytes, g.want) {
-			t.Fatalf("proof %x, bellperson %x", got[0].ProofBytes, g.want)
+		if len(got) != 1 || got[0].PoStProof != g.Proof || !bytes.Equal(got[0].ProofBytes, g.Want) {
+			t.Fatalf("proof %x, bellperson %x", got[0].ProofBytes, g.Want)
 		}
-		info := proof.WinningPoStVerifyInfo{Randomness: g.rnd, Proofs: got, ChallengedSectors: g.sectors, Prover: g.m.Miner}
+		info := proof.WinningPoStVerifyInfo{Randomness: g.Randomness, Proofs: got, ChallengedSectors: g.Sectors, Prover: g.Miner}
 		checkVerify(t, "winning", func(i proof.WinningPoStVerifyInfo) (bool, error) { return VerifyWinningPoSt(i, WithParamsDir(dir)) }, info,
 			func(i *proof.WinningPoStVerifyInfo) *[]byte { return &i.Proofs[0].ProofBytes }, func(i *proof.WinningPoStVerifyInfo) *abi.PoStRandomness { return &i.Randomness })
 	})

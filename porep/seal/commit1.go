@@ -92,7 +92,7 @@ func CommitPhase1Output(ctx context.Context, cfg stacked.SectorConfig, sealedCID
 		return nil, err
 	}
 	defer s.close()
-	if s.treeC.Root != mustFr(m.CommC) || s.treeR.Root != mustFr(m.CommRLast) || s.treeD.root() != m.CommD {
+	if s.treeC.Root != mustFr(m.CommC) || s.treeR.Root != mustFr(m.CommRLast) || s.treeD.Root() != m.CommD {
 		return nil, fmt.Errorf("c1: files in %s do not match %s (trees rebuilt to other roots)", outDir, FileMeta)
 	}
 	g, err := stacked.GraphFor(&cfg)
@@ -140,7 +140,7 @@ func mustFr(d stacked.Domain) fr.Element {
 type sector struct {
 	cfg    *stacked.SectorConfig
 	layers []*os.File
-	treeD  *sha256Tree
+	treeD  *stacked.TreeD
 	treeC  *poseidon.Tree
 	treeR  *poseidon.Tree
 }
@@ -171,7 +171,7 @@ func openSector(cfg *stacked.SectorConfig, dir string) (*sector, error) {
 	if uint64(len(data)) != cfg.SectorSize {
 		return nil, fmt.Errorf("c1: %s is %d bytes, want %d", FileDataPadded, len(data), cfg.SectorSize)
 	}
-	s.treeD = buildTreeD(data)
+	s.treeD = stacked.BuildTreeD(data)
 	n := int(cfg.Nodes)
 	sh := cfg.Shape
 	leavesC, err := readFrFile(filepath.Join(dir, FileTreeCLeaf), n)
@@ -245,7 +245,7 @@ func (s *sector) columnProof(node uint64) (stacked.ColumnProof, error) {
 	if err != nil {
 		return stacked.ColumnProof{}, err
 	}
-	p, err := poseidonProof(s.treeC, s.cfg.Shape, node)
+	p, err := stacked.PoseidonProof(s.treeC, s.cfg.Shape, node)
 	if err != nil {
 		return stacked.ColumnProof{}, err
 	}
@@ -282,8 +282,8 @@ func LabelingProofs(layers int, challenge uint64, drg, exp []stacked.ColumnProof
 
 func (s *sector) vanillaProof(g *stacked.Graph, c uint64, v *stacked.VanillaProof) error {
 	var err error
-	v.CommDProofs = s.treeD.proof(c)
-	if v.CommRLastProof, err = poseidonProof(s.treeR, s.cfg.Shape, c); err != nil {
+	v.CommDProofs = s.treeD.Proof(c)
+	if v.CommRLastProof, err = stacked.PoseidonProof(s.treeR, s.cfg.Shape, c); err != nil {
 		return err
 	}
 	rc := &v.ReplicaColumnProofs

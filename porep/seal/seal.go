@@ -223,8 +223,8 @@ func Seal(ctx context.Context, cfg stacked.SectorConfig, dataPath, outDir string
 	}
 	defer os.RemoveAll(staging)
 
-	treeD := buildTreeD(data)
-	commD := treeD.root()
+	treeD := stacked.BuildTreeD(data)
+	commD := treeD.Root()
 	treeD = nil
 	replicaID := stacked.ReplicaID(stacked.ProverID(minerID), sectorNum, tk, commD, cfg.PoRepID)
 

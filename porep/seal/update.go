@@ -64,8 +64,8 @@ type sectorKey struct {
 }
 
 // openSectorKey reads Seal's directory dir for an update of cfg: seal.json
-// (same sector size and tree shape), the replica and its TreeR, whose root
-// and comm_r must match seal.json.
+// (same sector size and tree shape) and the replica; its TreeR (rebuilt)
+// must have seal.json's comm_r_last and comm_r.
 func openSectorKey(cfg *update.Config, dir string) (*sectorKey, error) {
 	b, err := os.ReadFile(filepath.Join(dir, FileMeta))
 	if err != nil {
@@ -83,7 +83,9 @@ func openSectorKey(cfg *update.Config, dir string) (*sectorKey, error) {
 	if s.replica, err = readFrFile(filepath.Join(dir, FileSealed), int(cfg.Nodes)); err != nil {
 		return nil, fmt.Errorf("sector key: %w", err)
 	}
-	if s.treeR, err = loadTree(dir, FileTreeRNodes, s.replica, cfg.Shape); err != nil {
+	// Rebuilt by hashing, not read from FileTreeRNodes, so that a damaged
+	// replica node cannot pass as the sector key.
+	if s.treeR, err = poseidon.BuildTree(s.replica, cfg.Shape.Base, cfg.Shape.Sub, cfg.Shape.Top); err != nil {
 		return nil, fmt.Errorf("sector key: tree R_last: %w", err)
 	}
 	commC, commRLast := mustFr(s.meta.CommC), mustFr(s.meta.CommRLast)
@@ -256,7 +258,7 @@ func GenerateUpdateVanillaProofs(ctx context.Context, proof abi.RegisteredUpdate
 		return nil, fmt.Errorf("update vanilla: %w", err)
 	}
 	trees := &update.SectorTrees{ROld: key.treeR, D: stacked.BuildTreeD(data), CommC: mustFr(key.meta.CommC)}
-	if trees.RNew, err = loadTree(updatedDir, FileTreeRNodes, replica, cfg.Shape); err != nil {
+	if trees.RNew, err = poseidon.BuildTree(replica, cfg.Shape.Base, cfg.Shape.Sub, cfg.Shape.Top); err != nil {
 		return nil, fmt.Errorf("update vanilla: new tree R_last: %w", err)
 	}
 	commRNew := trees.CommRNew()

@@ -7,11 +7,13 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/filecoin-project/go-state-types/abi"
+	"github.com/ipfs/go-cid"
 
 	"github.com/cuseal/cuseal/internal/goldentest"
 	"github.com/cuseal/cuseal/porep/stacked"
@@ -138,6 +140,75 @@ func TestEncodeIntoGolden2KiB(t *testing.T) {
 				n++
 			}
 			t.Errorf("partition %d: %d bytes, reference %d; first difference at byte %d", k, len(proofs[k]), len(want), n)
+		}
+	}
+}
+
+// TestUpdateBadInput: each defect is an error and EncodeInto writes nothing.
+func TestUpdateBadInput(t *testing.T) {
+	ref, key, upd, keyDir, updDir := updatedRefSector(t)
+	ctx := context.Background()
+	proof := abi.RegisteredUpdateProof(ref.UpdateProof)
+	dir := t.TempDir()
+	good := filepath.Join(dir, "data")
+	if err := os.WriteFile(good, make([]byte, 2032), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	short := filepath.Join(dir, "short")
+	if err := os.WriteFile(short, make([]byte, 2031), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badKey := filepath.Join(dir, "badkey")
+	if err := os.CopyFS(badKey, os.DirFS(keyDir)); err != nil {
+		t.Fatal(err)
+	}
+	sealed, err := os.ReadFile(filepath.Join(badKey, FileSealed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed[32*9] ^= 1
+	if err := os.WriteFile(filepath.Join(badKey, FileSealed), sealed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct {
+		proof     abi.RegisteredUpdateProof
+		key, data string
+	}{
+		"unknown update proof":     {5, keyDir, good},
+		"8 MiB proof, 2 KiB key":   {abi.RegisteredUpdateProof_StackedDrg8MiBV1, keyDir, good},
+		"data one byte short":      {proof, keyDir, short},
+		"no data":                  {proof, keyDir, filepath.Join(dir, "missing")},
+		"replica node changed":     {proof, badKey, good},
+		"sealed sector dir absent": {proof, filepath.Join(dir, "nokey"), good},
+	} {
+		out := filepath.Join(dir, "out-"+name)
+		if _, err := EncodeInto(ctx, c.proof, c.key, c.data, out); err == nil {
+			t.Errorf("%s: accepted", name)
+		} else if entries, _ := os.ReadDir(out); len(entries) != 0 {
+			t.Errorf("%s: %v, but %d entries written", name, err, len(entries))
+		} else {
+			t.Logf("%s: %v", name, err)
+		}
+	}
+	if _, err := EncodeInto(ctx, proof, keyDir, good, updDir); !errors.Is(err, ErrOutDirNotEmpty) {
+		t.Errorf("existing output directory: %v", err)
+	}
+
+	for name, c := range map[string]struct {
+		oldR, newR, d cid.Cid
+		upd, key      string
+	}{
+		"comm_r_old swapped with comm_r_new": {upd.CommRNew, key.CommR, upd.CommDNew, updDir, keyDir},
+		"unsealed CID as sealed CID":         {upd.CommDNew, upd.CommRNew, upd.CommDNew, updDir, keyDir},
+		"old comm_d as comm_d_new":           {key.CommR, upd.CommRNew, key.CommD, updDir, keyDir},
+		"updated dir as sector key":          {key.CommR, upd.CommRNew, upd.CommDNew, updDir, updDir},
+		"sector key as updated dir":          {key.CommR, upd.CommRNew, upd.CommDNew, keyDir, keyDir},
+		"tampered sector key":                {key.CommR, upd.CommRNew, upd.CommDNew, updDir, badKey},
+	} {
+		if _, err := GenerateUpdateVanillaProofs(ctx, proof, c.oldR, c.newR, c.d, c.upd, c.key); err == nil {
+			t.Errorf("vanilla: %s: accepted", name)
+		} else {
+			t.Logf("vanilla: %s: %v", name, err)
 		}
 	}
 }

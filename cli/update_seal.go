@@ -3,11 +3,9 @@
 package main
 
 import (
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	commcid "github.com/filecoin-project/go-fil-commcid"
 	"github.com/ipfs/go-cid"
@@ -153,24 +151,6 @@ type updateVanillaOutput struct {
 // partitionProofFile names partition k's vanilla proof in `cuseal update vanilla --out`
 // (the reference vectors' vanilla/partition-K.bin).
 func partitionProofFile(k int) string { return fmt.Sprintf("partition-%d.bin", k) }
-
-// unsealedCID reads a comm_d given as 64 hex digits or as its unsealed CID.
-func unsealedCID(s string) (cid.Cid, error) {
-	if b, err := hex.DecodeString(strings.TrimPrefix(s, "0x")); err == nil {
-		if len(b) != 32 {
-			return cid.Undef, fmt.Errorf("%d bytes, want 32", len(b))
-		}
-		return commcid.DataCommitmentV1ToCID(b)
-	}
-	k, err := cid.Decode(s)
-	if err != nil {
-		return cid.Undef, fmt.Errorf("neither 64 hex digits nor a CID: %v", err)
-	}
-	if _, err := commcid.CIDToDataCommitmentV1(k); err != nil {
-		return cid.Undef, err
-	}
-	return k, nil
-}
 
 func updateVanillaAction(c *cli.Context) (err error) {
 	cfg, err := updateConfigForSize(c.String("sector-size"))

@@ -281,3 +281,65 @@ func TestEnforceInclusionBadPath(t *testing.T) {
 		}
 	}
 }
+
+// TestPoRNoChallengeInput checks por_no_challenge_input against
+// EnforceInclusion on the same path: the same root check with the caller's
+// bits and siblings, no input, insert + hash per level + 1 constraint; a
+// wrong leaf is unsatisfied, a bit count that disagrees with the arities is
+// an error before anything is written.
+func TestPoRNoChallengeInput(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	leaves := make([]fr.Element, 64)
+	for i := range leaves {
+		leaves[i] = porRandFr(rng)
+	}
+	for _, c := range []struct {
+		name string
+		hash TreeHash
+		base int
+		want int
+	}{
+		{"poseidon-8", TreePoseidon, 8, 2*527 + 1},
+		{"sha256-2", TreeSHA256, 2, 6*45_381 + 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var root fr.Element
+			var path []PathLevel
+			if c.hash == TreeSHA256 {
+				root, path = sha256TreePath(leaves, 2, 45)
+			} else {
+				root, path = poseidonTreePath(t, leaves, c.base, 0, 0, 45)
+			}
+			for _, leaf := range []int{45, 44} {
+				tc := cs.NewTestCS()
+				r := AllocNum(tc, &root)
+				l := AllocNum(tc, &leaves[leaf])
+				var bits []Boolean
+				arities := make([]int, len(path))
+				sibs := make([][]AllocatedNum, len(path))
+				for li, lv := range path {
+					arities[li] = lv.Arity
+					for j := 0; j < log2Arity(lv.Arity); j++ {
+						bits = append(bits, Is(AllocBit(tc, (lv.Index>>j)&1 == 1)))
+					}
+					for j := range lv.Siblings {
+						sibs[li] = append(sibs[li], AllocNum(tc, &lv.Siblings[j]))
+					}
+				}
+				if err := PoRNoChallengeInput(tc, c.hash, arities, bits[:len(bits)-1], &l, sibs, &r); err == nil {
+					t.Fatal("accepted too few bits")
+				}
+				c0 := tc.NumConstraints()
+				if err := PoRNoChallengeInput(tc, c.hash, arities, bits, &l, sibs, &r); err != nil {
+					t.Fatal(err)
+				}
+				if got := tc.NumConstraints() - c0; got != c.want || tc.NumInputs() != 1 {
+					t.Fatalf("constraints = %d, inputs %d; want %d, 1", got, tc.NumInputs(), c.want)
+				}
+				if err := tc.Validate(); (err == nil) != (leaf == 45) {
+					t.Fatalf("leaf %d: Validate = %v", leaf, err)
+				}
+			}
+		})
+	}
+}

@@ -4,11 +4,13 @@ package update
 
 import (
 	"bytes"
+	"context"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
 
+	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/poseidon"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -152,5 +154,39 @@ func TestNewPartitionProofBadInput(t *testing.T) {
 		if _, err := NewPartitionProof(&cfg, k, trees); err == nil {
 			t.Errorf("partition %d accepted", k)
 		}
+	}
+}
+
+// TestNewPartitionProofSatisfiesCircuit: the partition proof of a random
+// 2 KiB update, made into the circuit's witness (NewCircuit), satisfies
+// every constraint of EmptySectorUpdateCircuit. Skipped with -short
+// (1.7 M constraints recorded).
+func TestNewPartitionProofSatisfiesCircuit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records 1.7 M constraints")
+	}
+	cfg, err := ConfigFor(abi.RegisteredUpdateProof_StackedDrg2KiBV1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trees, _ := testTrees(t, &cfg)
+	p, err := NewPartitionProof(&cfg, 0, trees)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commROld := poseidon.Hash2(&trees.CommC, &trees.ROld.Root)
+	dRoot := trees.D.Root()
+	commDNew, _ := stacked.FrFromBytes((*[32]byte)(&dRoot))
+	commRNew := trees.CommRNew()
+	c, err := NewCircuit(&cfg, 0, &commROld, &commDNew, &commRNew, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tcs := cs.NewTestCS()
+	if err := c.Synthesize(context.Background(), tcs); err != nil {
+		t.Fatal(err)
+	}
+	if err := tcs.Validate(); err != nil {
+		t.Fatal(err)
 	}
 }

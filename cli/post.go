@@ -306,17 +306,28 @@ func postSectors(c *cli.Context, in *postInputs) ([]proof.SectorInfo, error) {
 
 // sealedCID reads a comm_r given as 64 hex digits or as its sealed CID.
 func sealedCID(s string) (cid.Cid, error) {
+	return commitmentCID(s, commcid.ReplicaCommitmentV1ToCID, commcid.CIDToReplicaCommitmentV1)
+}
+
+// unsealedCID reads a comm_d given as 64 hex digits or as its unsealed CID.
+func unsealedCID(s string) (cid.Cid, error) {
+	return commitmentCID(s, commcid.DataCommitmentV1ToCID, commcid.CIDToDataCommitmentV1)
+}
+
+// commitmentCID reads a commitment given as 64 hex digits (made a CID by toCID) or as a
+// CID (checked by fromCID: codec and hash).
+func commitmentCID(s string, toCID func([]byte) (cid.Cid, error), fromCID func(cid.Cid) ([]byte, error)) (cid.Cid, error) {
 	if b, err := hex.DecodeString(strings.TrimPrefix(s, "0x")); err == nil {
 		if len(b) != 32 {
 			return cid.Undef, fmt.Errorf("%d bytes, want 32", len(b))
 		}
-		return commcid.ReplicaCommitmentV1ToCID(b)
+		return toCID(b)
 	}
 	k, err := cid.Decode(s)
 	if err != nil {
 		return cid.Undef, fmt.Errorf("neither 64 hex digits nor a CID: %v", err)
 	}
-	if _, err := commcid.CIDToReplicaCommitmentV1(k); err != nil {
+	if _, err := fromCID(k); err != nil {
 		return cid.Undef, err
 	}
 	return k, nil

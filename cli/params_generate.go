@@ -49,7 +49,7 @@ func paramsGenerateCommand() *cli.Command {
 			"FIL_PROOFS_PARAMETER_CACHE points) unless --force.\n\n" + notForProduction,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB, 8MiB, ...); required unless --srs"},
-			&cli.StringFlag{Name: "circuit", Usage: "the circuit: porep (StackedDrg…V1_1), winning-post (StackedDrgWinning…V1) or window-post (StackedDrgWindow…V1_1)", Value: circuitPoRep},
+			circuitFlag(false),
 			&cli.BoolFlag{Name: "srs", Usage: "write an INSECURE SnarkPack SRS (" + aggregate.SRSFileName + ") instead of Groth16 parameters"},
 			&cli.IntFlag{Name: "srs-size", Usage: "with --srs: the most proofs it can aggregate (a power of two)", Value: defaultSRSSize},
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (created if missing)", Required: true},
@@ -271,49 +271,32 @@ func checkSetupMemory(sectorSize uint64, constraints int) error {
 		stacked.SizeLabel(sectorSize), humanBytes(need), float64(constraints)/1e6, humanBytes(avail), what)
 }
 
-// The --circuit values of params generate.
-const (
-	circuitPoRep       = "porep"
-	circuitWinningPoSt = "winning-post"
-	circuitWindowPoSt  = "window-post"
-)
-
 // testCircuitFor resolves --circuit and --sector-size into the circuit
 // test parameters are generated for and its (estimated) constraint count:
 // PoRep StackedDrg<size>V1_1, WinningPoSt StackedDrgWinning<size>V1 or
 // WindowPoSt StackedDrgWindow<size>V1_1 (the proofs Lotus and Curio use).
 func testCircuitFor(circuit, sectorSize string) (paramfile.TestCircuit, int, error) {
-	var kind post.Kind
-	switch circuit {
-	case circuitPoRep:
+	spec, err := lookupCircuit(circuit, false)
+	if err != nil {
+		return paramfile.TestCircuit{}, 0, err
+	}
+	if !spec.isPoSt {
 		cfg, err := sectorConfigForSize(sectorSize)
 		if err != nil {
 			return paramfile.TestCircuit{}, 0, err
 		}
 		constraints, _ := paramfile.EstimateTestParamsMemory(&cfg)
 		return paramfile.PoRepTestCircuit(&cfg), constraints, nil
-	case circuitWinningPoSt:
-		kind = post.Winning
-	case circuitWindowPoSt:
-		kind = post.Window
-	default:
-		return paramfile.TestCircuit{}, 0, usageErrorf("--circuit %q: want %s, %s or %s", circuit, circuitPoRep, circuitWinningPoSt, circuitWindowPoSt)
 	}
-	size, err := parseSectorSize(sectorSize)
+	cfg, err := postConfigForSize(spec.postKind, sectorSize)
 	if err != nil {
-		return paramfile.TestCircuit{}, 0, inputError(err)
+		return paramfile.TestCircuit{}, 0, err
 	}
-	for _, cfg := range post.Configs() {
-		if cfg.Kind != kind || cfg.SectorSize != size {
-			continue
-		}
-		hint, err := post.SizeHintFor(&cfg)
-		if err != nil {
-			return paramfile.TestCircuit{}, 0, internalError(err)
-		}
-		return porep.PoStTestCircuit(&cfg), hint.Constraints + hint.Inputs, nil
+	hint, err := post.SizeHintFor(cfg)
+	if err != nil {
+		return paramfile.TestCircuit{}, 0, internalError(err)
 	}
-	return paramfile.TestCircuit{}, 0, internalError(fmt.Errorf("--sector-size %s: no %sPoSt proof for %d bytes", sectorSize, kind, size))
+	return porep.PoStTestCircuit(cfg), hint.Constraints + hint.Inputs, nil
 }
 
 // describeSeedHex renders a 32-byte seed (hex) the way --seed would take it: a short

@@ -109,6 +109,16 @@ func (j *PoStJob) Synthesize(ctx context.Context, pool *cs.BufferPool, workers i
 	return synthesizePoSt(ctx, j.cfg, j.slots, j.index, pool, workers)
 }
 
+// Circuit builds the job's circuit afresh, for callers that synthesize it
+// into another constraint system (bench synth --digests records its R1CS).
+func (j *PoStJob) Circuit() (*post.Circuit, error) {
+	c, err := post.NewCircuit(j.cfg, j.slots)
+	if err != nil {
+		return nil, badInput(fmt.Errorf("porep: partition %d: %w", j.index, err))
+	}
+	return c, nil
+}
+
 // PublicInputs returns the public inputs (ONE excluded) as the verifier
 // derives them, after checking that a carries the same ones (a == nil: no
 // check).

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/cuseal/cuseal/porep/paramfile"
-	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 // ErrParamsNotFound is returned when a parameter or verifying-key file is
@@ -39,11 +38,17 @@ func warnTestParams(s *settings, path string) {
 	s.progress(PhaseEvent{Phase: PhaseWarning, Partition: -1, File: path, Message: msg})
 }
 
+// parameterFiles is a circuit's parameter file identity: stacked, post and
+// update configurations.
+type parameterFiles interface {
+	ParameterPaths(dir string) (params, vk, meta string)
+}
+
 // productionCheck applies the production-parameter policy to cfg's files
 // in s.paramsDir: with WithRequireProductionParams (or
 // FIL_PROOFS_VERIFY_PRODUCTION_PARAMS=1) every file is hashed against the
 // official table first; otherwise test-stamped files get the warning.
-func productionCheck(s *settings, cfg *stacked.SectorConfig, withParams bool) error {
+func productionCheck(s *settings, cfg parameterFiles, withParams bool) error {
 	pp, vp, _ := cfg.ParameterPaths(s.paramsDir)
 	paths := []string{vp}
 	if withParams {

@@ -296,7 +296,7 @@ func provePoSt(s *settings, cfg *post.Config, rnd [32]byte, vps []*post.VanillaP
 		if err != nil {
 			return nil, fmt.Errorf("porep: partition %d: prove: %w", k, err)
 		}
-		if err := verifyPoStPartition(s.paramsDir, cfg, pvk, &ps[0], public, k); err != nil {
+		if err := verifyPartition(s.paramsDir, cfg, pvk, &ps[0], public, k); err != nil {
 			return nil, err
 		}
 		synthPool.Release(a) // a is not used after this
@@ -335,11 +335,24 @@ func postFileError(path string, err error) error {
 	return fmt.Errorf("porep: %s: %w", path, err)
 }
 
-// loadPoStKeys reads cfg's .vk (and, withParams, its .params) from dir. The
-// .vk must have one IC point per public input of cfg's circuit, and the
-// .params must hold the same verifying key: parameters of another circuit
-// are bad input.
+// loadPoStKeys reads cfg's .vk (and, withParams, its .params) from dir
+// (loadKeys).
 func loadPoStKeys(dir string, cfg *post.Config, withParams bool) (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
+	return loadKeys(dir, cfg, cfg.Name, withParams)
+}
+
+// keyFiles is a circuit whose keys loadKeys reads: its parameter paths and
+// its number of public inputs (ONE included).
+type keyFiles interface {
+	parameterFiles
+	NumPublicInputs() int
+}
+
+// loadKeys reads the .vk (and, withParams, the .params) of circuit name
+// from dir, cached per path and identity. The .vk must have one IC point
+// per public input of the circuit, and the .params must hold the same
+// verifying key: parameters of another circuit are bad input.
+func loadKeys(dir string, cfg keyFiles, name string, withParams bool) (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
 	pp, vp, _ := cfg.ParameterPaths(dir)
 	vfi, err := os.Stat(vp)
 	if err != nil {
@@ -361,7 +374,7 @@ func loadPoStKeys(dir string, cfg *post.Config, withParams bool) (*groth16.Param
 		}
 		if len(vk.IC) != cfg.NumPublicInputs() {
 			return nil, nil, badInputf("porep: %s: vk has %d IC points, the %s circuit has %d public inputs (ONE included): a key of another circuit",
-				vp, len(vk.IC), cfg.Name, cfg.NumPublicInputs())
+				vp, len(vk.IC), name, cfg.NumPublicInputs())
 		}
 		pvk, err := groth16.PrepareVerifyingKey(vk)
 		if err != nil {
@@ -474,18 +487,7 @@ func verifyPoSt(s *settings, kind post.Kind, randomness abi.PoStRandomness, proo
 			return false, badInput(fmt.Errorf("porep: %w", err))
 		}
 	}
-	if n == 1 {
-		err = pvk.Verify(&ps[0], publics[0])
-	} else {
-		err = pvk.VerifyBatch(ps, publics)
-	}
-	if errors.Is(err, groth16.ErrInvalidProof) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("porep: verify: %w", err)
-	}
-	return true, nil
+	return verifyProofs(pvk, ps, publics)
 }
 
 // VerifyWinningPoSt is filecoin-ffi's VerifyWinningPoSt (filecoin-proofs

@@ -130,7 +130,7 @@ func (j *PoStJob) PublicInputs(a *cs.Assignment) ([]fr.Element, error) {
 // verifier's public inputs; an error wraps ErrInvalidProof and names the
 // .vk file.
 func (j *PoStJob) Verify(pvk *groth16.PreparedVerifyingKey, proof *groth16.Proof, public []fr.Element) error {
-	return verifyPoStPartition(j.s.paramsDir, j.cfg, pvk, proof, public, j.index)
+	return verifyPartition(j.s.paramsDir, j.cfg, pvk, proof, public, j.index)
 }
 
 // Memory is EstimateCommit2Memory's breakdown for this circuit: one
@@ -223,14 +223,21 @@ func postPublicInputs(slots []post.Slot, a *cs.Assignment, k int) ([]fr.Element,
 	if err != nil {
 		return nil, badInput(fmt.Errorf("porep: partition %d: %w", k, err))
 	}
-	if a != nil && !frSliceEqual(a.Input[1:], public) {
-		return nil, fmt.Errorf("porep: partition %d: synthesized inputs differ from the public inputs the verifier derives", k)
-	}
-	return public, nil
+	return public, checkInputs(a, public, k)
 }
 
-// verifyPoStPartition checks partition k's proof with the .vk's key.
-func verifyPoStPartition(dir string, cfg *post.Config, pvk *groth16.PreparedVerifyingKey, proof *groth16.Proof, public []fr.Element, k int) error {
+// checkInputs checks that assignment a (when not nil) carries public,
+// partition k's public inputs as the verifier derives them.
+func checkInputs(a *cs.Assignment, public []fr.Element, k int) error {
+	if a != nil && !frSliceEqual(a.Input[1:], public) {
+		return fmt.Errorf("porep: partition %d: synthesized inputs differ from the public inputs the verifier derives", k)
+	}
+	return nil
+}
+
+// verifyPartition checks partition k's proof with the key of cfg's .vk in
+// dir.
+func verifyPartition(dir string, cfg parameterFiles, pvk *groth16.PreparedVerifyingKey, proof *groth16.Proof, public []fr.Element, k int) error {
 	if err := pvk.Verify(proof, public); err != nil {
 		_, vp, _ := cfg.ParameterPaths(dir)
 		return fmt.Errorf("porep: partition %d: the produced proof does not verify against %s: %w", k, vp, err)

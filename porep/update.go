@@ -88,7 +88,7 @@ func parseUpdateCommitments(oldSealedCID, newSealedCID, unsealedCID cid.Cid) (up
 }
 
 // checkUpdateInputs parses every partition's vanilla proof strictly and
-// checks it against the commitments (update.VerifyPartitionProof, as
+// checks it against the commitments (update.CheckPartitionProof, as
 // filecoin-proofs does before proving): vanilla[i] is partition first+i's.
 func checkUpdateInputs(cfg *update.Config, comms updateCommitments, vanilla [][]byte, first int) ([]*update.PartitionProof, error) {
 	out := make([]*update.PartitionProof, len(vanilla))
@@ -98,8 +98,8 @@ func checkUpdateInputs(cfg *update.Config, comms updateCommitments, vanilla [][]
 		if err != nil {
 			return nil, badInputf("porep: vanilla proof of partition %d (%d bytes, %s wants %d): %w", k, len(b), cfg.Name, update.PartitionProofSize(cfg), err)
 		}
-		if err := update.VerifyPartitionProof(cfg, k, &comms.ROld, &comms.DNew, &comms.RNew, p); err != nil {
-			return nil, badInputf("porep: vanilla proof of partition %d: %w", k, err)
+		if err := update.CheckPartitionProof(cfg, k, &comms.ROld, &comms.DNew, &comms.RNew, p); err != nil {
+			return nil, badInputf("porep: vanilla proof: %w", err)
 		}
 		out[i] = p
 	}
@@ -142,7 +142,7 @@ func updateProveInputs(proofType abi.RegisteredUpdateProof, oldSealedCID, newSea
 // circuit; ErrParamsNotFound for missing parameter files.
 // Options: WithParamsDir, WithBackend, WithDeterministicRandomness (r, s of
 // partition k from index k), WithMaxPartitionsInFlight,
-// WithSynthesisWorkers (unused: one partition synthesizes sequentially),
+// WithSynthesisWorkers (challenges synthesized in parallel),
 // WithRequireProductionParams, WithContext, WithLogger, WithProgress.
 func GenerateUpdateProofWithVanilla(proofType abi.RegisteredUpdateProof, oldSealedCID, newSealedCID, unsealedCID cid.Cid, vanillaProofs [][]byte, opts ...Option) ([]byte, error) {
 	in, err := updateProveInputs(proofType, oldSealedCID, newSealedCID, unsealedCID, vanillaProofs)
@@ -179,7 +179,7 @@ func proveUpdate(s *settings, in *updateInputs) ([]byte, error) {
 	synth := func(k int) (*cs.Assignment, error) {
 		t0 := time.Now()
 		s.progress(PhaseEvent{Phase: PhaseSynthesizing, Partition: k, Backend: bname})
-		a, err := synthesizeUpdate(ctx, cfg, &in.comms, in.proofs[k], k, synthPool)
+		a, err := synthesizeUpdate(ctx, cfg, &in.comms, in.proofs[k], k, synthPool, s.synthWorkers())
 		if err != nil {
 			return nil, err
 		}
@@ -217,8 +217,9 @@ func proveUpdate(s *settings, in *updateInputs) ([]byte, error) {
 }
 
 // synthesizeUpdate synthesizes partition k's circuit into an assignment
-// from pool.
-func synthesizeUpdate(ctx context.Context, cfg *update.Config, c *updateCommitments, p *update.PartitionProof, k int, pool *cs.BufferPool) (*cs.Assignment, error) {
+// from pool, its challenges on up to workers goroutines (1:
+// sequentially).
+func synthesizeUpdate(ctx context.Context, cfg *update.Config, c *updateCommitments, p *update.PartitionProof, k int, pool *cs.BufferPool, workers int) (*cs.Assignment, error) {
 	hint, err := update.SizeHintFor(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("porep: %w", err)
@@ -228,7 +229,11 @@ func synthesizeUpdate(ctx context.Context, cfg *update.Config, c *updateCommitme
 		return nil, badInput(fmt.Errorf("porep: partition %d: %w", k, err))
 	}
 	pa := pool.NewProvingAssignment(hint)
-	err = circ.Synthesize(ctx, pa)
+	if workers > 1 {
+		err = circ.SynthesizeParallel(ctx, pa, workers)
+	} else {
+		err = circ.Synthesize(ctx, pa)
+	}
 	a := pa.Assignment()
 	if err != nil {
 		pool.Release(a)

@@ -40,8 +40,9 @@ func TestUpdateBadInput(t *testing.T) {
 	}{
 		{"unsealed CID as old sealed", call(func(in *updateArgs) { in.OldSealed = v.NewUnseal }), "comm_r_old (old sealed) CID " + v.NewUnseal.String()},
 		{"sealed CID as unsealed", call(func(in *updateArgs) { in.NewUnsealed = v.NewSealed }), "comm_d_new (unsealed) CID " + v.NewSealed.String()},
-		{"old and new swapped", call(func(in *updateArgs) { in.OldSealed, in.NewSealed = v.NewSealed, v.OldSealed }), "the commitment does not match the vanilla proof"},
+		{"old and new swapped", call(func(in *updateArgs) { in.OldSealed, in.NewSealed = v.NewSealed, v.OldSealed }), "comm_r_old"},
 		{"other comm_r_new", call(func(in *updateArgs) { in.NewSealed = v.OldSealed }), "comm_r_new"},
+		{"other comm_d_new", call(func(in *updateArgs) { in.NewUnsealed = v.OldUnsealed }), "challenge 0 (node"},
 		{"truncated", call(func(in *updateArgs) { in.Vanilla = [][]byte{truncated} }), "vanilla proof of partition 0 (15063 bytes, StackedDrg2KiBV1 wants 15064): update vanilla proof: "},
 		{"two partitions", call(func(in *updateArgs) { in.Vanilla = [][]byte{v.Vanilla[0], v.Vanilla[0]} }), "StackedDrg2KiBV1: 2 vanilla partition proofs, want 1"},
 		{"no partitions", call(func(in *updateArgs) { in.Vanilla = nil }), "0 vanilla partition proofs, want 1"},

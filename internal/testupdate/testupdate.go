@@ -25,15 +25,16 @@ type Vector struct {
 	Dir   string // the vector's folder
 	Proof abi.RegisteredUpdateProof
 	// CommROld, CommRNew, CommDNew are the raw commitments; the CIDs are
-	// meta.json's go-fil-commcid forms of them.
-	CommROld, CommRNew, CommDNew    [32]byte
-	OldSealed, NewSealed, NewUnseal cid.Cid
-	VanillaFiles                    []string // paths, partition order
-	Vanilla                         [][]byte // their bytes
-	ToxicSeed                       [32]byte
-	RSSeed                          [32]byte // r, s of proof.bin (groth16.RandomnessFromSeed)
-	VKFile                          string   // path of the .vk made from ToxicSeed
-	Want                            []byte   // proof.bin: bellperson's proof with r, s from RSSeed
+	// meta.json's go-fil-commcid forms of them (OldUnsealed: the CC
+	// sector's comm_d, not an input of the update proof).
+	CommROld, CommRNew, CommDNew                 [32]byte
+	OldSealed, NewSealed, NewUnseal, OldUnsealed cid.Cid
+	VanillaFiles                                 []string // paths, partition order
+	Vanilla                                      [][]byte // their bytes
+	ToxicSeed                                    [32]byte
+	RSSeed                                       [32]byte // r, s of proof.bin (groth16.RandomnessFromSeed)
+	VKFile                                       string   // path of the .vk made from ToxicSeed
+	Want                                         []byte   // proof.bin: bellperson's proof with r, s from RSSeed
 }
 
 // Load reads porep/update/testdata/update-2KiB-s31 (found from this file's
@@ -51,6 +52,7 @@ func Load(t testing.TB) *Vector {
 			CommROld string `json:"comm_r_old"`
 			CommRNew string `json:"comm_r_new"`
 			CommDNew string `json:"comm_d_new"`
+			CommDOld string `json:"comm_d_old"`
 		} `json:"cids"`
 		Vanilla struct {
 			Files []struct {
@@ -86,6 +88,7 @@ func Load(t testing.TB) *Vector {
 	v.Proof = abi.RegisteredUpdateProof(m.Proof)
 	v.CommROld, v.CommRNew, v.CommDNew = hex32("comm_r_old", m.CommROld), hex32("comm_r_new", m.CommRNew), hex32("comm_d_new", m.CommDNew)
 	v.OldSealed, v.NewSealed, v.NewUnseal = parse("comm_r_old", m.CIDs.CommROld), parse("comm_r_new", m.CIDs.CommRNew), parse("comm_d_new", m.CIDs.CommDNew)
+	v.OldUnsealed = parse("comm_d_old", m.CIDs.CommDOld)
 	v.ToxicSeed, v.RSSeed = hex32("toxic_seed", m.ToxicSeed), hex32("rs_seed", m.RSSeed)
 	v.VKFile = filepath.Join(v.Dir, m.VKFile)
 	for _, f := range m.Vanilla.Files {

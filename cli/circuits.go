@@ -22,6 +22,8 @@ type circuitSpec struct {
 	// the others.
 	postKind post.Kind
 	isPoSt   bool
+	// isUpdate marks SnapDeals' EmptySectorUpdate circuit.
+	isUpdate bool
 }
 
 // The --circuit values.
@@ -29,12 +31,14 @@ const (
 	circuitPoRep       = "porep"
 	circuitWinningPoSt = "winning-post"
 	circuitWindowPoSt  = "window-post"
+	circuitUpdate      = "update"
 )
 
 var circuits = []circuitSpec{
 	{name: circuitPoRep, about: "PoRep C2 (StackedDrg…V1_1)"},
 	{name: circuitWinningPoSt, about: "WinningPoSt (StackedDrgWinning…V1)", postKind: post.Winning, isPoSt: true},
 	{name: circuitWindowPoSt, about: "WindowPoSt (StackedDrgWindow…V1_1)", postKind: post.Window, isPoSt: true},
+	{name: circuitUpdate, about: "SnapDeals update (StackedDrg…V1 update proofs)", isUpdate: true},
 }
 
 // circuitFlag is --circuit; with postOnly only the PoSt circuits are

@@ -22,6 +22,7 @@ import (
 	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/update"
 )
 
 // defaultParamsSeed is the toxic-waste seed `params generate` uses without --seed: the one
@@ -273,12 +274,24 @@ func checkSetupMemory(sectorSize uint64, constraints int) error {
 
 // testCircuitFor resolves --circuit and --sector-size into the circuit
 // test parameters are generated for and its (estimated) constraint count:
-// PoRep StackedDrg<size>V1_1, WinningPoSt StackedDrgWinning<size>V1 or
-// WindowPoSt StackedDrgWindow<size>V1_1 (the proofs Lotus and Curio use).
+// PoRep StackedDrg<size>V1_1, WinningPoSt StackedDrgWinning<size>V1,
+// WindowPoSt StackedDrgWindow<size>V1_1 (the proofs Lotus and Curio use) or
+// the update proof StackedDrg<size>V1.
 func testCircuitFor(circuit, sectorSize string) (paramfile.TestCircuit, int, error) {
 	spec, err := lookupCircuit(circuit, false)
 	if err != nil {
 		return paramfile.TestCircuit{}, 0, err
+	}
+	if spec.isUpdate {
+		cfg, err := updateConfigForSize(sectorSize)
+		if err != nil {
+			return paramfile.TestCircuit{}, 0, err
+		}
+		hint, err := update.SizeHintFor(&cfg)
+		if err != nil {
+			return paramfile.TestCircuit{}, 0, internalError(err)
+		}
+		return porep.UpdateTestCircuit(&cfg), hint.Constraints + hint.Inputs, nil
 	}
 	if !spec.isPoSt {
 		cfg, err := sectorConfigForSize(sectorSize)

@@ -251,10 +251,21 @@ func verifyPartition(dir string, cfg parameterFiles, pvk *groth16.PreparedVerify
 // (post.BlankCircuit, as rust-fil-proofs' parameter generation).
 func PoStTestCircuit(cfg *post.Config) paramfile.TestCircuit {
 	c := *cfg
-	return paramfile.TestCircuit{Name: c.Name, SectorSize: c.SectorSize, Files: &c, Record: func() (*cs.R1CS, error) {
+	return blankTestCircuit(c.Name, c.SectorSize, &c, func() blankCircuit { return post.BlankCircuit(&c) })
+}
+
+// blankCircuit is a circuit without witness that can be recorded.
+type blankCircuit interface {
+	Synthesize(ctx context.Context, sys cs.ConstraintSystem) error
+}
+
+// blankTestCircuit is the paramfile.TestCircuit of a circuit whose R1CS
+// is that of blank().
+func blankTestCircuit(name string, sectorSize uint64, files paramfile.ParamFiles, blank func() blankCircuit) paramfile.TestCircuit {
+	return paramfile.TestCircuit{Name: name, SectorSize: sectorSize, Files: files, Record: func() (*cs.R1CS, error) {
 		rec := cs.NewRecorder()
-		if err := post.BlankCircuit(&c).Synthesize(context.Background(), rec); err != nil {
-			return nil, fmt.Errorf("porep: record %s: %w", c.Name, err)
+		if err := blank().Synthesize(context.Background(), rec); err != nil {
+			return nil, fmt.Errorf("porep: record %s: %w", name, err)
 		}
 		return rec.R1CS(), nil
 	}}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/stacked"
 	"github.com/cuseal/cuseal/porep/update"
 )
@@ -300,4 +301,13 @@ func VerifyReplicaUpdate(info proof.ReplicaUpdateInfo, opts ...Option) (bool, er
 func UpdateParameterPaths(cfg *update.Config, opts ...Option) (params, vk string) {
 	params, vk, _ = cfg.ParameterPaths(newSettings(opts).paramsDir)
 	return params, vk
+}
+
+// UpdateTestCircuit is cfg's circuit for paramfile.GenerateTestParamsFor
+// (`cuseal params generate --circuit update`): its official file names and
+// identity, and the R1CS of its blank circuit (update.BlankCircuit, as
+// rust-fil-proofs' parameter generation).
+func UpdateTestCircuit(cfg *update.Config) paramfile.TestCircuit {
+	c := *cfg
+	return blankTestCircuit(c.Name, c.SectorSize, &c, func() blankCircuit { return update.BlankCircuit(&c) })
 }

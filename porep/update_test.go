@@ -9,6 +9,8 @@ package porep
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,6 +20,8 @@ import (
 
 	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/paramfile"
+	"github.com/cuseal/cuseal/porep/update"
 )
 
 // TestUpdateBadInput: every defect is ErrBadInput (or ErrParamsNotFound)
@@ -134,5 +138,47 @@ func TestUpdateGolden(t *testing.T) {
 		if ok, _ := VerifyReplicaUpdate(changed, WithParamsDir(dir)); ok {
 			t.Errorf("%s with byte 0 changed verifies", name)
 		}
+	}
+}
+
+// TestUpdateOfficialParams: every registered update proof's parameter
+// files are in rust-fil-proofs 19.1.0's parameters.json under the names
+// update.Config gives, for its sector size, and the reference vector's
+// test .vk under its official name is refused by the production check
+// (naming the file, its digest and the official one) but accepted without
+// it.
+func TestUpdateOfficialParams(t *testing.T) {
+	for _, cfg := range update.Configs() {
+		pp, vp, _ := cfg.ParameterPaths("/p")
+		for _, f := range []string{pp, vp} {
+			e, ok := paramfile.LookupOfficialParam(filepath.Base(f))
+			if !ok || e.SectorSize != cfg.SectorSize || len(e.Digest) != 32 {
+				t.Errorf("%s: %s: %+v %v, want an official entry for %d-byte sectors", cfg.Name, filepath.Base(f), e, ok, cfg.SectorSize)
+			}
+		}
+	}
+	v := testupdate.Load(t)
+	cfg, err := update.ConfigFor(v.Proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	pp, vp, _ := cfg.ParameterPaths(dir)
+	if err := os.WriteFile(pp, []byte("not the official params"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, v.VKFile, vp)
+	official, _ := paramfile.LookupOfficialParam(filepath.Base(vp))
+	info := proof.ReplicaUpdateInfo{UpdateProofType: v.Proof, OldSealedSectorCID: v.OldSealed, NewSealedSectorCID: v.NewSealed, NewUnsealedSectorCID: v.NewUnseal, Proof: v.Want}
+	ok, err := VerifyReplicaUpdate(info, WithParamsDir(dir), WithRequireProductionParams())
+	if ok || !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), vp) || !strings.Contains(err.Error(), official.Digest) {
+		t.Errorf("VerifyReplicaUpdate with the production check: %v, %v; want ErrBadInput naming %s and %s", ok, err, vp, official.Digest)
+	}
+	_, err = GenerateUpdateProofWithVanilla(v.Proof, v.OldSealed, v.NewSealed, v.NewUnseal, v.Vanilla, WithParamsDir(dir), WithRequireProductionParams())
+	if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), pp) {
+		t.Errorf("GenerateUpdateProofWithVanilla with the production check: %v; want ErrBadInput naming %s", err, pp)
+	}
+	if ok, err := VerifyReplicaUpdate(info, WithParamsDir(dir)); !ok || err != nil {
+		t.Errorf("VerifyReplicaUpdate without the production check: %v, %v", ok, err)
 	}
 }

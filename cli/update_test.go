@@ -101,7 +101,7 @@ func TestUpdateProveVerifyE2E(t *testing.T) {
 		t.Fatal(err)
 	}
 	key, upd, van := filepath.Join(dir, "key"), filepath.Join(dir, "updated"), filepath.Join(dir, "vanilla")
-	if code, _, stderr := runCLI(t, "seal", "--data", zero, "--out", key, "--miner", "t01000", "--sector", "77", "--seed", testSeed); code != exitOK {
+	if code, _, stderr := runCLI(t, "seal", "--data", zero, "--out", key, "--miner", "t01000", "--sector", "77", "--ticket", testTicket, "--seed", testSeed); code != exitOK {
 		t.Fatalf("seal: exit %d: %s", code, stderr)
 	}
 	code, stdout, stderr := runCLI(t, "update", "encode", "--sector-key", key, "--data", sampleData, "--out", upd, "--json")

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"runtime"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
@@ -175,16 +174,7 @@ func LoadPoStKeys(cfg *post.Config, opts ...Option) (*groth16.Params, *groth16.P
 // later load opens them again) and reports whether the .params was
 // loaded. The mapping is closed when its last user lets go of it.
 func EvictPoStKeys(cfg *post.Config, opts ...Option) (wasLoaded bool) {
-	pp, vp, _ := cfg.ParameterPaths(newSettings(opts).paramsDir)
-	postKeysMu.Lock()
-	defer postKeysMu.Unlock()
-	if e, ok := postKeys[pp]; ok {
-		delete(postKeys, pp)
-		runtime.SetFinalizer(e.params, (*groth16.Params).Close)
-		wasLoaded = true
-	}
-	delete(postKeys, vp)
-	return wasLoaded
+	return evictKeys(newSettings(opts).paramsDir, cfg)
 }
 
 // synthesizePoSt synthesizes the circuit of slots (partition k, for

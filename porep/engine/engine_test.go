@@ -430,7 +430,7 @@ func TestRefusals(t *testing.T) {
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "12582912 bytes") || !strings.Contains(err.Error(), "10485760 bytes") {
 		t.Fatalf("too large: %v", err)
 	}
-	if _, err := e.Submit(ctx, &Request{Kind: KindSnapDealsUpdate}); !errors.Is(err, ErrUnsupportedKind) || !strings.Contains(err.Error(), "SNAP_DEALS_UPDATE") {
+	if _, err := e.Submit(ctx, &Request{Kind: Kind(7)}); !errors.Is(err, ErrUnsupportedKind) || !strings.Contains(err.Error(), "Kind(7)") {
 		t.Fatalf("unsupported kind: %v", err)
 	}
 	if _, err := e.Submit(ctx, &Request{Kind: KindTestDouble, VanillaProof: []byte("bad")}); !errors.Is(err, ErrBadInput) {

@@ -27,7 +27,9 @@ func benchSynthCommand() *cli.Command {
 			"winning-post and window-post build the FallbackPoSt circuit (a WindowPoSt partition, or the\n" +
 			"WinningPoSt circuit) from vanilla proofs: --vanilla DIR (as bench vanilla or post vanilla\n" +
 			"write it) or --synthetic (valid synthetic vanilla proofs of --sectors sectors; their checks\n" +
-			"run before the timed runs). Each circuit is synthesized into a\n" +
+			"run before the timed runs); update builds SnapDeals' EmptySectorUpdate circuit from\n" +
+			"--vanilla DIR (partition-K.bin, as update vanilla writes them) and --comm-r-old,\n" +
+			"--comm-r-new, --comm-d-new. Each circuit is synthesized into a\n" +
 			"ProvingAssignment pre-sized to the exact partition size, as the prover does: the time covers\n" +
 			"circuit construction from C1, synthesis (witness, a/b/c, densities) and the per-input\n" +
 			"rows. --synthetic makes correctly shaped but invalid C1 data for any sector size, so\n" +
@@ -39,7 +41,7 @@ func benchSynthCommand() *cli.Command {
 			circuitFlag(false),
 			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB ... 64GiB); with --c1 or --vanilla, must match it"},
 			&cli.StringFlag{Name: "c1", Usage: "porep: C1 JSON (or lotus-bench Commit2In) `FILE`"},
-			&cli.StringFlag{Name: "vanilla", Usage: "PoSt: vanilla-proof `DIR` (vanilla.json and sector-<n>.bin files)"},
+			&cli.StringFlag{Name: "vanilla", Usage: "PoSt: vanilla-proof `DIR` (vanilla.json and sector-<n>.bin files); update: partition-K.bin files"},
 			&cli.BoolFlag{Name: "synthetic", Usage: "use synthetic data: correctly shaped, invalid C1 (porep); valid vanilla proofs (PoSt)"},
 			&cli.IntFlag{Name: "sectors", Usage: "PoSt --synthetic: sectors (default: --partitions full partitions; WinningPoSt 1)"},
 			&cli.IntFlag{Name: "partitions", Usage: "partitions synthesized per run", Value: 1},
@@ -50,7 +52,7 @@ func benchSynthCommand() *cli.Command {
 			&cli.IntFlag{Name: "workers", Usage: "goroutines synthesizing one partition's challenges (0: GOMAXPROCS; 1: sequential; at most one per challenge), as commit2 --synth-workers", Value: 0},
 			&cli.BoolFlag{Name: "no-pool", Usage: "fresh assignment storage for every partition (no reuse across partitions and runs)"},
 			&cli.StringFlag{Name: "hugepages", Usage: "madvise(MADV_HUGEPAGE) the large vectors: auto (only where THP defrag is defer or never, so faults do not stall on compaction), on, off", Value: "auto"},
-		}, profileFlags()...),
+		}, append(benchUpdateFlags(), profileFlags()...)...),
 		Action: benchSynthAction,
 	}
 }
@@ -316,9 +318,12 @@ func synthInput(c *cli.Context) (*synthJob, error) {
 		return nil, err
 	}
 	var job *synthJob
-	if spec.isPoSt {
+	switch {
+	case spec.isUpdate:
+		job, err = updateSynthInput(c)
+	case spec.isPoSt:
 		job, err = postSynthInput(c, spec)
-	} else {
+	default:
 		job, err = porepSynthInput(c)
 	}
 	if err != nil {

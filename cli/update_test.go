@@ -140,3 +140,38 @@ func TestUpdateProveVerifyE2E(t *testing.T) {
 		t.Fatalf("update verify with another comm_d_new: exit %d, want %d: %s", code, exitInvalidProof, stderr)
 	}
 }
+
+// TestBenchSynthUpdateDigests: bench synth --circuit update on the
+// reference vector's vanilla partition proof gives rust-fil-proofs'
+// counts and its R1CS, witness, a/b/c and density digests, with the
+// challenges synthesized in parallel into reused storage; missing
+// commitments are exit 2.
+func TestBenchSynthUpdateDigests(t *testing.T) {
+	v := testupdate.Load(t)
+	args := []string{"bench", "synth", "--circuit", "update", "--vanilla", filepath.Join(v.Dir, "vanilla"), "--comm-r-old", v.OldSealed.String(),
+		"--comm-r-new", v.NewSealed.String(), "--comm-d-new", v.NewUnseal.String(), "--workers", "2", "--runs", "2", "--digests", "--json"}
+	code, stdout, stderr := runCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res synthResult
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	want := v.Partitions[0]
+	if res.RegisteredProof != "StackedDrg2KiBV1" || res.Constraints != want.NumConstraints || res.Aux != want.NumAux || res.Inputs != want.NumInputs {
+		t.Errorf("%s: %d constraints, %d aux, %d inputs; rust-fil-proofs %+v", res.RegisteredProof, res.Constraints, res.Aux, res.Inputs, want)
+	}
+	for _, d := range []struct{ name, got, want string }{
+		{"r1cs", res.R1CSDigest, want.R1CS}, {"witness", res.WitnessDigest, want.Witness}, {"abc", res.ABCDigest, want.ABC}, {"density", res.DensityDigest, want.Density},
+	} {
+		if d.got != d.want {
+			t.Errorf("%s digest %s, rust-fil-proofs %s", d.name, d.got, d.want)
+		}
+	}
+	code, _, stderr = runCLI(t, args[:6]...)
+	if code != exitUsage {
+		t.Fatalf("without --comm-r-new/--comm-d-new: exit %d: %s", code, stderr)
+	}
+	wantOneLineError(t, stderr, "--comm-r-old, --comm-r-new and --comm-d-new")
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/ipfs/go-cid"
 
+	"github.com/cuseal/cuseal/internal/goldentest"
 	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/update"
@@ -35,6 +36,9 @@ type Vector struct {
 	RSSeed                                       [32]byte // r, s of proof.bin (groth16.RandomnessFromSeed)
 	VKFile                                       string   // path of the .vk made from ToxicSeed
 	Want                                         []byte   // proof.bin: bellperson's proof with r, s from RSSeed
+	// Partitions are meta.json's partition records: counts, the four
+	// digests and popcounts of each partition circuit.
+	Partitions []goldentest.Partition
 }
 
 // Load reads porep/update/testdata/update-2KiB-s31 (found from this file's
@@ -59,11 +63,13 @@ func Load(t testing.TB) *Vector {
 				File string `json:"file"`
 			} `json:"files"`
 		} `json:"vanilla"`
-		VKFile    string `json:"vk_file"`
-		ToxicSeed string `json:"toxic_seed"`
-		RSSeed    string `json:"rs_seed"`
-		ProofFile string `json:"proof_file"`
+		VKFile    string                  `json:"vk_file"`
+		ToxicSeed string                  `json:"toxic_seed"`
+		RSSeed    string                  `json:"rs_seed"`
+		ProofFile string                  `json:"proof_file"`
+		Partition *[]goldentest.Partition `json:"partition"`
 	}
+	m.Partition = &v.Partitions
 	raw, err := os.ReadFile(filepath.Join(v.Dir, "meta.json"))
 	if err != nil {
 		t.Fatal(err)

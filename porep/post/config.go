@@ -146,31 +146,11 @@ func (c *Config) Leaves() uint64 { return c.SectorSize / stacked.NodeSize }
 
 // PathArities lists the arities of a tree R path, leaf side first: the base
 // levels, then the sub and the top level where the shape has them.
-func (c *Config) PathArities() []int {
-	out := make([]int, 0, c.BasePathLen+2)
-	for i := 0; i < c.BasePathLen; i++ {
-		out = append(out, c.Shape.Base)
-	}
-	if c.Shape.Sub > 0 {
-		out = append(out, c.Shape.Sub)
-	}
-	if c.Shape.Top > 0 {
-		out = append(out, c.Shape.Top)
-	}
-	return out
-}
+func (c *Config) PathArities() []int { return c.Shape.PathArities(c.BasePathLen) }
 
 // ProofKind is the MerkleProof variant of the shape's tree R proofs: Single
 // (8-0-0), Sub (8-8-0) or Top (8-8-2).
-func (c *Config) ProofKind() stacked.ProofKind {
-	switch {
-	case c.Shape.Top > 0:
-		return stacked.ProofTop
-	case c.Shape.Sub > 0:
-		return stacked.ProofSub
-	}
-	return stacked.ProofSingle
-}
+func (c *Config) ProofKind() stacked.ProofKind { return c.Shape.ProofKind() }
 
 // NumPublicInputs is the number of inputs of one partition circuit,
 // including ONE: 1 + Slots · (1 + SlotChallenges).

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"path/filepath"
 
 	"github.com/filecoin-project/go-state-types/abi"
 
@@ -189,9 +188,5 @@ func (c *Config) ParameterFileStem() string {
 // ParameterPaths returns the .params, .vk and .meta paths in dir
 // (stacked.ParameterDir when dir is empty).
 func (c *Config) ParameterPaths(dir string) (params, vk, meta string) {
-	if dir == "" {
-		dir = stacked.ParameterDir()
-	}
-	stem := filepath.Join(dir, c.ParameterFileStem())
-	return stem + ".params", stem + ".vk", stem + ".meta"
+	return stacked.ParameterPathsFor(dir, c.ParameterFileStem())
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuseal/cuseal/internal/goldentest"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -57,19 +58,7 @@ type refMeta struct {
 		} `json:"files"`
 	} `json:"vanilla"`
 	Partition []struct {
-		K              int    `json:"k"`
-		NumInputs      int    `json:"num_inputs"`
-		NumAux         int    `json:"num_aux"`
-		NumConstraints int    `json:"num_constraints"`
-		R1CS           string `json:"r1cs_digest"`
-		Witness        string `json:"witness_digest"`
-		ABC            string `json:"abc_digest"`
-		Density        string `json:"density_digest"`
-		Popcounts      struct {
-			AAux   int `json:"a_aux"`
-			BInput int `json:"b_input"`
-			BAux   int `json:"b_aux"`
-		} `json:"density_popcounts"`
+		goldentest.Partition
 		PublicInputs []string `json:"public_inputs"`
 		KAndHSelect  uint64   `json:"k_and_h_select"`
 		Challenges   []struct {

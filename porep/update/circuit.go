@@ -493,6 +493,70 @@ func frString(e *fr.Element) string {
 	return fmt.Sprintf("%x", b[:])
 }
 
+// challengeHints caches ChallengeSizeHint per registered proof.
+var challengeHints sync.Map // abi.RegisteredUpdateProof → cs.SizeHint
+
+// ChallengeSizeHint returns the size of one challenge's part of cfg's
+// circuit (constraints, aux; no inputs): (SizeHintFor − the top part) / N,
+// the top part counted by synthesizing it alone into a cs.Counter. Cached.
+func ChallengeSizeHint(cfg *Config) (cs.SizeHint, error) {
+	if v, ok := challengeHints.Load(cfg.Proof); ok {
+		return v.(cs.SizeHint), nil
+	}
+	total, err := SizeHintFor(cfg)
+	if err != nil {
+		return cs.SizeHint{}, err
+	}
+	cnt := cs.NewCounter()
+	if _, err := BlankCircuit(cfg).synthesizeTop(cnt); err != nil {
+		return cs.SizeHint{}, err
+	}
+	n := cfg.ChallengeCount
+	dc, da := total.Constraints-cnt.Constraints, total.Aux-cnt.Aux
+	if total.Inputs != cnt.Inputs || dc%n != 0 || da%n != 0 {
+		return cs.SizeHint{}, fmt.Errorf("update: circuit: %s: challenges are not of equal size (%d constraints, %d aux for %d)", cfg.Name, dc, da, n)
+	}
+	h := cs.SizeHint{Constraints: dc / n, Aux: da / n}
+	challengeHints.Store(cfg.Proof, h)
+	return h, nil
+}
+
+// SynthesizeParallel synthesizes the circuit into p — a fresh
+// ProvingAssignment (ONE allocated, nothing else) — with the same result as
+// Synthesize, bit for bit (R1CS order, numbering, witness, a/b/c,
+// densities), but with the challenges on up to workers goroutines: the top
+// part (§5.1) first, then every challenge into its own precomputed range of
+// p (cs.ProvingAssignment.SynthesizeSegments; a challenge reads only the
+// top part's variables and its own). Challenges are handed out in order;
+// ctx is checked before each. workers < 1 means 1; it is capped at the
+// number of challenges and by memory (stacked.ChallengeScratchBytes per
+// worker within half of MemAvailable).
+func (c *Circuit) SynthesizeParallel(ctx context.Context, p *cs.ProvingAssignment, workers int) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	if p.NumInputs() != 1 || p.NumAux() != 0 || p.NumConstraints() != 0 {
+		return fmt.Errorf("update: circuit: SynthesizeParallel needs a fresh ProvingAssignment (has %d inputs, %d aux, %d constraints)",
+			p.NumInputs(), p.NumAux(), p.NumConstraints())
+	}
+	per, err := ChallengeSizeHint(&c.Cfg)
+	if err != nil {
+		return err
+	}
+	t, err := c.synthesizeTop(p)
+	if err != nil {
+		return err
+	}
+	n := len(c.Challenges)
+	workers = min(max(workers, 1), n)
+	if avail, ok := cs.MemAvailable(); ok {
+		workers = max(1, min(workers, int(avail/2/stacked.ChallengeScratchBytes(per))))
+	}
+	return p.SynthesizeSegments(ctx, "update: circuit: challenge", n, per, workers, func(seg *cs.Segment, i int) error {
+		return c.synthesizeChallenge(seg, t, i)
+	})
+}
+
 // sizeHints caches SizeHintFor per registered proof.
 var sizeHints sync.Map // abi.RegisteredUpdateProof → cs.SizeHint
 

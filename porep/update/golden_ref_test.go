@@ -35,8 +35,9 @@ func refCircuit(t testing.TB, k int) (*Circuit, *Config, *refMeta) {
 }
 
 // TestReferenceVectorSynthesis: the R1CS (Recorder), the ProvingAssignment
-// pre-sized by SizeHintFor and (not with -short) the blank circuit's R1CS
-// against rust-fil-proofs. About 10 s.
+// pre-sized by SizeHintFor (sequential; not with -short also per-challenge
+// parallel) and (not with -short) the blank circuit's R1CS against
+// rust-fil-proofs. About 10 s (-short) or 20 s.
 func TestReferenceVectorSynthesis(t *testing.T) {
 	_, _, m := refCircuit(t, 0)
 	for _, want := range m.Partition {
@@ -54,27 +55,40 @@ func TestReferenceVectorSynthesis(t *testing.T) {
 			t.Errorf("SizeHintFor %+v, rust-fil-proofs %d inputs %d aux %d constraints (prover view)", hint, want.NumInputs, want.NumAux, want.NumConstraints)
 		}
 
-		pa := cs.NewProvingAssignment(hint)
-		if err := c.Synthesize(context.Background(), pa); err != nil {
-			t.Fatal(err)
-		}
-		a := pa.Assignment()
-		wd, ad := a.WitnessDigest(), a.ABCDigest()
-		checks := append([]goldentest.Check{
-			{What: "num_inputs", Got: len(a.Input), Want: want.NumInputs},
-			{What: "num_aux", Got: len(a.Aux), Want: want.NumAux},
-			{What: "num_constraints", Got: len(a.A), Want: want.NumConstraints},
-			{What: "witness_digest", Got: hex.EncodeToString(wd[:]), Want: want.Witness},
-			{What: "abc_digest", Got: hex.EncodeToString(ad[:]), Want: want.ABC},
-		}, goldentest.DensityChecks(a, wc)...)
-		goldentest.Compare(t, "proving assignment", checks)
-		for i, s := range want.PublicInputs {
-			if got := frHex(&a.Input[i+1]); got != s {
-				t.Errorf("synthesized input %d = %s, rust-fil-proofs %s", i+1, got, s)
+		for _, path := range []struct {
+			name string
+			run  func(*cs.ProvingAssignment) error
+		}{
+			{"sequential", func(pa *cs.ProvingAssignment) error { return c.Synthesize(context.Background(), pa) }},
+			// One worker per challenge, whatever GOMAXPROCS: the segments
+			// interleave even on one core.
+			{"parallel", func(pa *cs.ProvingAssignment) error {
+				return c.SynthesizeParallel(context.Background(), pa, len(c.Challenges))
+			}},
+		} {
+			if path.name == "parallel" && testing.Short() {
+				continue
+			}
+			pa := cs.NewProvingAssignment(hint)
+			if err := path.run(pa); err != nil {
+				t.Fatalf("%s: %v", path.name, err)
+			}
+			a := pa.Assignment()
+			wd, ad := a.WitnessDigest(), a.ABCDigest()
+			checks := append([]goldentest.Check{
+				{What: "num_inputs", Got: len(a.Input), Want: want.NumInputs},
+				{What: "num_aux", Got: len(a.Aux), Want: want.NumAux},
+				{What: "num_constraints", Got: len(a.A), Want: want.NumConstraints},
+				{What: "witness_digest", Got: hex.EncodeToString(wd[:]), Want: want.Witness},
+				{What: "abc_digest", Got: hex.EncodeToString(ad[:]), Want: want.ABC},
+			}, goldentest.DensityChecks(a, wc)...)
+			goldentest.Compare(t, path.name, checks)
+			for i, s := range want.PublicInputs {
+				if got := frHex(&a.Input[i+1]); got != s {
+					t.Errorf("%s: synthesized input %d = %s, rust-fil-proofs %s", path.name, i+1, got, s)
+				}
 			}
 		}
-		pa = nil
-		a = nil
 
 		rec := cs.NewRecorder()
 		if err := c.Synthesize(context.Background(), rec); err != nil {

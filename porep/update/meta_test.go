@@ -45,6 +45,7 @@ type refMeta struct {
 	VKFile          string `json:"vk_file"`
 	ToxicSeed       string `json:"toxic_seed"`
 	ParamsBlake2b16 string `json:"params_blake2b16"`
+	ParamsSize      int64  `json:"params_size"`
 	VKBlake2b16     string `json:"vk_blake2b16"`
 	RSSeed          string `json:"rs_seed"`
 	ProofFile       string `json:"proof_file"`
@@ -81,6 +82,7 @@ type refMeta struct {
 		} `json:"challenges"`
 		RootROld string `json:"root_r_old"`
 		RootRNew string `json:"root_r_new"`
+		ProofHex string `json:"proof_hex"`
 	} `json:"partition"`
 }
 

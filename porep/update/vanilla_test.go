@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -101,5 +103,47 @@ func TestParseBadInput(t *testing.T) {
 				t.Fatalf("error %q, want it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestCheckPartitionProof: the reference proof passes vanilla.rs verify's
+// checks; wrong commitments, a wrong partition and tampered proofs fail
+// with the reason.
+func TestCheckPartitionProof(t *testing.T) {
+	m, cfg, data := loadRef(t)
+	commROld, commDNew, commRNew := hexFr(t, "comm_r_old", m.CommROld), hexFr(t, "comm_d_new", m.CommDNew), hexFr(t, "comm_r_new", m.CommRNew)
+	parse := func() *PartitionProof {
+		p, err := ParsePartitionProof(data, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	if err := CheckPartitionProof(cfg, 0, &commROld, &commDNew, &commRNew, parse()); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name             string
+		k                int
+		rOld, dNew, rNew *fr.Element
+		tamper           func(p *PartitionProof)
+		want             string
+	}{
+		{"swapped comm_r", 0, &commRNew, &commDNew, &commROld, nil, "comm_r_old"},
+		{"other comm_d_new", 0, &commROld, &commROld, &commRNew, nil, "challenge 0 (node 11): TreeDNew proof root"},
+		{"partition 1", 1, &commROld, &commDNew, &commRNew, nil, "partition 1 out of range"},
+		{"leaf_r_new", 0, &commROld, &commDNew, &commRNew, func(p *PartitionProof) { p.ChallengeProofs[2].ProofRNew.Leaf[0] ^= 1 }, "challenge 2 (node 4): TreeRNew path hashes"},
+		{"apex leaf", 0, &commROld, &commDNew, &commRNew, func(p *PartitionProof) { p.ApexLeafs[5][0] ^= 1 }, "not in apex tree row"},
+		{"TreeD index", 0, &commROld, &commDNew, &commRNew, func(p *PartitionProof) { p.ChallengeProofs[1].ProofDNew.Base[0].Index ^= 1 }, "challenge 1 (node 8): TreeDNew proof is for node 9"},
+	}
+	for _, tc := range tests {
+		p := parse()
+		if tc.tamper != nil {
+			tc.tamper(p)
+		}
+		err := CheckPartitionProof(cfg, tc.k, tc.rOld, tc.dNew, tc.rNew, p)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
 	}
 }

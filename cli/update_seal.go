@@ -29,7 +29,7 @@ func init() {
 func updateCommand() *cli.Command {
 	cmd := &cli.Command{
 		Name:  "update",
-		Usage: "SnapDeals (sector update): proofs and their verification; test-sealer encoding and vanilla partition proofs",
+		Usage: "SnapDeals (sector update): proofs and their test inputs",
 	}
 	for _, f := range updateSubcommands {
 		cmd.Subcommands = append(cmd.Subcommands, f())

@@ -261,7 +261,7 @@ func GenerateUpdateVanillaProofs(ctx context.Context, proof abi.RegisteredUpdate
 	if trees.RNew, err = poseidon.BuildTree(replica, cfg.Shape.Base, cfg.Shape.Sub, cfg.Shape.Top); err != nil {
 		return nil, fmt.Errorf("update vanilla: new tree R_last: %w", err)
 	}
-	commRNew := trees.CommRNew()
+	commRNew, commROld, commDNew := trees.CommRNew(), mustFr(m.CommROld), mustFr(m.CommDNew)
 	if trees.D.Root() != m.CommDNew || trees.RNew.Root != mustFr(m.CommRLastNew) || stacked.FrToBytes(&commRNew) != m.CommRNew {
 		return nil, fmt.Errorf("update vanilla: files in %s do not match %s (TreeD or TreeRNew rebuilt to other roots)", updatedDir, FileUpdateMeta)
 	}
@@ -273,6 +273,10 @@ func GenerateUpdateVanillaProofs(ctx context.Context, proof abi.RegisteredUpdate
 		p, err := update.NewPartitionProof(&cfg, k, trees)
 		if err != nil {
 			return nil, err
+		}
+		// Like prove_inner, check what we hand out.
+		if err := update.CheckPartitionProof(&cfg, k, &commROld, &commDNew, &commRNew, p); err != nil {
+			return nil, fmt.Errorf("update vanilla: self-check of partition %d failed: %w", k, err)
 		}
 		out[k] = p.Bytes()
 	}

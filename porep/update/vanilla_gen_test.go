@@ -63,8 +63,9 @@ func TestNewPartitionProof(t *testing.T) {
 			t.Fatal(err)
 		}
 		trees, phi := testTrees(t, &cfg)
-		commRNew := trees.CommRNew()
+		commRNew, commROld := trees.CommRNew(), poseidon.Hash2(&trees.CommC, &trees.ROld.Root)
 		rRoot, dRoot := stacked.FrToBytes(&trees.RNew.Root), trees.D.Root()
+		commDNew, _ := stacked.FrFromBytes((*[32]byte)(&dRoot))
 		oRoot := stacked.FrToBytes(&trees.ROld.Root)
 		sh := cfg.Shape
 		for k := 0; k < cfg.Partitions; k++ {
@@ -79,6 +80,9 @@ func TestNewPartitionProof(t *testing.T) {
 			q, err := ParsePartitionProof(b, &cfg)
 			if err != nil || !bytes.Equal(q.Bytes(), b) {
 				t.Fatalf("%s k=%d: strict parse: %v", cfg.Name, k, err)
+			}
+			if err := CheckPartitionProof(&cfg, k, &commROld, &commDNew, &commRNew, p); err != nil {
+				t.Fatalf("%s k=%d: CheckPartitionProof: %v", cfg.Name, k, err)
 			}
 			if p.CommC != stacked.FrToBytes(&trees.CommC) {
 				t.Errorf("%s k=%d: comm_c differs", cfg.Name, k)

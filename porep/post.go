@@ -268,7 +268,7 @@ func provePoSt(s *settings, cfg *post.Config, rnd [32]byte, vps []*post.VanillaP
 	if err != nil {
 		return nil, err
 	}
-	params, pvk, err := loadPoStKeys(s.paramsDir, cfg, true)
+	params, pvk, err := loadPoStKeys(s, cfg, true)
 	if err != nil {
 		return nil, err
 	}
@@ -335,12 +335,17 @@ func postFileError(path string, err error) error {
 	return fmt.Errorf("porep: %s: %w", path, err)
 }
 
-// loadPoStKeys reads cfg's .vk (and, withParams, its .params) from dir. The
+// loadPoStKeys reads cfg's .vk (and, withParams, its .params) from the
+// parameter directory after the production-parameter policy
+// (productionCheck: WithRequireProductionParams, the TEST warning). The
 // .vk must have one IC point per public input of cfg's circuit, and the
 // .params must hold the same verifying key: parameters of another circuit
 // are bad input.
-func loadPoStKeys(dir string, cfg *post.Config, withParams bool) (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
-	pp, vp, _ := cfg.ParameterPaths(dir)
+func loadPoStKeys(s *settings, cfg *post.Config, withParams bool) (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
+	pp, vp, _ := cfg.ParameterPaths(s.paramsDir)
+	if err := productionCheck(s, cfg, withParams); err != nil {
+		return nil, nil, err
+	}
 	vfi, err := os.Stat(vp)
 	if err != nil {
 		return nil, nil, postFileError(vp, err)
@@ -460,7 +465,7 @@ func verifyPoSt(s *settings, kind post.Kind, randomness abi.PoStRandomness, proo
 	if err != nil {
 		return false, badInputf("porep: proof: %w", err)
 	}
-	_, pvk, err := loadPoStKeys(s.paramsDir, cfg, false)
+	_, pvk, err := loadPoStKeys(s, cfg, false)
 	if err != nil {
 		return false, err
 	}

@@ -148,14 +148,14 @@ type sector struct {
 func readFrFile(path string, n int) ([]fr.Element, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("c1: %w", err)
+		return nil, err
 	}
 	if len(b) != 32*n {
-		return nil, fmt.Errorf("c1: %s is %d bytes, want %d", path, len(b), 32*n)
+		return nil, fmt.Errorf("%s is %d bytes, want %d", path, len(b), 32*n)
 	}
 	out := make([]fr.Element, n)
 	if err := bytesToFr(out, b); err != nil {
-		return nil, fmt.Errorf("c1: %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return out, nil
 }
@@ -176,14 +176,14 @@ func openSector(cfg *stacked.SectorConfig, dir string) (*sector, error) {
 	sh := cfg.Shape
 	leavesC, err := readFrFile(filepath.Join(dir, FileTreeCLeaf), n)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("c1: %w", err)
 	}
 	if s.treeC, err = loadTree(dir, FileTreeCNodes, leavesC, sh); err != nil {
 		return nil, fmt.Errorf("c1: tree C: %w", err)
 	}
 	replica, err := readFrFile(filepath.Join(dir, FileSealed), n)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("c1: %w", err)
 	}
 	if s.treeR, err = loadTree(dir, FileTreeRNodes, replica, sh); err != nil {
 		return nil, fmt.Errorf("c1: tree R_last: %w", err)

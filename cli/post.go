@@ -68,6 +68,7 @@ func postCommand() *cli.Command {
 				Flags:     prove(&cli.IntFlag{Name: "partition", Usage: "prove only partition `K` from its sectors' vanilla proofs (GenerateSinglePartitionWindowPoStWithVanilla); -1: all", Value: -1}),
 				Action:    func(c *cli.Context) error { return postProveAction(c, post.Window) },
 			},
+			postVanillaCommand(),
 			{
 				Name:      "verify",
 				Usage:     "verify a WinningPoSt or WindowPoSt proof: exit 0 valid, 1 invalid",

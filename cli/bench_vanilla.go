@@ -22,7 +22,7 @@ func benchVanillaCommand() *cli.Command {
 			"and the proofs are valid: a PoSt proof made from them verifies. --out DIR receives\n" +
 			"sector-<n>.bin per sector and vanilla.json (proof type, miner, randomness, sector numbers,\n" +
 			"comm_r and sealed CIDs), which bench synth|prove --vanilla DIR read.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			circuitFlag(true),
 			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB ... 64GiB)", Required: true},
 			&cli.IntFlag{Name: "sectors", Usage: "number of sectors (default: one full partition; WinningPoSt takes 1)"},
@@ -31,7 +31,7 @@ func benchVanillaCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (created if missing)", Required: true},
 			&cli.BoolFlag{Name: "force", Usage: "replace the vanilla proofs of an existing --out DIR"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
-		},
+		}, profileFlags()...),
 		Action: benchVanillaAction,
 	}
 }
@@ -69,7 +69,17 @@ func benchVanillaAction(c *cli.Context) error {
 			return usageErrorf("--sectors %d: must be at least 1", n)
 		}
 	}
+	if err := checkProfilePaths(c); err != nil {
+		return err
+	}
+	stop, err := startProfiling(c)
+	if err != nil {
+		return err
+	}
 	set, err := synthetic.PoSt(cfg.Proof, synthetic.PoStOptions{Sectors: n, Miner: miner, Seed: c.Uint64("seed")})
+	if serr := stop(); err == nil && serr != nil {
+		return serr
+	}
 	if err != nil {
 		return internalError(err)
 	}

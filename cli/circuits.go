@@ -83,10 +83,15 @@ func postConfigForSize(kind post.Kind, sectorSize string) (*post.Config, error) 
 	if err != nil {
 		return nil, inputError(err)
 	}
+	return postConfigFor(kind, size)
+}
+
+// postConfigFor is postConfigForSize for a size in bytes.
+func postConfigFor(kind post.Kind, size uint64) (*post.Config, error) {
 	for _, cfg := range post.Configs() {
 		if cfg.Kind == kind && cfg.SectorSize == size {
 			return &cfg, nil
 		}
 	}
-	return nil, internalError(fmt.Errorf("--sector-size %s: no %sPoSt proof for %d bytes", sectorSize, kind, size))
+	return nil, internalError(fmt.Errorf("no %sPoSt proof for %d-byte sectors", kind, size))
 }

@@ -412,6 +412,12 @@ func checkProveMemory(c *cli.Context, cfg *stacked.SectorConfig, backend, params
 	if err != nil {
 		return internalError(err)
 	}
+	return checkMemoryEstimate(cfg.Name, backend, est, inFlight, preload)
+}
+
+// checkMemoryEstimate refuses (exit 2) to prove name when its estimated
+// memory need exceeds the available memory, naming the knobs that lower it.
+func checkMemoryEstimate(name, backend string, est porep.Commit2Memory, inFlight int, preload bool) error {
 	limit, what, ok := memoryLimit()
 	if !ok || est.Total <= limit {
 		return nil
@@ -425,6 +431,6 @@ func checkProveMemory(c *cli.Context, cfg *stacked.SectorConfig, backend, params
 	}
 	knobs = append(knobs, "free memory or raise the limit", "pass --force to try anyway")
 	return usageErrorf("proving %s needs about %s of memory (.params %s mapped, %d partition(s) in flight at %s, %s backend work %s), but only %s is available (%s); %s",
-		cfg.Name, humanBytes(est.Total), humanBytes(est.Params), est.InFlight, humanBytes(est.PerPartition), backend, humanBytes(est.Backend),
+		name, humanBytes(est.Total), humanBytes(est.Params), est.InFlight, humanBytes(est.PerPartition), backend, humanBytes(est.Backend),
 		humanBytes(limit), what, strings.Join(knobs, ", or "))
 }

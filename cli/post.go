@@ -35,6 +35,7 @@ func postCommand() *cli.Command {
 			&cli.StringFlag{Name: "proof-type", Usage: "registered PoSt proof: its go-state-types number (0-4 winning, 10-14 window) or name (StackedDrgWindow32GiBV1_1)", Required: true},
 			minerFlag(),
 			paramsDirFlag(),
+			requireProductionFlag(),
 		}, extra...)
 	}
 	prove := func(extra ...cli.Flag) []cli.Flag {
@@ -67,6 +68,7 @@ func postCommand() *cli.Command {
 				Flags:     prove(&cli.IntFlag{Name: "partition", Usage: "prove only partition `K` from its sectors' vanilla proofs (GenerateSinglePartitionWindowPoStWithVanilla); -1: all", Value: -1}),
 				Action:    func(c *cli.Context) error { return postProveAction(c, post.Window) },
 			},
+			postVanillaCommand(),
 			{
 				Name:      "verify",
 				Usage:     "verify a WinningPoSt or WindowPoSt proof: exit 0 valid, 1 invalid",
@@ -219,8 +221,8 @@ func postProveAction(c *cli.Context, kind post.Kind) error {
 	if err := checkPoStParams(in.cfg, in.dir, true); err != nil {
 		return err
 	}
-	opts := []porep.Option{porep.WithParamsDir(in.dir), porep.WithBackend(backend), porep.WithContext(c.Context),
-		porep.WithLogger(slog.Default()), porep.WithSynthesisWorkers(c.Int("synth-workers"))}
+	opts := append([]porep.Option{porep.WithParamsDir(in.dir), porep.WithBackend(backend), porep.WithContext(c.Context),
+		porep.WithLogger(slog.Default()), porep.WithSynthesisWorkers(c.Int("synth-workers"))}, productionOptions(c)...)
 	var pf []byte
 	partitions := 1
 	switch {
@@ -361,7 +363,7 @@ func postVerifyAction(c *cli.Context) error {
 		return err
 	}
 	proofs := []proof.PoStProof{{PoStProof: in.cfg.Proof, ProofBytes: pf}}
-	opts := []porep.Option{porep.WithParamsDir(in.dir), porep.WithLogger(slog.Default())}
+	opts := append([]porep.Option{porep.WithParamsDir(in.dir), porep.WithLogger(slog.Default())}, productionOptions(c)...)
 	var ok bool
 	if in.cfg.Kind == post.Winning {
 		ok, err = porep.VerifyWinningPoSt(proof.WinningPoStVerifyInfo{Randomness: in.rnd, Proofs: proofs, ChallengedSectors: sectors, Prover: in.miner}, opts...)

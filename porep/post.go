@@ -268,7 +268,7 @@ func provePoSt(s *settings, cfg *post.Config, rnd [32]byte, vps []*post.VanillaP
 	if err != nil {
 		return nil, err
 	}
-	params, pvk, err := loadPoStKeys(s.paramsDir, cfg, true)
+	params, pvk, err := loadPoStKeys(s, cfg, true)
 	if err != nil {
 		return nil, err
 	}
@@ -335,10 +335,15 @@ func postFileError(path string, err error) error {
 	return fmt.Errorf("porep: %s: %w", path, err)
 }
 
-// loadPoStKeys reads cfg's .vk (and, withParams, its .params) from dir
-// (loadKeys).
-func loadPoStKeys(dir string, cfg *post.Config, withParams bool) (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
-	return loadKeys(dir, cfg, cfg.Name, withParams)
+// loadPoStKeys reads cfg's .vk (and, withParams, its .params) from the
+// parameter directory after the production-parameter policy
+// (productionCheck: WithRequireProductionParams, the TEST warning), as
+// loadKeys does.
+func loadPoStKeys(s *settings, cfg *post.Config, withParams bool) (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
+	if err := productionCheck(s, cfg, withParams); err != nil {
+		return nil, nil, err
+	}
+	return loadKeys(s.paramsDir, cfg, cfg.Name, withParams)
 }
 
 // keyFiles is a circuit whose keys loadKeys reads: its parameter paths and
@@ -473,7 +478,7 @@ func verifyPoSt(s *settings, kind post.Kind, randomness abi.PoStRandomness, proo
 	if err != nil {
 		return false, badInputf("porep: proof: %w", err)
 	}
-	_, pvk, err := loadPoStKeys(s.paramsDir, cfg, false)
+	_, pvk, err := loadPoStKeys(s, cfg, false)
 	if err != nil {
 		return false, err
 	}

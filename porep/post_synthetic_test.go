@@ -3,6 +3,8 @@
 package porep
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/filecoin-project/go-state-types/proof"
@@ -56,4 +58,32 @@ func TestSyntheticPoStVerifies(t *testing.T) {
 			t.Fatalf("VerifyWinningPoSt: %v, %v", ok, err)
 		}
 	})
+}
+
+// TestPoStProductionParams: with WithRequireProductionParams the PoSt calls
+// refuse parameter files under the official names whose digests are not
+// parameters.json's (here the reference vector's test keys), before any
+// proving, naming the file and both digests; without it they prove.
+func TestPoStProductionParams(t *testing.T) {
+	v := testpost.Load(t, "post-window-2KiB-s21")
+	dir := v.ParamsDir(t)
+	opts := []Option{WithParamsDir(dir), WithRequireProductionParams()}
+	_, err := GenerateWindowPoStWithVanilla(v.Proof, v.Miner, v.Randomness, v.Vanilla, opts...)
+	if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "production parameters required") || !strings.Contains(err.Error(), "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-0170db1f") {
+		t.Errorf("GenerateWindowPoStWithVanilla: %v", err)
+	}
+	job, err := PrepareWindowPoStPartition(v.Proof, v.Miner, v.Randomness, v.Vanilla, 0, opts...)
+	if err != nil {
+		t.Fatal(err) // preparing reads no parameters
+	}
+	if _, _, err := job.LoadKeys(); !errors.Is(err, ErrBadInput) {
+		t.Errorf("PoStJob.LoadKeys: %v", err)
+	}
+	info := proof.WindowPoStVerifyInfo{Randomness: v.Randomness, Proofs: []proof.PoStProof{{PoStProof: v.Proof, ProofBytes: v.Want}}, ChallengedSectors: v.Sectors, Prover: v.Miner}
+	if _, err := VerifyWindowPoSt(info, opts...); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), ".vk") {
+		t.Errorf("VerifyWindowPoSt: %v", err)
+	}
+	if ok, err := VerifyWindowPoSt(info, WithParamsDir(dir)); !ok || err != nil {
+		t.Errorf("VerifyWindowPoSt without the requirement: %v, %v", ok, err)
+	}
 }

@@ -47,7 +47,8 @@ func partitionCount(cfg *post.Config, n int) error {
 
 // PrepareWinningPoSt checks the arguments of GenerateWinningPoStWithVanilla
 // exactly as it does (errors wrap ErrBadInput) and returns its one circuit
-// as a job (blinding index 0). Of opts, WithParamsDir and WithLogger apply.
+// as a job (blinding index 0). Of opts, WithParamsDir, WithLogger,
+// WithProgress and WithRequireProductionParams apply.
 func PrepareWinningPoSt(proofType abi.RegisteredPoStProof, minerID abi.ActorID, randomness abi.PoStRandomness, proofs [][]byte, opts ...Option) (*PoStJob, error) {
 	return preparePoSt(proofType, post.Winning, randomness, proofs, winningCount, 0, opts)
 }
@@ -55,7 +56,8 @@ func PrepareWinningPoSt(proofType abi.RegisteredPoStProof, minerID abi.ActorID, 
 // PrepareWindowPoStPartition checks the arguments of
 // GenerateSinglePartitionWindowPoStWithVanilla exactly as it does (errors
 // wrap ErrBadInput) and returns partition partitionIndex as a job (blinding
-// index partitionIndex). Of opts, WithParamsDir and WithLogger apply.
+// index partitionIndex). Of opts, WithParamsDir, WithLogger, WithProgress
+// and WithRequireProductionParams apply.
 func PrepareWindowPoStPartition(proofType abi.RegisteredPoStProof, minerID abi.ActorID, randomness abi.PoStRandomness, proofs [][]byte, partitionIndex uint, opts ...Option) (*PoStJob, error) {
 	return preparePoSt(proofType, post.Window, randomness, proofs, partitionCount, int(partitionIndex), opts)
 }
@@ -95,7 +97,7 @@ func (j *PoStJob) ParamsPaths() (params, vk string) {
 // (cached per process; a .vk of another circuit, or a .params of another
 // setup, is bad input; missing files ErrParamsNotFound).
 func (j *PoStJob) LoadKeys() (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
-	return loadPoStKeys(j.s.paramsDir, j.cfg, true)
+	return loadPoStKeys(j.s, j.cfg, true)
 }
 
 // Synthesize synthesizes the circuit into an assignment, its sectors on up
@@ -167,7 +169,7 @@ func EstimatePoStMemory(cfg *post.Config, backend string, opts ...Option) (Commi
 
 // LoadPoStKeys is PoStJob.LoadKeys for cfg's circuit without a job.
 func LoadPoStKeys(cfg *post.Config, opts ...Option) (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
-	return loadPoStKeys(newSettings(opts).paramsDir, cfg, true)
+	return loadPoStKeys(newSettings(opts), cfg, true)
 }
 
 // EvictPoStKeys drops cfg's .params and .vk from the process-wide cache (a

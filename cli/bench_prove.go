@@ -23,11 +23,13 @@ func benchProveCommand() *cli.Command {
 		Description: "--circuit porep (default) proves --c1 FILE as commit2 does. winning-post and window-post\n" +
 			"prove as cuseal post winning|window do (every partition, each verified with the .vk) from\n" +
 			"--vanilla DIR (as bench vanilla or post vanilla write it) or --synthetic (valid synthetic\n" +
-			"vanilla proofs of --sectors sectors, default one partition) of --sector-size.",
+			"vanilla proofs of --sectors sectors, default one partition) of --sector-size. update proves as\n" +
+			"cuseal update prove does from --vanilla DIR (partition-K.bin) and --comm-r-old, --comm-r-new,\n" +
+			"--comm-d-new.",
 		Flags: append([]cli.Flag{
 			circuitFlag(false),
 			&cli.StringFlag{Name: "c1", Usage: "porep: C1 JSON or lotus-bench Commit2In `FILE`"},
-			&cli.StringFlag{Name: "vanilla", Usage: "PoSt: vanilla-proof `DIR` (vanilla.json and sector-<n>.bin files)"},
+			&cli.StringFlag{Name: "vanilla", Usage: "PoSt: vanilla-proof `DIR` (vanilla.json and sector-<n>.bin files); update: partition-K.bin files"},
 			&cli.BoolFlag{Name: "synthetic", Usage: "PoSt: valid synthetic vanilla proofs (needs --sector-size)"},
 			&cli.StringFlag{Name: "sector-size", Usage: "PoSt --synthetic: sector size (2KiB ... 64GiB); with --vanilla, must match it"},
 			&cli.IntFlag{Name: "sectors", Usage: "PoSt --synthetic: sectors (default: one partition; WinningPoSt 1)"},
@@ -40,7 +42,7 @@ func benchProveCommand() *cli.Command {
 			&cli.IntFlag{Name: "runs", Usage: "measured runs", Value: 1},
 			&cli.BoolFlag{Name: "force", Usage: "prove even when the estimated memory need exceeds the available memory"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
-		}, append(proverFlags(), profileFlags()...)...),
+		}, append(append(benchUpdateFlags(), proverFlags()...), profileFlags()...)...),
 		Action: benchProveAction,
 	}
 }
@@ -193,6 +195,9 @@ func proveInput(c *cli.Context, backends []string) (*proveJob, error) {
 	spec, err := lookupCircuit(c.String("circuit"), false)
 	if err != nil {
 		return nil, err
+	}
+	if spec.isUpdate {
+		return updateProveInput(c, backends)
 	}
 	if !spec.isPoSt {
 		for _, f := range []string{"vanilla", "synthetic", "sectors", "sector-size"} {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ipfs/go-cid"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cuseal/cuseal/porep"
@@ -16,7 +17,7 @@ import (
 	"github.com/cuseal/cuseal/porep/update"
 )
 
-// benchUpdateFlags are bench synth's flags for --circuit update: the
+// benchUpdateFlags are bench synth's and bench prove's flags for --circuit update: the
 // commitments the vanilla partition proofs were made for.
 func benchUpdateFlags() []cli.Flag {
 	return []cli.Flag{
@@ -64,10 +65,18 @@ func readUpdateVanillaDir(c *cli.Context, dir string) (*update.Config, [][]byte,
 	return cfg, vanilla, nil
 }
 
-// updateSynthInput reads the update circuit's inputs for bench synth:
-// --vanilla DIR (partition-K.bin, as `cuseal update vanilla` writes them)
-// and the three commitments, checked as the prover checks them.
-func updateSynthInput(c *cli.Context) (*synthJob, error) {
+// benchUpdateSet is the update circuit's bench input: the vanilla
+// partition proofs of --vanilla DIR and the three commitments.
+type benchUpdateSet struct {
+	cfg                            *update.Config
+	dir                            string
+	vanilla                        [][]byte
+	oldSealed, newSealed, unsealed cid.Cid
+}
+
+// benchUpdateInput reads --vanilla DIR (partition-K.bin, as `cuseal update
+// vanilla` writes them) and --comm-r-old, --comm-r-new, --comm-d-new.
+func benchUpdateInput(c *cli.Context) (*benchUpdateSet, error) {
 	for _, f := range []string{"c1", "challenges", "sectors"} {
 		if c.IsSet(f) {
 			return nil, usageErrorf("--%s: not with --circuit %s (it reads vanilla partition proofs: --vanilla DIR)", f, circuitUpdate)
@@ -81,30 +90,37 @@ func updateSynthInput(c *cli.Context) (*synthJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	var comms [3]string
-	for i, f := range []string{"comm-r-old", "comm-r-new", "comm-d-new"} {
-		if comms[i] = c.String(f); comms[i] == "" {
+	set := &benchUpdateSet{cfg: cfg, dir: dir, vanilla: vanilla}
+	for _, f := range []struct {
+		name  string
+		dst   *cid.Cid
+		parse func(string) (cid.Cid, error)
+	}{{"comm-r-old", &set.oldSealed, sealedCID}, {"comm-r-new", &set.newSealed, sealedCID}, {"comm-d-new", &set.unsealed, unsealedCID}} {
+		v := c.String(f.name)
+		if v == "" {
 			return nil, usageErrorf("--circuit %s needs --comm-r-old, --comm-r-new and --comm-d-new (the commitments of --vanilla %s)", circuitUpdate, dir)
 		}
+		if *f.dst, err = f.parse(v); err != nil {
+			return nil, usageErrorf("--%s %s: %v", f.name, v, err)
+		}
 	}
-	oldSealed, err := sealedCID(comms[0])
+	return set, nil
+}
+
+// updateSynthInput is bench synth's update job: every partition, checked
+// as the prover checks it.
+func updateSynthInput(c *cli.Context) (*synthJob, error) {
+	set, err := benchUpdateInput(c)
 	if err != nil {
-		return nil, usageErrorf("--comm-r-old %s: %v", comms[0], err)
+		return nil, err
 	}
-	newSealed, err := sealedCID(comms[1])
+	cfg := set.cfg
+	job, err := porep.PrepareUpdate(cfg.Proof, set.oldSealed, set.newSealed, set.unsealed, set.vanilla)
 	if err != nil {
-		return nil, usageErrorf("--comm-r-new %s: %v", comms[1], err)
-	}
-	unsealed, err := unsealedCID(comms[2])
-	if err != nil {
-		return nil, usageErrorf("--comm-d-new %s: %v", comms[2], err)
-	}
-	job, err := porep.PrepareUpdate(cfg.Proof, oldSealed, newSealed, unsealed, vanilla)
-	if err != nil {
-		return nil, classifyPorepError(fmt.Errorf("--vanilla %s: %w", dir, err))
+		return nil, classifyPorepError(fmt.Errorf("--vanilla %s: %w", set.dir, err))
 	}
 	return &synthJob{
-		name: cfg.Name, sectorSize: cfg.SectorSize, source: dir, about: fmt.Sprintf("vanilla partition proofs from %s", dir),
+		name: cfg.Name, sectorSize: cfg.SectorSize, source: set.dir, about: fmt.Sprintf("vanilla partition proofs from %s", set.dir),
 		partitions: job.Partitions(), challenges: cfg.ChallengeCount, maxWorkers: cfg.ChallengeCount,
 		synthesize: func(ctx context.Context, k int, pool *cs.BufferPool, workers int) (*cs.Assignment, error) {
 			return job.SynthesizePartition(ctx, k, pool, workers)
@@ -117,4 +133,43 @@ func updateSynthInput(c *cli.Context) (*synthJob, error) {
 			return circ.Synthesize(context.Background(), rec)
 		},
 	}, nil
+}
+
+// updateProveInput is bench prove's update job: the whole update proof as
+// update prove makes it, after the parameter and memory checks.
+func updateProveInput(c *cli.Context, backends []string) (*proveJob, error) {
+	for _, f := range []string{"sector", "preload-params"} {
+		if c.IsSet(f) {
+			return nil, usageErrorf("--%s: only with --circuit %s", f, circuitPoRep)
+		}
+	}
+	if w := c.Int("synth-workers"); w < 0 {
+		return nil, usageErrorf("--synth-workers %d: must be at least 0", w)
+	}
+	set, err := benchUpdateInput(c)
+	if err != nil {
+		return nil, err
+	}
+	cfg, dir := set.cfg, c.String("params-dir")
+	if err := checkUpdateParams(cfg, dir, true); err != nil {
+		return nil, err
+	}
+	if !c.Bool("force") {
+		for _, b := range backends {
+			if b == porep.BackendAuto {
+				b = porep.AutoPreference()
+			}
+			est, err := porep.EstimateUpdateMemory(cfg, b, porep.WithParamsDir(dir))
+			if err != nil {
+				return nil, internalError(err)
+			}
+			if err := checkMemoryEstimate(cfg.Name, b, est, 1, false); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return &proveJob{circuit: circuitUpdate, name: cfg.Name, label: stacked.SizeLabel(cfg.SectorSize), partitions: cfg.Partitions,
+		prove: func(opts []porep.Option) ([]byte, error) {
+			return porep.GenerateUpdateProofWithVanilla(cfg.Proof, set.oldSealed, set.newSealed, set.unsealed, set.vanilla, opts...)
+		}}, nil
 }

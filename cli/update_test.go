@@ -175,3 +175,33 @@ func TestBenchSynthUpdateDigests(t *testing.T) {
 	}
 	wantOneLineError(t, stderr, "--comm-r-old, --comm-r-new and --comm-d-new")
 }
+
+// TestBenchUpdateBadInput: bench synth and bench prove --circuit update
+// refuse inputs they cannot use (exit 2, one line) before any work.
+func TestBenchUpdateBadInput(t *testing.T) {
+	v := testupdate.Load(t)
+	van := filepath.Join(v.Dir, "vanilla")
+	comms := []string{"--comm-r-old", v.OldSealed.String(), "--comm-r-new", v.NewSealed.String(), "--comm-d-new", v.NewUnseal.String()}
+	empty := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"synthetic", []string{"bench", "synth", "--circuit", "update", "--synthetic", "--sector-size", "2KiB"}, "no synthetic update inputs yet"},
+		{"c1", append([]string{"bench", "synth", "--circuit", "update", "--vanilla", van, "--c1", "x.json"}, comms...), "--c1: not with --circuit update"},
+		{"other size", append([]string{"bench", "synth", "--circuit", "update", "--vanilla", van, "--sector-size", "8MiB"}, comms...), "--sector-size 8MiB does not match"},
+		{"not a vanilla dir", append([]string{"bench", "synth", "--circuit", "update", "--vanilla", empty}, comms...), "partition-0.bin"},
+		{"other commitments", []string{"bench", "synth", "--circuit", "update", "--vanilla", van, "--comm-r-old", v.NewSealed.String(),
+			"--comm-r-new", v.OldSealed.String(), "--comm-d-new", v.NewUnseal.String()}, "comm_r_old"},
+		{"prove without params", append([]string{"bench", "prove", "--circuit", "update", "--vanilla", van, "--params-dir", empty}, comms...), "cuseal params generate --circuit update"},
+		{"prove without commitments", []string{"bench", "prove", "--circuit", "update", "--vanilla", van}, "--comm-r-old, --comm-r-new and --comm-d-new"},
+	} {
+		code, _, stderr := runCLI(t, tc.args...)
+		if code != exitUsage {
+			t.Errorf("%s: exit %d, want %d: %s", tc.name, code, exitUsage, stderr)
+			continue
+		}
+		wantOneLineError(t, stderr, tc.want)
+	}
+}

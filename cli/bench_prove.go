@@ -237,17 +237,10 @@ func proveInput(c *cli.Context, backends []string) (*proveJob, error) {
 		return nil, err
 	}
 	if !c.Bool("force") {
-		for _, b := range backends {
-			if b == porep.BackendAuto {
-				b = porep.AutoPreference()
-			}
-			est, err := porep.EstimatePoStMemory(cfg, b, porep.WithParamsDir(dir))
-			if err != nil {
-				return nil, internalError(err)
-			}
-			if err := checkMemoryEstimate(cfg.Name, b, est, 1, false); err != nil {
-				return nil, err
-			}
+		if err := preflightBackends(cfg.Name, backends, func(b string) (porep.Commit2Memory, error) {
+			return porep.EstimatePoStMemory(cfg, b, porep.WithParamsDir(dir))
+		}); err != nil {
+			return nil, err
 		}
 	}
 	job := &proveJob{circuit: spec.name, name: cfg.Name, label: stacked.SizeLabel(cfg.SectorSize), partitions: cfg.Partitions(len(set.vanilla))}
@@ -265,6 +258,25 @@ func proveInput(c *cli.Context, backends []string) (*proveJob, error) {
 		return ps[0].ProofBytes, nil
 	}
 	return job, nil
+}
+
+// preflightBackends refuses (exit 2) a proof of one partition in flight
+// whose estimated memory for one of the backends (auto: the one it picks)
+// exceeds the available memory.
+func preflightBackends(name string, backends []string, estimate func(backend string) (porep.Commit2Memory, error)) error {
+	for _, b := range backends {
+		if b == porep.BackendAuto {
+			b = porep.AutoPreference()
+		}
+		est, err := estimate(b)
+		if err != nil {
+			return internalError(err)
+		}
+		if err := checkMemoryEstimate(name, b, est, 1, false); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // printComparison prints the backends side by side: total times, then every phase.

@@ -155,17 +155,10 @@ func updateProveInput(c *cli.Context, backends []string) (*proveJob, error) {
 		return nil, err
 	}
 	if !c.Bool("force") {
-		for _, b := range backends {
-			if b == porep.BackendAuto {
-				b = porep.AutoPreference()
-			}
-			est, err := porep.EstimateUpdateMemory(cfg, b, porep.WithParamsDir(dir))
-			if err != nil {
-				return nil, internalError(err)
-			}
-			if err := checkMemoryEstimate(cfg.Name, b, est, 1, false); err != nil {
-				return nil, err
-			}
+		if err := preflightBackends(cfg.Name, backends, func(b string) (porep.Commit2Memory, error) {
+			return porep.EstimateUpdateMemory(cfg, b, porep.WithParamsDir(dir))
+		}); err != nil {
+			return nil, err
 		}
 	}
 	return &proveJob{circuit: circuitUpdate, name: cfg.Name, label: stacked.SizeLabel(cfg.SectorSize), partitions: cfg.Partitions,

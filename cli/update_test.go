@@ -3,6 +3,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -203,5 +205,54 @@ func TestBenchUpdateBadInput(t *testing.T) {
 			continue
 		}
 		wantOneLineError(t, stderr, tc.want)
+	}
+}
+
+// TestParamsGenerateUpdate: --circuit update from the reference vector's
+// toxic seed writes, under the official file names, a .vk byte-identical
+// to the one rust-fil-proofs made (porep/update/testdata), stamped as
+// test parameters that params info names; --reuse reuses them. -short
+// skips it (a setup of 1.7 M constraints writing a 656 MB .params).
+func TestParamsGenerateUpdate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the 2 KiB update setup")
+	}
+	v := testupdate.Load(t)
+	toxic := hex.EncodeToString(v.ToxicSeed[:])
+	cfg, err := update.ConfigFor(v.Proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	pp, vp, _ := cfg.ParameterPaths(dir)
+	code, stdout, stderr := runCLI(t, "params", "generate", "--circuit", "update", "--sector-size", "2KiB", "--seed", toxic, "--out", dir, "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var out paramsGenerateOutput
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil || out.RegisteredProof != cfg.Name || out.Params != pp || out.VK != vp {
+		t.Fatalf("%+v, %v", out, err)
+	}
+	if filepath.Base(vp) != filepath.Base(v.VKFile) {
+		t.Fatalf(".vk named %s, rust-fil-proofs' is %s", filepath.Base(vp), filepath.Base(v.VKFile))
+	}
+	want, err := os.ReadFile(v.VKFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(vp); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf(".vk differs from rust-fil-proofs' (%v)", err)
+	}
+	code, stdout, stderr = runCLI(t, "params", "info", "--json", pp)
+	var info paramsFileInfo
+	if code != exitOK || json.Unmarshal([]byte(stdout), &info) != nil {
+		t.Fatalf("params info: exit %d: %s%s", code, stdout, stderr)
+	}
+	if want := "SnapDeals update (StackedDrg2KiBV1), 2KiB sectors"; info.Status != "test" || info.Circuit != want {
+		t.Errorf("params info: status %q, circuit %q; want test, %q", info.Status, info.Circuit, want)
+	}
+	code, stdout, stderr = runCLI(t, "params", "generate", "--circuit", "update", "--sector-size", "2KiB", "--seed", toxic, "--out", dir, "--reuse")
+	if code != exitOK || !strings.Contains(stdout, "reused TEST parameters for "+cfg.Name) {
+		t.Fatalf("--reuse: exit %d: %s %s", code, stdout, stderr)
 	}
 }

@@ -142,19 +142,58 @@ func TestUpdateGolden(t *testing.T) {
 }
 
 // TestUpdateOfficialParams: every registered update proof's parameter
-// files are in rust-fil-proofs 19.1.0's parameters.json under the names
-// update.Config gives, for its sector size, and the reference vector's
-// test .vk under its official name is refused by the production check
-// (naming the file, its digest and the official one) but accepted without
-// it.
+// files (update.Config.ParameterPaths: the circuit identifier's hash and
+// the tree shape) are entries of rust-fil-proofs 19.1.0's parameters.json
+// with the CID, digest and sector size listed there (the rows below), and
+// every empty-sector-update entry of the table belongs to exactly one
+// proof (the "empty-sector-update-poseidon" entries are
+// EmptySectorUpdatePoseidon's, which no registered update proof uses).
+// The reference vector's test .vk under its official name is refused by
+// the production check (naming the file, its digest and the official one)
+// and accepted without it.
 func TestUpdateOfficialParams(t *testing.T) {
-	for _, cfg := range update.Configs() {
-		pp, vp, _ := cfg.ParameterPaths("/p")
-		for _, f := range []string{pp, vp} {
-			e, ok := paramfile.LookupOfficialParam(filepath.Base(f))
-			if !ok || e.SectorSize != cfg.SectorSize || len(e.Digest) != 32 {
-				t.Errorf("%s: %s: %+v %v, want an official entry for %d-byte sectors", cfg.Name, filepath.Base(f), e, ok, cfg.SectorSize)
+	rows := []struct {
+		proof                   abi.RegisteredUpdateProof
+		file                    string // after v28-empty-sector-update-merkletree-poseidon_hasher-
+		paramsCID, paramsDigest string
+		vkCID, vkDigest         string
+	}{
+		{abi.RegisteredUpdateProof_StackedDrg2KiBV1, "8-0-0-fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194", "QmYM6Hg7mjmvA3ZHTsqkss1fkdyDju5dDmLiBZGJ5pz9y9", "311f92a3e75036ced01b1c0025f1fa0c", "QmaQsTLL3nc5dw6wAvaioJSBfd1jhQrA2o6ucFf7XeV74P", "eadad9784969890d30f2749708c79771"},
+		{abi.RegisteredUpdateProof_StackedDrg8MiBV1, "8-0-0-92180959e1918d26350b8e6cfe217bbdd0a2d8de51ebec269078b364b715ad63", "QmQiT4qBGodrVNEgVTDXxBNDdPbaD8Ag7Sx3ZTq1zHX79S", "5aedd2cf3e5c0a15623d56a1b43110ad", "QmdcpKUQvHM8RFRVKbk1yHfEqMcBzhtFWKRp9SNEmWq37i", "abd80269054d391a734febdac0d2e687"},
+		{abi.RegisteredUpdateProof_StackedDrg512MiBV1, "8-0-0-61fa69f38b9cc771ba27b670124714b4ea77fbeae05e377fb859c4a43b73a30c", "Qma5WL6abSqYg9uUQAZ3EHS286bsNsha7oAGsJBD48Bq2q", "c3ad7bb549470b82ad52ed070aebb4f4", "QmUa7f9JtJMsqJJ3s3ZXk6WyF4xJLE8FiqYskZGgk8GCDv", "994c5b7d450ca9da348c910689f2dc7f"},
+		{abi.RegisteredUpdateProof_StackedDrg32GiBV1, "8-8-0-3b7f44a9362e3985369454947bc94022e118211e49fd672d52bec1cbfd599d18", "QmNPc75iEfcahCwNKdqnWLtxnjspUGGR4iscjiz3wP3RtS", "1b3cfd761a961543f9eb273e435a06a2", "QmdFFUe1gcz9MMHc6YW8aoV48w4ckvcERjt7PkydQAMfCN", "3a6941983754737fde880d29c7094905"},
+		{abi.RegisteredUpdateProof_StackedDrg64GiBV1, "8-8-2-102e1444a7e9a97ebf1e3d6855dcc77e66c011ea66f936d9b2c508f87f2f83a7", "QmUB6xTVjzBQGuDNeyJMrrJ1byk58vhPm8eY2Lv9pgwanp", "1a392e7b759fb18e036c7559b5ece816", "Qmd794Jty7k26XJ8Eg4NDEks65Qk8G4GVfGkwqvymv8HAg", "80e366df2f1011953c2d01c7b7c9ee8e"},
+	}
+	const prefix = "v28-empty-sector-update-merkletree-poseidon_hasher-"
+	claimed := map[string]bool{}
+	for _, r := range rows {
+		cfg, err := update.ConfigFor(r.proof)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pp, vp, _ := cfg.ParameterPaths(t.TempDir())
+		for _, f := range []struct{ path, cid, digest string }{{pp, r.paramsCID, r.paramsDigest}, {vp, r.vkCID, r.vkDigest}} {
+			base := filepath.Base(f.path)
+			if want := prefix + r.file; strings.TrimSuffix(strings.TrimSuffix(base, ".params"), ".vk") != want {
+				t.Errorf("%s: file %s, want %s.*", cfg.Name, base, want)
 			}
+			e, ok := paramfile.LookupOfficialParam(f.path)
+			if !ok {
+				t.Errorf("%s: %s is not in parameters.json", cfg.Name, base)
+				continue
+			}
+			if e.CID != f.cid || e.Digest != f.digest || e.SectorSize != cfg.SectorSize {
+				t.Errorf("%s: %s is cid %s, digest %s, sector size %d; want %s, %s, %d", cfg.Name, base, e.CID, e.Digest, e.SectorSize, f.cid, f.digest, cfg.SectorSize)
+			}
+			claimed[base] = true
+		}
+	}
+	if len(rows) != len(update.Configs()) {
+		t.Errorf("%d rows for %d registered update proofs", len(rows), len(update.Configs()))
+	}
+	for name := range paramfile.OfficialParams() {
+		if strings.HasPrefix(name, prefix) && !claimed[name] {
+			t.Errorf("parameters.json's %s belongs to no registered update proof", name)
 		}
 	}
 	v := testupdate.Load(t)

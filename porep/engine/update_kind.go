@@ -3,11 +3,9 @@
 package engine
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	commcid "github.com/filecoin-project/go-fil-commcid"
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/ipfs/go-cid"
@@ -73,8 +71,7 @@ func (uk *updateKind) prepare(req *Request) (plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
-	return &updatePlan{job: job, pool: uk.pool, spec: uk.spec(job.Config(), m.Params), bytes: m.PerPartition + m.Backend,
-		public: make([][]fr.Element, job.Partitions())}, nil
+	return newJobPlan(job, uk.pool, uk.spec(job.Config(), m.Params), m.PerPartition+m.Backend), nil
 }
 
 // updateCircuitID is the cuzk-style id of cfg's circuit: snap-32g.
@@ -104,38 +101,3 @@ func (uk *updateKind) circuit(id string) (*paramsSpec, bool) {
 	}
 	return nil, false
 }
-
-type updatePlan struct {
-	job   *porep.UpdateJob
-	pool  *cs.BufferPool
-	spec  *paramsSpec
-	bytes uint64
-	// public[k] is partition k's public inputs, checked against its
-	// assignment at synthesis; written by the synthesis goroutine, read by
-	// the proving one after the engine's lock hands the partition over.
-	public [][]fr.Element
-}
-
-func (p *updatePlan) partitions() int        { return p.job.Partitions() }
-func (p *updatePlan) params() *paramsSpec    { return p.spec }
-func (p *updatePlan) partitionBytes() uint64 { return p.bytes }
-
-func (p *updatePlan) synthesize(ctx context.Context, k, threads int) (*cs.Assignment, error) {
-	a, err := p.job.SynthesizePartition(ctx, k, p.pool, threads)
-	if err != nil {
-		return nil, err
-	}
-	if p.public[k], err = p.job.PublicInputs(k, a); err != nil {
-		p.pool.Release(a)
-		return nil, err
-	}
-	return a, nil
-}
-
-func (p *updatePlan) release(a *cs.Assignment) { p.pool.Release(a) }
-
-func (p *updatePlan) verify(k int, _ *cs.Assignment, proof *groth16.Proof, keys *keys) error {
-	return p.job.VerifyPartition(keys.pvk, k, proof, p.public[k])
-}
-
-func (p *updatePlan) finish(proofs []groth16.Proof) ([]byte, error) { return p.job.Finish(proofs) }

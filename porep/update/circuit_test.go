@@ -10,8 +10,10 @@ import (
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+	"github.com/filecoin-project/go-state-types/abi"
 
 	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 var bigCounts = flag.Bool("update.bigcounts", false, "also count the blank circuits of 512 MiB, 32 GiB and 64 GiB (tens of seconds to minutes of CPU each, 57–85 M constraints)")
@@ -103,5 +105,62 @@ func TestCircuitBadInput(t *testing.T) {
 	cancel()
 	if err := BlankCircuit(cfg).Synthesize(ctx, cs.NewCounter()); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: %v", err)
+	}
+}
+
+// TestCircuitChallengesLargerSizes checks, where the 2 KiB vector cannot
+// (pbl > 0, several digests, h = 10), that the circuit derives the
+// challenges Challenges computes: the top part of a blank 8 MiB (k = 3) and
+// 512 MiB (k = 11, 8 digests) circuit with a non-zero comm_r_new into a
+// cs.Counter, then each challenge's bits (random bits + partition bits) and
+// its c_high (get_challenge_high_bits) against Challenges and
+// ChallengeHigh. Also: challenges of another partition's path are refused.
+func TestCircuitChallengesLargerSizes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: two shape-only top parts of ~6 M constraints each")
+	}
+	for _, tc := range []struct {
+		proof abi.RegisteredUpdateProof
+		k     int
+	}{{abi.RegisteredUpdateProof_StackedDrg8MiBV1, 3}, {abi.RegisteredUpdateProof_StackedDrg512MiBV1, 11}} {
+		cfg, err := ConfigFor(tc.proof)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := BlankCircuit(&cfg)
+		c.K = tc.k
+		c.CommRNew.SetUint64(0x1234_5678_9abc)
+		want, err := Challenges(&cfg, &c.CommRNew, tc.k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cnt := cs.NewCounter()
+		top, err := c.synthesizeTop(cnt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(top.challengeBits) != len(want) {
+			t.Fatalf("%s: %d challenges, want %d", cfg.Name, len(top.challengeBits), len(want))
+		}
+		for i, w := range want {
+			var got uint64
+			bits := append(isBits(top.challengeBits[i]), isBits(top.partitionBits)...)
+			for j, b := range bits {
+				if b.Value() {
+					got |= 1 << j
+				}
+			}
+			high := c.challengeHigh(cnt, bits, top.hSelectBits)
+			wantHigh := stacked.FrFromUint64(cfg.ChallengeHigh(w))
+			if got != w || !high.Val.Equal(&wantHigh) {
+				t.Errorf("%s k=%d challenge %d: circuit %d (c_high %s), Challenges %d (c_high %d)", cfg.Name, tc.k, i, got, high.Val.String(), w, cfg.ChallengeHigh(w))
+			}
+		}
+
+		other := BlankCircuit(&cfg)
+		other.Challenges[5].PathDNew[cfg.ChallengeBitLen-1].SetOne()
+		if err := other.Validate(); err == nil || !strings.Contains(err.Error(), "challenge 5 path_d_new level") {
+			t.Errorf("%s: other partition path: %v", cfg.Name, err)
+		}
 	}
 }

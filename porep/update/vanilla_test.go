@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -144,6 +145,61 @@ func TestCheckPartitionProof(t *testing.T) {
 		err := CheckPartitionProof(cfg, tc.k, tc.rOld, tc.dNew, tc.rNew, p)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestPartitionProofRoundTrip builds a partition proof of every registered
+// size with the configured shapes (Single, Sub and Top TreeR variants;
+// arbitrary canonical values), encodes it, checks the size against
+// update-circuit.md §3.2 (PartitionProofSize) and parses it back to the same
+// value.
+func TestPartitionProofRoundTrip(t *testing.T) {
+	n := byte(0)
+	next := func() (d stacked.Domain) {
+		n++
+		d[0], d[1] = n, 0x5a
+		return d
+	}
+	path := func(arities []int) []stacked.PathElement {
+		out := make([]stacked.PathElement, len(arities))
+		for i, a := range arities {
+			out[i].Index = uint64(i % a)
+			for j := 0; j < a-1; j++ {
+				out[i].Hashes = append(out[i].Hashes, next())
+			}
+		}
+		return out
+	}
+	for _, cfg := range Configs() {
+		rs, ds := cfg.treeRShape(), cfg.treeDShape()
+		proof := func(s treeShape) stacked.MerkleProof {
+			p := stacked.MerkleProof{Kind: s.kind, Root: next(), Leaf: next(), Base: path(s.base)}
+			if s.kind != stacked.ProofSingle {
+				p.Sub = path(s.sub)
+			}
+			if s.kind == stacked.ProofTop {
+				p.Top = path(s.top)
+			}
+			return p
+		}
+		p := &PartitionProof{CommC: next()}
+		for i := 0; i < cfg.ApexLeafCount; i++ {
+			p.ApexLeafs = append(p.ApexLeafs, next())
+		}
+		for i := 0; i < cfg.ChallengeCount; i++ {
+			p.ChallengeProofs = append(p.ChallengeProofs, ChallengeProof{ProofROld: proof(rs), ProofDNew: proof(ds), ProofRNew: proof(rs)})
+		}
+		b := p.Bytes()
+		if len(b) != PartitionProofSize(&cfg) {
+			t.Errorf("%s: %d bytes, PartitionProofSize %d", cfg.Name, len(b), PartitionProofSize(&cfg))
+		}
+		back, err := ParsePartitionProof(b, &cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", cfg.Name, err)
+		}
+		if !reflect.DeepEqual(back, p) {
+			t.Errorf("%s: parsed proof differs from the encoded one", cfg.Name)
 		}
 	}
 }

@@ -27,10 +27,8 @@ func benchProveCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			circuitFlag(false),
 			&cli.StringFlag{Name: "c1", Usage: "porep: C1 JSON or lotus-bench Commit2In `FILE`"},
-			&cli.StringFlag{Name: "vanilla", Usage: "PoSt: vanilla-proof `DIR` (vanilla.json and sector-<n>.bin files)"},
 			&cli.BoolFlag{Name: "synthetic", Usage: "PoSt: valid synthetic vanilla proofs (needs --sector-size)"},
 			&cli.StringFlag{Name: "sector-size", Usage: "PoSt --synthetic: sector size (2KiB ... 64GiB); with --vanilla, must match it"},
-			&cli.IntFlag{Name: "sectors", Usage: "PoSt --synthetic: sectors (default: one partition; WinningPoSt 1)"},
 			paramsDirFlag(),
 			requireProductionFlag(),
 			minerFlag(),
@@ -40,7 +38,7 @@ func benchProveCommand() *cli.Command {
 			&cli.IntFlag{Name: "runs", Usage: "measured runs", Value: 1},
 			&cli.BoolFlag{Name: "force", Usage: "prove even when the estimated memory need exceeds the available memory"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
-		}, append(proverFlags(), profileFlags()...)...),
+		}, append(append(postInputFlags("one partition"), proverFlags()...), profileFlags()...)...),
 		Action: benchProveAction,
 	}
 }

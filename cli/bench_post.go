@@ -13,6 +13,15 @@ import (
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
+// postInputFlags are the PoSt input flags bench synth and bench prove
+// share (with --synthetic and --sector-size, which PoRep uses too).
+func postInputFlags(sectorsDefault string) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "vanilla", Usage: "PoSt: vanilla-proof `DIR` (vanilla.json and sector-<n>.bin files); update: partition-K.bin files"},
+		&cli.IntFlag{Name: "sectors", Usage: "PoSt --synthetic: sectors (default: " + sectorsDefault + "; WinningPoSt 1)"},
+	}
+}
+
 // postBenchInput reads the PoSt inputs of bench synth and bench prove:
 // --vanilla DIR, or --synthetic with --sector-size and --sectors (default:
 // partitions full partitions; WinningPoSt 1), for the circuit spec.

@@ -29,10 +29,8 @@ func benchProveCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			circuitFlag(false),
 			&cli.StringFlag{Name: "c1", Usage: "porep: C1 JSON or lotus-bench Commit2In `FILE`"},
-			&cli.StringFlag{Name: "vanilla", Usage: "PoSt: vanilla-proof `DIR` (vanilla.json and sector-<n>.bin files); update: partition-K.bin files"},
 			&cli.BoolFlag{Name: "synthetic", Usage: "PoSt: valid synthetic vanilla proofs (needs --sector-size)"},
 			&cli.StringFlag{Name: "sector-size", Usage: "PoSt --synthetic: sector size (2KiB ... 64GiB); with --vanilla, must match it"},
-			&cli.IntFlag{Name: "sectors", Usage: "PoSt --synthetic: sectors (default: one partition; WinningPoSt 1)"},
 			paramsDirFlag(),
 			requireProductionFlag(),
 			minerFlag(),
@@ -42,7 +40,7 @@ func benchProveCommand() *cli.Command {
 			&cli.IntFlag{Name: "runs", Usage: "measured runs", Value: 1},
 			&cli.BoolFlag{Name: "force", Usage: "prove even when the estimated memory need exceeds the available memory"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
-		}, append(append(benchUpdateFlags(), proverFlags()...), profileFlags()...)...),
+		}, append(append(append(postInputFlags("one partition"), benchUpdateFlags()...), proverFlags()...), profileFlags()...)...),
 		Action: benchProveAction,
 	}
 }

@@ -41,9 +41,7 @@ func benchSynthCommand() *cli.Command {
 			circuitFlag(false),
 			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB ... 64GiB); with --c1 or --vanilla, must match it"},
 			&cli.StringFlag{Name: "c1", Usage: "porep: C1 JSON (or lotus-bench Commit2In) `FILE`"},
-			&cli.StringFlag{Name: "vanilla", Usage: "PoSt: vanilla-proof `DIR` (vanilla.json and sector-<n>.bin files); update: partition-K.bin files"},
 			&cli.BoolFlag{Name: "synthetic", Usage: "use synthetic data: correctly shaped, invalid C1 (porep); valid vanilla proofs (PoSt)"},
-			&cli.IntFlag{Name: "sectors", Usage: "PoSt --synthetic: sectors (default: --partitions full partitions; WinningPoSt 1)"},
 			&cli.IntFlag{Name: "partitions", Usage: "partitions synthesized per run", Value: 1},
 			&cli.IntFlag{Name: "challenges", Usage: "challenges per partition (--synthetic only; default: the sector's)"},
 			&cli.IntFlag{Name: "runs", Usage: "measured runs (min/median/max reported)", Value: 1},
@@ -52,7 +50,7 @@ func benchSynthCommand() *cli.Command {
 			&cli.IntFlag{Name: "workers", Usage: "goroutines synthesizing one partition's challenges (0: GOMAXPROCS; 1: sequential; at most one per challenge), as commit2 --synth-workers", Value: 0},
 			&cli.BoolFlag{Name: "no-pool", Usage: "fresh assignment storage for every partition (no reuse across partitions and runs)"},
 			&cli.StringFlag{Name: "hugepages", Usage: "madvise(MADV_HUGEPAGE) the large vectors: auto (only where THP defrag is defer or never, so faults do not stall on compaction), on, off", Value: "auto"},
-		}, append(benchUpdateFlags(), profileFlags()...)...),
+		}, append(append(postInputFlags("--partitions full partitions"), benchUpdateFlags()...), profileFlags()...)...),
 		Action: benchSynthAction,
 	}
 }

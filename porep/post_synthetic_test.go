@@ -11,53 +11,48 @@ import (
 
 	"github.com/cuseal/cuseal/internal/synthetic"
 	"github.com/cuseal/cuseal/internal/testpost"
+	"github.com/cuseal/cuseal/porep/post"
 )
 
 // TestSyntheticPoStVerifies: proofs made from internal/synthetic's vanilla
 // proofs pass VerifyWindowPoSt (three sectors: two partitions, the second
 // padded) and VerifyWinningPoSt, with the reference vectors' 2 KiB test
-// parameters; a proof for other randomness does not.
+// parameters; the same proof for other randomness does not.
 func TestSyntheticPoStVerifies(t *testing.T) {
-	t.Run("window", func(t *testing.T) {
-		v := testpost.Load(t, "post-window-2KiB-s21")
+	for _, tc := range []struct {
+		folder  string
+		sectors int
+	}{{"post-window-2KiB-s21", 3}, {"post-winning-2KiB-s22", 0}} {
+		v := testpost.Load(t, tc.folder)
 		dir := v.ParamsDir(t)
-		set, err := synthetic.PoSt(v.Proof, synthetic.PoStOptions{Sectors: 3, Seed: 1})
+		set, err := synthetic.PoSt(v.Proof, synthetic.PoStOptions{Sectors: tc.sectors, Seed: 1, Miner: 1234})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ps, err := GenerateWindowPoStWithVanilla(set.Config.Proof, set.Miner, set.Randomness, set.Vanilla, WithParamsDir(dir), WithBackend(BackendCPU))
+		prove, verify := GenerateWindowPoStWithVanilla, func(i proof.WindowPoStVerifyInfo) (bool, error) { return VerifyWindowPoSt(i, WithParamsDir(dir)) }
+		if set.Config.Kind == post.Winning {
+			prove = GenerateWinningPoStWithVanilla
+			verify = func(i proof.WindowPoStVerifyInfo) (bool, error) {
+				return VerifyWinningPoSt(proof.WinningPoStVerifyInfo(i), WithParamsDir(dir))
+			}
+		}
+		ps, err := prove(set.Config.Proof, set.Miner, set.Randomness, set.Vanilla, WithParamsDir(dir), WithBackend(BackendCPU))
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", set.Config.Name, err)
 		}
 		info := proof.WindowPoStVerifyInfo{Randomness: set.Randomness, Proofs: ps, ChallengedSectors: set.Sectors, Prover: set.Miner}
-		if ok, err := VerifyWindowPoSt(info, WithParamsDir(dir)); !ok || err != nil {
-			t.Fatalf("VerifyWindowPoSt: %v, %v", ok, err)
+		if ok, err := verify(info); !ok || err != nil {
+			t.Fatalf("%s: verify: %v, %v", set.Config.Name, ok, err)
 		}
-		other, err := synthetic.PoSt(set.Config.Proof, synthetic.PoStOptions{Sectors: 3, Seed: 2})
+		other, err := synthetic.PoSt(set.Config.Proof, synthetic.PoStOptions{Sectors: tc.sectors, Seed: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
 		info.Randomness = other.Randomness
-		if ok, err := VerifyWindowPoSt(info, WithParamsDir(dir)); ok || err != nil {
-			t.Fatalf("VerifyWindowPoSt with other randomness: %v, %v", ok, err)
+		if ok, err := verify(info); ok || err != nil {
+			t.Fatalf("%s: verify with other randomness: %v, %v", set.Config.Name, ok, err)
 		}
-	})
-	t.Run("winning", func(t *testing.T) {
-		v := testpost.Load(t, "post-winning-2KiB-s22")
-		dir := v.ParamsDir(t)
-		set, err := synthetic.PoSt(v.Proof, synthetic.PoStOptions{Seed: 3, Miner: 1234})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ps, err := GenerateWinningPoStWithVanilla(set.Config.Proof, set.Miner, set.Randomness, set.Vanilla, WithParamsDir(dir), WithBackend(BackendCPU))
-		if err != nil {
-			t.Fatal(err)
-		}
-		info := proof.WinningPoStVerifyInfo{Randomness: set.Randomness, Proofs: ps, ChallengedSectors: set.Sectors, Prover: set.Miner}
-		if ok, err := VerifyWinningPoSt(info, WithParamsDir(dir)); !ok || err != nil {
-			t.Fatalf("VerifyWinningPoSt: %v, %v", ok, err)
-		}
-	})
+	}
 }
 
 // TestPoStProductionParams: with WithRequireProductionParams the PoSt calls

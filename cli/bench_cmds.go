@@ -14,5 +14,6 @@ func benchSubcommands() []*cli.Command {
 		benchGroth16Command(),
 		benchAggregateCommand(),
 		benchEngineCommand(),
+		benchVanillaCommand(),
 	}
 }

@@ -7,19 +7,30 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/filecoin-project/go-state-types/proof"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 func benchProveCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "prove",
-		Usage: "whole C2 (synthesis, proving, self-verification) of a C1 file, repeated",
+		Usage: "whole C2 (synthesis, proving, self-verification) of a C1 file, or a whole PoSt proof from vanilla proofs, repeated",
+		Description: "--circuit porep (default) proves --c1 FILE as commit2 does. winning-post and window-post\n" +
+			"prove as cuseal post winning|window do (every partition, each verified with the .vk) from\n" +
+			"--vanilla DIR (as bench vanilla or post vanilla write it) or --synthetic (valid synthetic\n" +
+			"vanilla proofs of --sectors sectors, default one partition) of --sector-size. update proves as\n" +
+			"cuseal update prove does from --vanilla DIR (partition-K.bin) and --comm-r-old, --comm-r-new,\n" +
+			"--comm-d-new.",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "c1", Usage: "C1 JSON or lotus-bench Commit2In `FILE`", Required: true},
+			circuitFlag(false),
+			&cli.StringFlag{Name: "c1", Usage: "porep: C1 JSON or lotus-bench Commit2In `FILE`"},
+			&cli.BoolFlag{Name: "synthetic", Usage: "PoSt: valid synthetic vanilla proofs (needs --sector-size)"},
+			&cli.StringFlag{Name: "sector-size", Usage: "PoSt --synthetic: sector size (2KiB ... 64GiB); with --vanilla, must match it"},
 			paramsDirFlag(),
 			requireProductionFlag(),
 			minerFlag(),
@@ -29,13 +40,14 @@ func benchProveCommand() *cli.Command {
 			&cli.IntFlag{Name: "runs", Usage: "measured runs", Value: 1},
 			&cli.BoolFlag{Name: "force", Usage: "prove even when the estimated memory need exceeds the available memory"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
-		}, append(proverFlags(), profileFlags()...)...),
+		}, append(append(append(postInputFlags("one partition"), benchUpdateFlags()...), proverFlags()...), profileFlags()...)...),
 		Action: benchProveAction,
 	}
 }
 
 // proveResult is what `cuseal bench prove --json` prints.
 type proveResult struct {
+	Circuit         string        `json:"circuit"` // --circuit
 	RegisteredProof string        `json:"registered_proof"`
 	Backend         string        `json:"backend"`
 	Partitions      int           `json:"partitions"`
@@ -51,6 +63,7 @@ type proveResult struct {
 
 // proveComparison is what `cuseal bench prove --backend a,b,... --json` prints.
 type proveComparison struct {
+	Circuit         string        `json:"circuit"` // --circuit
 	RegisteredProof string        `json:"registered_proof"`
 	Partitions      int           `json:"partitions"`
 	Runs            int           `json:"runs"`
@@ -71,36 +84,32 @@ func benchProveAction(c *cli.Context) error {
 	if runs < 1 {
 		return usageErrorf("--runs %d: must be at least 1", runs)
 	}
-	in, err := readC1Input(c, true)
-	if err != nil {
-		return err
-	}
 	backends, err := backendList(c)
 	if err != nil {
 		return err
 	}
-	if err := preflightProve(c, in, backends); err != nil {
+	job, err := proveInput(c, backends)
+	if err != nil {
 		return err
 	}
-	dir := c.String("params-dir")
 	stop, err := startProfiling(c)
 	if err != nil {
 		return err
 	}
 	jsonOut := c.Bool("json")
-	bar := newPhaseProgress(c.App.ErrWriter, int64(len(backends)*runs*in.cfg.Partitions), fmt.Sprintf("bench prove %s", stacked.SizeLabel(in.cfg.SectorSize)))
+	bar := newPhaseProgress(c.App.ErrWriter, int64(len(backends)*runs*job.partitions), fmt.Sprintf("bench prove %s", job.label))
 	var results []proveResult
 	var proofs [][]byte
 	for _, backend := range backends {
 		var rec *phaseRecorder
 		var proof []byte
 		m, err := measure(runs, func(int) error {
-			rec = newPhaseRecorder(bar, c.App.ErrWriter, in.cfg.Partitions)
-			opts := proverOptions(c, dir, backend, rec)
+			rec = newPhaseRecorder(bar, c.App.ErrWriter, job.partitions)
+			opts := proverOptions(c, c.String("params-dir"), backend, rec)
 			if len(backends) > 1 {
 				opts = append(opts, porep.WithDeterministicRandomness(benchSeed))
 			}
-			pf, err := porep.SealCommitPhase2(in.data, in.sector, in.miner, opts...)
+			pf, err := job.prove(opts)
 			if err != nil {
 				return classifyPorepError(err)
 			}
@@ -119,7 +128,8 @@ func benchProveAction(c *cli.Context) error {
 		}
 		sp := summarize(m.Seconds)
 		results = append(results, proveResult{
-			RegisteredProof: in.cfg.Name,
+			Circuit:         job.circuit,
+			RegisteredProof: job.name,
 			Backend:         rec.backend(),
 			Partitions:      len(proof) / groth16.ProofSize,
 			Runs:            runs,
@@ -148,7 +158,7 @@ func benchProveAction(c *cli.Context) error {
 		printTimings(c.App.Writer, res.Timings)
 		return nil
 	}
-	cmp := proveComparison{RegisteredProof: in.cfg.Name, Partitions: results[0].Partitions, Runs: runs, Backends: results, ProofsIdentical: true}
+	cmp := proveComparison{Circuit: job.circuit, RegisteredProof: job.name, Partitions: results[0].Partitions, Runs: runs, Backends: results, ProofsIdentical: true}
 	for _, p := range proofs[1:] {
 		if !bytes.Equal(p, proofs[0]) {
 			cmp.ProofsIdentical = false
@@ -163,7 +173,106 @@ func benchProveAction(c *cli.Context) error {
 	}
 	if !cmp.ProofsIdentical {
 		// Every proof verified, yet with the same (r, s) they must be equal: a backend is wrong.
-		return internalError(fmt.Errorf("bench prove: the backends' proofs differ for the same C1, r and s (%s)", strings.Join(backends, ", ")))
+		return internalError(fmt.Errorf("bench prove: the backends' proofs differ for the same input, r and s (%s)", strings.Join(backends, ", ")))
+	}
+	return nil
+}
+
+// proveJob is what bench prove repeats: one whole proof of a circuit, as
+// its Go API makes it (every partition verified with the .vk).
+type proveJob struct {
+	circuit, name string // --circuit, registered proof
+	label         string // the sector size, for the progress line
+	partitions    int
+	prove         func(opts []porep.Option) ([]byte, error)
+}
+
+// proveInput reads --circuit's inputs and runs the checks that precede
+// proving (flags, parameter files, memory unless --force) for each backend.
+func proveInput(c *cli.Context, backends []string) (*proveJob, error) {
+	spec, err := lookupCircuit(c.String("circuit"), false)
+	if err != nil {
+		return nil, err
+	}
+	if spec.isUpdate {
+		return updateProveInput(c, backends)
+	}
+	if !spec.isPoSt {
+		for _, f := range []string{"vanilla", "synthetic", "sectors", "sector-size"} {
+			if c.IsSet(f) {
+				return nil, usageErrorf("--%s: only with --circuit %s or %s (porep proves --c1 FILE)", f, circuitWinningPoSt, circuitWindowPoSt)
+			}
+		}
+		if !c.IsSet("c1") {
+			return nil, usageErrorf("--circuit %s needs --c1 FILE", circuitPoRep)
+		}
+		in, err := readC1Input(c, true)
+		if err != nil {
+			return nil, err
+		}
+		if err := preflightProve(c, in, backends); err != nil {
+			return nil, err
+		}
+		return &proveJob{circuit: spec.name, name: in.cfg.Name, label: stacked.SizeLabel(in.cfg.SectorSize), partitions: in.cfg.Partitions,
+			prove: func(opts []porep.Option) ([]byte, error) {
+				return porep.SealCommitPhase2(in.data, in.sector, in.miner, opts...)
+			}}, nil
+	}
+	for _, f := range []string{"c1", "sector", "partitions-in-flight", "preload-params"} {
+		if c.IsSet(f) {
+			return nil, usageErrorf("--%s: only with --circuit %s", f, circuitPoRep)
+		}
+	}
+	if w := c.Int("synth-workers"); w < 0 {
+		return nil, usageErrorf("--synth-workers %d: must be at least 0", w)
+	}
+	set, err := postBenchInput(c, spec, 1)
+	if err != nil {
+		return nil, err
+	}
+	cfg, dir := set.cfg, c.String("params-dir")
+	if err := checkPoStParams(cfg, dir, true); err != nil {
+		return nil, err
+	}
+	if !c.Bool("force") {
+		if err := preflightBackends(cfg.Name, backends, func(b string) (porep.Commit2Memory, error) {
+			return porep.EstimatePoStMemory(cfg, b, porep.WithParamsDir(dir))
+		}); err != nil {
+			return nil, err
+		}
+	}
+	job := &proveJob{circuit: spec.name, name: cfg.Name, label: stacked.SizeLabel(cfg.SectorSize), partitions: cfg.Partitions(len(set.vanilla))}
+	job.prove = func(opts []porep.Option) ([]byte, error) {
+		var ps []proof.PoStProof
+		var err error
+		if cfg.Kind == post.Winning {
+			ps, err = porep.GenerateWinningPoStWithVanilla(cfg.Proof, set.miner, set.randomness, set.vanilla, opts...)
+		} else {
+			ps, err = porep.GenerateWindowPoStWithVanilla(cfg.Proof, set.miner, set.randomness, set.vanilla, opts...)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return ps[0].ProofBytes, nil
+	}
+	return job, nil
+}
+
+// preflightBackends refuses (exit 2) a proof of one partition in flight
+// whose estimated memory for one of the backends (auto: the one it picks)
+// exceeds the available memory.
+func preflightBackends(name string, backends []string, estimate func(backend string) (porep.Commit2Memory, error)) error {
+	for _, b := range backends {
+		if b == porep.BackendAuto {
+			b = porep.AutoPreference()
+		}
+		est, err := estimate(b)
+		if err != nil {
+			return internalError(err)
+		}
+		if err := checkMemoryEstimate(name, b, est, 1, false); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cuseal/cuseal/internal/synthetic"
+	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -22,7 +23,13 @@ func benchSynthCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "synth",
 		Usage: "circuit synthesis only (no parameters, no proving): constraints/s, allocations, peak RSS",
-		Description: "Builds each partition's Stacked-DRG circuit from C1 data and synthesizes it into a\n" +
+		Description: "--circuit porep (default) builds each partition's Stacked-DRG circuit from C1 data;\n" +
+			"winning-post and window-post build the FallbackPoSt circuit (a WindowPoSt partition, or the\n" +
+			"WinningPoSt circuit) from vanilla proofs: --vanilla DIR (as bench vanilla or post vanilla\n" +
+			"write it) or --synthetic (valid synthetic vanilla proofs of --sectors sectors; their checks\n" +
+			"run before the timed runs); update builds SnapDeals' EmptySectorUpdate circuit from\n" +
+			"--vanilla DIR (partition-K.bin, as update vanilla writes them) and --comm-r-old,\n" +
+			"--comm-r-new, --comm-d-new. Each circuit is synthesized into a\n" +
 			"ProvingAssignment pre-sized to the exact partition size, as the prover does: the time covers\n" +
 			"circuit construction from C1, synthesis (witness, a/b/c, densities) and the per-input\n" +
 			"rows. --synthetic makes correctly shaped but invalid C1 data for any sector size, so\n" +
@@ -31,9 +38,10 @@ func benchSynthCommand() *cli.Command {
 			"runs: the first partition is cold (fresh memory), later ones warm. Per partition it\n" +
 			"reports wall and CPU time, cores used (CPU/wall) and minor page faults (getrusage).",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB ... 64GiB); with --c1, must match it"},
-			&cli.StringFlag{Name: "c1", Usage: "C1 JSON (or lotus-bench Commit2In) `FILE`"},
-			&cli.BoolFlag{Name: "synthetic", Usage: "use synthetic (correctly shaped, invalid) C1 data"},
+			circuitFlag(false),
+			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB ... 64GiB); with --c1 or --vanilla, must match it"},
+			&cli.StringFlag{Name: "c1", Usage: "porep: C1 JSON (or lotus-bench Commit2In) `FILE`"},
+			&cli.BoolFlag{Name: "synthetic", Usage: "use synthetic data: correctly shaped, invalid C1 (porep); valid vanilla proofs (PoSt)"},
 			&cli.IntFlag{Name: "partitions", Usage: "partitions synthesized per run", Value: 1},
 			&cli.IntFlag{Name: "challenges", Usage: "challenges per partition (--synthetic only; default: the sector's)"},
 			&cli.IntFlag{Name: "runs", Usage: "measured runs (min/median/max reported)", Value: 1},
@@ -42,7 +50,7 @@ func benchSynthCommand() *cli.Command {
 			&cli.IntFlag{Name: "workers", Usage: "goroutines synthesizing one partition's challenges (0: GOMAXPROCS; 1: sequential; at most one per challenge), as commit2 --synth-workers", Value: 0},
 			&cli.BoolFlag{Name: "no-pool", Usage: "fresh assignment storage for every partition (no reuse across partitions and runs)"},
 			&cli.StringFlag{Name: "hugepages", Usage: "madvise(MADV_HUGEPAGE) the large vectors: auto (only where THP defrag is defer or never, so faults do not stall on compaction), on, off", Value: "auto"},
-		}, profileFlags()...),
+		}, append(append(postInputFlags("--partitions full partitions"), benchUpdateFlags()...), profileFlags()...)...),
 		Action: benchSynthAction,
 	}
 }
@@ -50,11 +58,13 @@ func benchSynthCommand() *cli.Command {
 // synthResult is what `cuseal bench synth --json` prints. constraints counts what the
 // prover evaluates for one partition: the circuit's constraints plus one per public input.
 type synthResult struct {
+	Circuit              string  `json:"circuit"` // --circuit
 	RegisteredProof      string  `json:"registered_proof"`
 	SectorSize           string  `json:"sector_size"`
-	Source               string  `json:"source"` // "synthetic" or the C1 file
+	Source               string  `json:"source"` // "synthetic", the C1 file or the vanilla-proof directory
 	Partitions           int     `json:"partitions"`
-	Challenges           int     `json:"challenges"` // per partition
+	Challenges           int     `json:"challenges"`        // per partition (PoSt: leaf challenges of all its sectors)
+	Sectors              int     `json:"sectors,omitempty"` // PoSt: vanilla proofs (sectors) given
 	Constraints          int     `json:"constraints"`
 	Aux                  int     `json:"aux"`
 	Inputs               int     `json:"inputs"` // ONE included
@@ -113,24 +123,14 @@ func benchSynthAction(c *cli.Context) error {
 	default:
 		return usageErrorf("--hugepages %q: want auto, on or off", hp)
 	}
-	c1, cfg, source, err := synthInput(c)
+	job, err := synthInput(c)
 	if err != nil {
 		return err
 	}
 	parts := c.Int("partitions")
-	if parts < 1 || parts > len(c1.VanillaProofs) {
-		return usageErrorf("--partitions %d: must be between 1 and %d (the partitions of the C1 data)", parts, len(c1.VanillaProofs))
-	}
-	// SynthesizeParallel runs at most one goroutine per challenge.
-	workers = min(workers, max(cfg.ChallengesPerPartition, 1))
-	// The exact partition size (measured once per shape, before the timed runs) pre-sizes
-	// every ProvingAssignment in stacked.SynthesizePartition, as in the prover.
-	hint, err := stacked.SizeHintFor(&cfg)
-	if err != nil {
-		return internalError(err)
-	}
-	slog.Info("bench synth", "proof", cfg.Name, "constraints", hint.Constraints+hint.Inputs,
-		"aux", hint.Aux, "inputs", hint.Inputs, "partitions", parts, "runs", runs)
+	// One goroutine per challenge (PoRep) or sector (PoSt) at most.
+	workers = min(workers, max(job.maxWorkers, 1))
+	slog.Info("bench synth", "proof", job.name, "partitions", parts, "runs", runs, "workers", workers)
 
 	stop, err := startProfiling(c)
 	if err != nil {
@@ -147,7 +147,7 @@ func benchSynthAction(c *cli.Context) error {
 	m, err := measure(runs, func(run int) error {
 		for k := 0; k < parts; k++ {
 			u0, t0 := selfUsage(), time.Now()
-			a, err := stacked.SynthesizePartition(context.Background(), c1, &cfg, k, pool, workers)
+			a, err := job.synthesize(context.Background(), k, pool, workers)
 			if err != nil {
 				return inputError(err)
 			}
@@ -176,11 +176,13 @@ func benchSynthAction(c *cli.Context) error {
 	}
 	sp := summarize(m.Seconds)
 	res := synthResult{
-		RegisteredProof: cfg.Name,
-		SectorSize:      stacked.SizeLabel(cfg.SectorSize),
-		Source:          source,
+		Circuit:         job.circuit,
+		RegisteredProof: job.name,
+		SectorSize:      stacked.SizeLabel(job.sectorSize),
+		Source:          job.source,
 		Partitions:      parts,
-		Challenges:      cfg.ChallengesPerPartition,
+		Challenges:      job.challenges,
+		Sectors:         job.sectors,
 		Constraints:     shape[0],
 		Aux:             shape[1],
 		Inputs:          shape[2],
@@ -202,14 +204,14 @@ func benchSynthAction(c *cli.Context) error {
 		res.ConstraintsPerSecond = float64(res.Constraints) * float64(parts) / sp.Median
 	}
 	if c.Bool("digests") {
-		if err := synthDigests(c1, &cfg, workers, pool, &res); err != nil {
+		if err := synthDigests(job, workers, pool, &res); err != nil {
 			return err
 		}
 	}
 	if jsonOut {
 		return writeJSON(c, res)
 	}
-	printf(c, "%s (%s), %s C1, %d partition(s) × %d challenge(s)\n", res.RegisteredProof, res.SectorSize, res.Source, parts, res.Challenges)
+	printf(c, "%s (%s), %s, %d partition(s) × %d challenge(s)\n", res.RegisteredProof, res.SectorSize, job.about, parts, res.Challenges)
 	printf(c, "  constraints: %d per partition (%d inputs, %d aux)\n", res.Constraints, res.Inputs, res.Aux)
 	printf(c, "  time:        %.3fs median, %.3fs min, %.3fs max over %d run(s)\n", res.Seconds, res.SecondsMin, res.SecondsMax, runs)
 	printf(c, "  rate:        %.3g constraints/s\n", res.ConstraintsPerSecond)
@@ -269,8 +271,8 @@ func (r *synthResult) summarizePartitions() {
 // density digests come from the same synthesis path as the timed runs, into the storage
 // they left in pool (reused, not cleared) unless pool is nil, so that comparing them with
 // those of --workers 1 --no-pool checks the parallel path and the storage reuse together.
-func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, workers int, pool *cs.BufferPool, res *synthResult) error {
-	a, err := stacked.SynthesizePartition(context.Background(), c1, cfg, 0, pool, workers)
+func synthDigests(job *synthJob, workers int, pool *cs.BufferPool, res *synthResult) error {
+	a, err := job.synthesize(context.Background(), 0, pool, workers)
 	if err != nil {
 		return inputError(err)
 	}
@@ -283,12 +285,8 @@ func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, workers int, 
 		pool.Trim() // the recording below needs the memory more
 	}
 	a = nil
-	circ, err := stacked.NewCircuit(c1, cfg, 0)
-	if err != nil {
-		return inputError(err)
-	}
 	rec := cs.NewRecorder()
-	if err := circ.Synthesize(rec); err != nil {
+	if err := job.record(0, rec); err != nil {
 		return inputError(err)
 	}
 	d := rec.Digest()
@@ -296,9 +294,121 @@ func synthDigests(c1 *stacked.C1Output, cfg *stacked.SectorConfig, workers int, 
 	return nil
 }
 
-// synthInput returns the C1 data to synthesize and its (possibly overridden) configuration,
+// synthJob is what bench synth measures: the partitions of one circuit.
+type synthJob struct {
+	circuit, name string // --circuit, registered proof
+	sectorSize    uint64
+	source        string // for the JSON: "synthetic", the file or directory
+	about         string // for the table: what the input is
+	partitions    int    // available
+	challenges    int    // per partition
+	sectors       int    // PoSt: vanilla proofs
+	maxWorkers    int    // useful synthesis goroutines per partition
+	synthesize    func(ctx context.Context, k int, pool *cs.BufferPool, workers int) (*cs.Assignment, error)
+	record        func(k int, rec *cs.Recorder) error // partition k's circuit into rec
+}
+
+// synthInput reads the circuit's inputs (--circuit) into a job and checks
+// --partitions against it.
+func synthInput(c *cli.Context) (*synthJob, error) {
+	spec, err := lookupCircuit(c.String("circuit"), false)
+	if err != nil {
+		return nil, err
+	}
+	var job *synthJob
+	switch {
+	case spec.isUpdate:
+		job, err = updateSynthInput(c)
+	case spec.isPoSt:
+		job, err = postSynthInput(c, spec)
+	default:
+		job, err = porepSynthInput(c)
+	}
+	if err != nil {
+		return nil, err
+	}
+	job.circuit = spec.name
+	if parts := c.Int("partitions"); parts < 1 || parts > job.partitions {
+		return nil, usageErrorf("--partitions %d: must be between 1 and %d (the partitions of the %s data)", parts, job.partitions, job.source)
+	}
+	return job, nil
+}
+
+// postSynthInput reads PoSt inputs: --vanilla DIR or --synthetic, and
+// prepares every partition (vanilla proofs parsed and checked, as the
+// prover does before synthesis).
+func postSynthInput(c *cli.Context, spec *circuitSpec) (*synthJob, error) {
+	for _, f := range []string{"c1", "challenges"} {
+		if c.IsSet(f) {
+			return nil, usageErrorf("--%s: only with --circuit %s (PoSt reads vanilla proofs: --vanilla DIR or --synthetic)", f, circuitPoRep)
+		}
+	}
+	set, err := postBenchInput(c, spec, c.Int("partitions"))
+	if err != nil {
+		return nil, err
+	}
+	cfg := set.cfg
+	n := cfg.Partitions(len(set.vanilla))
+	jobs := make([]*porep.PoStJob, n)
+	for k := range jobs {
+		if jobs[k], err = preparePoStPartition(set, k); err != nil {
+			return nil, err
+		}
+	}
+	job := &synthJob{
+		name: cfg.Name, sectorSize: cfg.SectorSize, source: set.source, about: set.about(),
+		partitions: n, challenges: cfg.Slots * cfg.SlotChallenges, sectors: len(set.vanilla), maxWorkers: cfg.Slots,
+		synthesize: func(ctx context.Context, k int, pool *cs.BufferPool, workers int) (*cs.Assignment, error) {
+			return jobs[k].Synthesize(ctx, pool, workers)
+		},
+		record: func(k int, rec *cs.Recorder) error {
+			circ, err := jobs[k].Circuit()
+			if err != nil {
+				return err
+			}
+			return circ.Synthesize(context.Background(), rec)
+		},
+	}
+	return job, nil
+}
+
+// porepSynthInput reads PoRep inputs: --c1 FILE or --synthetic.
+func porepSynthInput(c *cli.Context) (*synthJob, error) {
+	if c.IsSet("vanilla") || c.IsSet("sectors") {
+		return nil, usageErrorf("--vanilla and --sectors: only with --circuit %s or %s", circuitWinningPoSt, circuitWindowPoSt)
+	}
+	c1, cfg, source, err := porepC1Input(c)
+	if err != nil {
+		return nil, err
+	}
+	// The exact partition size, measured once per shape before the timed runs, pre-sizes
+	// every ProvingAssignment in stacked.SynthesizePartition, as in the prover.
+	if _, err := stacked.SizeHintFor(&cfg); err != nil {
+		return nil, internalError(err)
+	}
+	about := "C1 " + source
+	if source == "synthetic" {
+		about = "synthetic C1"
+	}
+	return &synthJob{
+		name: cfg.Name, sectorSize: cfg.SectorSize, source: source, about: about,
+		partitions: len(c1.VanillaProofs), challenges: cfg.ChallengesPerPartition, maxWorkers: cfg.ChallengesPerPartition,
+		synthesize: func(ctx context.Context, k int, pool *cs.BufferPool, workers int) (*cs.Assignment, error) {
+			return stacked.SynthesizePartition(ctx, c1, &cfg, k, pool, workers)
+		},
+		record: func(k int, rec *cs.Recorder) error {
+			circ, err := stacked.NewCircuit(c1, &cfg, k)
+			if err != nil {
+				return err
+			}
+			return circ.Synthesize(rec)
+		},
+	}, nil
+}
+
+// porepC1Input returns the C1 data to synthesize and its (possibly overridden) configuration,
 // from --c1 FILE or --synthetic.
-func synthInput(c *cli.Context) (*stacked.C1Output, stacked.SectorConfig, string, error) {
+func porepC1Input(c *cli.Context) (*stacked.C1Output, stacked.SectorConfig, string, error) {
 	path, useSynthetic := c.String("c1"), c.Bool("synthetic")
 	if (path == "") == !useSynthetic {
 		return nil, stacked.SectorConfig{}, "", usageErrorf("bench synth: give exactly one of --c1 FILE and --synthetic")

@@ -57,6 +57,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			verifyAggregateCommand(),
 			postCommand(),
 			vanillaCommand(),
+			updateCommand(),
 			benchCommand(),
 			serveCommand(),
 			clientCommand(),

@@ -14,7 +14,9 @@ import (
 
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/paramfile"
+	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/update"
 )
 
 // paramsCommand groups the Groth16 parameter commands.
@@ -157,6 +159,16 @@ func circuitOf(path string) (string, uint64) {
 		if strings.HasPrefix(filepath.Base(path), k.prefix) {
 			kind = k.name
 			break
+		}
+	}
+	for _, cfg := range post.Configs() { // one file pair per registered PoSt proof
+		if strings.HasPrefix(filepath.Base(path), cfg.ParameterFileStem()+".") {
+			kind = fmt.Sprintf("%sPoSt (%s)", cfg.Kind, cfg.Name)
+		}
+	}
+	for _, cfg := range update.Configs() { // one file pair per registered update proof
+		if strings.HasPrefix(filepath.Base(path), cfg.ParameterFileStem()+".") {
+			kind = fmt.Sprintf("SnapDeals update (%s)", cfg.Name)
 		}
 	}
 	return kind + ", " + stacked.SizeLabel(e.SectorSize) + " sectors", e.SectorSize

@@ -22,6 +22,7 @@ import (
 	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/update"
 )
 
 // defaultParamsSeed is the toxic-waste seed `params generate` uses without --seed: the one
@@ -49,7 +50,7 @@ func paramsGenerateCommand() *cli.Command {
 			"FIL_PROOFS_PARAMETER_CACHE points) unless --force.\n\n" + notForProduction,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB, 8MiB, ...); required unless --srs"},
-			&cli.StringFlag{Name: "circuit", Usage: "the circuit: porep (StackedDrg…V1_1), winning-post (StackedDrgWinning…V1) or window-post (StackedDrgWindow…V1_1)", Value: circuitPoRep},
+			circuitFlag(false),
 			&cli.BoolFlag{Name: "srs", Usage: "write an INSECURE SnarkPack SRS (" + aggregate.SRSFileName + ") instead of Groth16 parameters"},
 			&cli.IntFlag{Name: "srs-size", Usage: "with --srs: the most proofs it can aggregate (a power of two)", Value: defaultSRSSize},
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (created if missing)", Required: true},
@@ -271,49 +272,44 @@ func checkSetupMemory(sectorSize uint64, constraints int) error {
 		stacked.SizeLabel(sectorSize), humanBytes(need), float64(constraints)/1e6, humanBytes(avail), what)
 }
 
-// The --circuit values of params generate.
-const (
-	circuitPoRep       = "porep"
-	circuitWinningPoSt = "winning-post"
-	circuitWindowPoSt  = "window-post"
-)
-
 // testCircuitFor resolves --circuit and --sector-size into the circuit
 // test parameters are generated for and its (estimated) constraint count:
-// PoRep StackedDrg<size>V1_1, WinningPoSt StackedDrgWinning<size>V1 or
-// WindowPoSt StackedDrgWindow<size>V1_1 (the proofs Lotus and Curio use).
+// PoRep StackedDrg<size>V1_1, WinningPoSt StackedDrgWinning<size>V1,
+// WindowPoSt StackedDrgWindow<size>V1_1 (the proofs Lotus and Curio use) or
+// the update proof StackedDrg<size>V1.
 func testCircuitFor(circuit, sectorSize string) (paramfile.TestCircuit, int, error) {
-	var kind post.Kind
-	switch circuit {
-	case circuitPoRep:
+	spec, err := lookupCircuit(circuit, false)
+	if err != nil {
+		return paramfile.TestCircuit{}, 0, err
+	}
+	if spec.isUpdate {
+		cfg, err := updateConfigForSize(sectorSize)
+		if err != nil {
+			return paramfile.TestCircuit{}, 0, err
+		}
+		hint, err := update.SizeHintFor(&cfg)
+		if err != nil {
+			return paramfile.TestCircuit{}, 0, internalError(err)
+		}
+		return porep.UpdateTestCircuit(&cfg), hint.Constraints + hint.Inputs, nil
+	}
+	if !spec.isPoSt {
 		cfg, err := sectorConfigForSize(sectorSize)
 		if err != nil {
 			return paramfile.TestCircuit{}, 0, err
 		}
 		constraints, _ := paramfile.EstimateTestParamsMemory(&cfg)
 		return paramfile.PoRepTestCircuit(&cfg), constraints, nil
-	case circuitWinningPoSt:
-		kind = post.Winning
-	case circuitWindowPoSt:
-		kind = post.Window
-	default:
-		return paramfile.TestCircuit{}, 0, usageErrorf("--circuit %q: want %s, %s or %s", circuit, circuitPoRep, circuitWinningPoSt, circuitWindowPoSt)
 	}
-	size, err := parseSectorSize(sectorSize)
+	cfg, err := postConfigForSize(spec.postKind, sectorSize)
 	if err != nil {
-		return paramfile.TestCircuit{}, 0, inputError(err)
+		return paramfile.TestCircuit{}, 0, err
 	}
-	for _, cfg := range post.Configs() {
-		if cfg.Kind != kind || cfg.SectorSize != size {
-			continue
-		}
-		hint, err := post.SizeHintFor(&cfg)
-		if err != nil {
-			return paramfile.TestCircuit{}, 0, internalError(err)
-		}
-		return porep.PoStTestCircuit(&cfg), hint.Constraints + hint.Inputs, nil
+	hint, err := post.SizeHintFor(cfg)
+	if err != nil {
+		return paramfile.TestCircuit{}, 0, internalError(err)
 	}
-	return paramfile.TestCircuit{}, 0, internalError(fmt.Errorf("--sector-size %s: no %sPoSt proof for %d bytes", sectorSize, kind, size))
+	return porep.PoStTestCircuit(cfg), hint.Constraints + hint.Inputs, nil
 }
 
 // describeSeedHex renders a 32-byte seed (hex) the way --seed would take it: a short
@@ -416,6 +412,12 @@ func checkProveMemory(c *cli.Context, cfg *stacked.SectorConfig, backend, params
 	if err != nil {
 		return internalError(err)
 	}
+	return checkMemoryEstimate(cfg.Name, backend, est, inFlight, preload)
+}
+
+// checkMemoryEstimate refuses (exit 2) to prove name when its estimated
+// memory need exceeds the available memory, naming the knobs that lower it.
+func checkMemoryEstimate(name, backend string, est porep.Commit2Memory, inFlight int, preload bool) error {
 	limit, what, ok := memoryLimit()
 	if !ok || est.Total <= limit {
 		return nil
@@ -429,6 +431,6 @@ func checkProveMemory(c *cli.Context, cfg *stacked.SectorConfig, backend, params
 	}
 	knobs = append(knobs, "free memory or raise the limit", "pass --force to try anyway")
 	return usageErrorf("proving %s needs about %s of memory (.params %s mapped, %d partition(s) in flight at %s, %s backend work %s), but only %s is available (%s); %s",
-		cfg.Name, humanBytes(est.Total), humanBytes(est.Params), est.InFlight, humanBytes(est.PerPartition), backend, humanBytes(est.Backend),
+		name, humanBytes(est.Total), humanBytes(est.Params), est.InFlight, humanBytes(est.PerPartition), backend, humanBytes(est.Backend),
 		humanBytes(limit), what, strings.Join(knobs, ", or "))
 }

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -308,6 +309,14 @@ func TestParamsGeneratePoSt(t *testing.T) {
 		st, err := paramfile.ReadTestStamp(filepath.Join(dir, cfg.ParameterFileStem()+".cuseal-test.json"))
 		if err != nil || st.Seed != toxic || st.Circuit != cfg.ParameterIdentifier() {
 			t.Fatalf("%s: stamp %+v, %v", tc.circuit, st, err)
+		}
+		code, stdout, stderr = runCLI(t, "params", "info", "--json", pp)
+		var info paramsFileInfo
+		if code != exitOK || json.Unmarshal([]byte(stdout), &info) != nil {
+			t.Fatalf("%s: params info: exit %d: %s%s", tc.circuit, code, stdout, stderr)
+		}
+		if want := fmt.Sprintf("%sPoSt (%s), 2KiB sectors", cfg.Kind, cfg.Name); info.Status != "test" || info.Circuit != want || info.SectorSize != 2048 {
+			t.Errorf("%s: params info: status %q, circuit %q; want test, %q", tc.circuit, info.Status, info.Circuit, want)
 		}
 		code, stdout, stderr = runCLI(t, "params", "generate", "--circuit", tc.circuit, "--sector-size", "2KiB", "--seed", toxic, "--out", dir, "--reuse")
 		if code != 0 || !strings.Contains(stdout, "reused TEST parameters for "+cfg.Name) {

@@ -35,6 +35,7 @@ func postCommand() *cli.Command {
 			&cli.StringFlag{Name: "proof-type", Usage: "registered PoSt proof: its go-state-types number (0-4 winning, 10-14 window) or name (StackedDrgWindow32GiBV1_1)", Required: true},
 			minerFlag(),
 			paramsDirFlag(),
+			requireProductionFlag(),
 		}, extra...)
 	}
 	prove := func(extra ...cli.Flag) []cli.Flag {
@@ -67,6 +68,7 @@ func postCommand() *cli.Command {
 				Flags:     prove(&cli.IntFlag{Name: "partition", Usage: "prove only partition `K` from its sectors' vanilla proofs (GenerateSinglePartitionWindowPoStWithVanilla); -1: all", Value: -1}),
 				Action:    func(c *cli.Context) error { return postProveAction(c, post.Window) },
 			},
+			postVanillaCommand(),
 			{
 				Name:      "verify",
 				Usage:     "verify a WinningPoSt or WindowPoSt proof: exit 0 valid, 1 invalid",
@@ -219,8 +221,8 @@ func postProveAction(c *cli.Context, kind post.Kind) error {
 	if err := checkPoStParams(in.cfg, in.dir, true); err != nil {
 		return err
 	}
-	opts := []porep.Option{porep.WithParamsDir(in.dir), porep.WithBackend(backend), porep.WithContext(c.Context),
-		porep.WithLogger(slog.Default()), porep.WithSynthesisWorkers(c.Int("synth-workers"))}
+	opts := append([]porep.Option{porep.WithParamsDir(in.dir), porep.WithBackend(backend), porep.WithContext(c.Context),
+		porep.WithLogger(slog.Default()), porep.WithSynthesisWorkers(c.Int("synth-workers"))}, productionOptions(c)...)
 	var pf []byte
 	partitions := 1
 	switch {
@@ -306,17 +308,28 @@ func postSectors(c *cli.Context, in *postInputs) ([]proof.SectorInfo, error) {
 
 // sealedCID reads a comm_r given as 64 hex digits or as its sealed CID.
 func sealedCID(s string) (cid.Cid, error) {
+	return commitmentCID(s, commcid.ReplicaCommitmentV1ToCID, commcid.CIDToReplicaCommitmentV1)
+}
+
+// unsealedCID reads a comm_d given as 64 hex digits or as its unsealed CID.
+func unsealedCID(s string) (cid.Cid, error) {
+	return commitmentCID(s, commcid.DataCommitmentV1ToCID, commcid.CIDToDataCommitmentV1)
+}
+
+// commitmentCID reads a commitment given as 64 hex digits (made a CID by toCID) or as a
+// CID (checked by fromCID: codec and hash).
+func commitmentCID(s string, toCID func([]byte) (cid.Cid, error), fromCID func(cid.Cid) ([]byte, error)) (cid.Cid, error) {
 	if b, err := hex.DecodeString(strings.TrimPrefix(s, "0x")); err == nil {
 		if len(b) != 32 {
 			return cid.Undef, fmt.Errorf("%d bytes, want 32", len(b))
 		}
-		return commcid.ReplicaCommitmentV1ToCID(b)
+		return toCID(b)
 	}
 	k, err := cid.Decode(s)
 	if err != nil {
 		return cid.Undef, fmt.Errorf("neither 64 hex digits nor a CID: %v", err)
 	}
-	if _, err := commcid.CIDToReplicaCommitmentV1(k); err != nil {
+	if _, err := fromCID(k); err != nil {
 		return cid.Undef, err
 	}
 	return k, nil
@@ -350,7 +363,7 @@ func postVerifyAction(c *cli.Context) error {
 		return err
 	}
 	proofs := []proof.PoStProof{{PoStProof: in.cfg.Proof, ProofBytes: pf}}
-	opts := []porep.Option{porep.WithParamsDir(in.dir), porep.WithLogger(slog.Default())}
+	opts := append([]porep.Option{porep.WithParamsDir(in.dir), porep.WithLogger(slog.Default())}, productionOptions(c)...)
 	var ok bool
 	if in.cfg.Kind == post.Winning {
 		ok, err = porep.VerifyWinningPoSt(proof.WinningPoStVerifyInfo{Randomness: in.rnd, Proofs: proofs, ChallengedSectors: sectors, Prover: in.miner}, opts...)

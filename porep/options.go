@@ -154,8 +154,10 @@ func WithProgress(f func(PhaseEvent)) Option {
 	}
 }
 
-// WithRequireProductionParams makes SealCommitPhase2 and VerifySeal hash
-// the parameter files they use against the official table of rust-fil-proofs
+// WithRequireProductionParams makes SealCommitPhase2, VerifySeal and the
+// PoSt calls (GenerateWinningPoStWithVanilla, GenerateWindowPoStWithVanilla,
+// GenerateSinglePartitionWindowPoStWithVanilla, VerifyWinningPoSt,
+// VerifyWindowPoSt, PoStJob.LoadKeys) hash the parameter files they use against the official table of rust-fil-proofs
 // 19.1.0 (parameters.json; see paramfile.ParamsStatus) before using them, and fail
 // with an error wrapping ErrBadInput, naming the file, its digest and the
 // expected one, for anything but the official files (test parameters

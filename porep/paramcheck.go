@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/cuseal/cuseal/porep/paramfile"
-	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 // ErrParamsNotFound is returned when a parameter or verifying-key file is
@@ -39,12 +38,19 @@ func warnTestParams(s *settings, path string) {
 	s.progress(PhaseEvent{Phase: PhaseWarning, Partition: -1, File: path, Message: msg})
 }
 
-// productionCheck applies the production-parameter policy to cfg's files
-// in s.paramsDir: with WithRequireProductionParams (or
+// parameterFiles is a circuit whose parameter files have official names:
+// *stacked.SectorConfig (PoRep), *post.Config (PoSt), *update.Config
+// (SnapDeals).
+type parameterFiles interface {
+	ParameterPaths(dir string) (params, vk, meta string)
+}
+
+// productionCheck applies the production-parameter policy to the circuit's
+// files in s.paramsDir: with WithRequireProductionParams (or
 // FIL_PROOFS_VERIFY_PRODUCTION_PARAMS=1) every file is hashed against the
 // official table first; otherwise test-stamped files get the warning.
-func productionCheck(s *settings, cfg *stacked.SectorConfig, withParams bool) error {
-	pp, vp, _ := cfg.ParameterPaths(s.paramsDir)
+func productionCheck(s *settings, circuit parameterFiles, withParams bool) error {
+	pp, vp, _ := circuit.ParameterPaths(s.paramsDir)
 	paths := []string{vp}
 	if withParams {
 		paths = []string{pp, vp}

@@ -268,7 +268,7 @@ func provePoSt(s *settings, cfg *post.Config, rnd [32]byte, vps []*post.VanillaP
 	if err != nil {
 		return nil, err
 	}
-	params, pvk, err := loadPoStKeys(s.paramsDir, cfg, true)
+	params, pvk, err := loadPoStKeys(s, cfg, true)
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +296,7 @@ func provePoSt(s *settings, cfg *post.Config, rnd [32]byte, vps []*post.VanillaP
 		if err != nil {
 			return nil, fmt.Errorf("porep: partition %d: prove: %w", k, err)
 		}
-		if err := verifyPoStPartition(s.paramsDir, cfg, pvk, &ps[0], public, k); err != nil {
+		if err := verifyPartition(s.paramsDir, cfg, pvk, &ps[0], public, k); err != nil {
 			return nil, err
 		}
 		synthPool.Release(a) // a is not used after this
@@ -335,11 +335,29 @@ func postFileError(path string, err error) error {
 	return fmt.Errorf("porep: %s: %w", path, err)
 }
 
-// loadPoStKeys reads cfg's .vk (and, withParams, its .params) from dir. The
-// .vk must have one IC point per public input of cfg's circuit, and the
-// .params must hold the same verifying key: parameters of another circuit
-// are bad input.
-func loadPoStKeys(dir string, cfg *post.Config, withParams bool) (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
+// loadPoStKeys reads cfg's .vk (and, withParams, its .params) from the
+// parameter directory after the production-parameter policy
+// (productionCheck: WithRequireProductionParams, the TEST warning), as
+// loadKeys does.
+func loadPoStKeys(s *settings, cfg *post.Config, withParams bool) (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
+	if err := productionCheck(s, cfg, withParams); err != nil {
+		return nil, nil, err
+	}
+	return loadKeys(s.paramsDir, cfg, cfg.Name, withParams)
+}
+
+// keyFiles is a circuit whose keys loadKeys reads: its parameter paths and
+// its number of public inputs (ONE included).
+type keyFiles interface {
+	parameterFiles
+	NumPublicInputs() int
+}
+
+// loadKeys reads the .vk (and, withParams, the .params) of circuit name
+// from dir, cached per path and identity. The .vk must have one IC point
+// per public input of the circuit, and the .params must hold the same
+// verifying key: parameters of another circuit are bad input.
+func loadKeys(dir string, cfg keyFiles, name string, withParams bool) (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
 	pp, vp, _ := cfg.ParameterPaths(dir)
 	vfi, err := os.Stat(vp)
 	if err != nil {
@@ -361,7 +379,7 @@ func loadPoStKeys(dir string, cfg *post.Config, withParams bool) (*groth16.Param
 		}
 		if len(vk.IC) != cfg.NumPublicInputs() {
 			return nil, nil, badInputf("porep: %s: vk has %d IC points, the %s circuit has %d public inputs (ONE included): a key of another circuit",
-				vp, len(vk.IC), cfg.Name, cfg.NumPublicInputs())
+				vp, len(vk.IC), name, cfg.NumPublicInputs())
 		}
 		pvk, err := groth16.PrepareVerifyingKey(vk)
 		if err != nil {
@@ -460,7 +478,7 @@ func verifyPoSt(s *settings, kind post.Kind, randomness abi.PoStRandomness, proo
 	if err != nil {
 		return false, badInputf("porep: proof: %w", err)
 	}
-	_, pvk, err := loadPoStKeys(s.paramsDir, cfg, false)
+	_, pvk, err := loadPoStKeys(s, cfg, false)
 	if err != nil {
 		return false, err
 	}
@@ -474,18 +492,7 @@ func verifyPoSt(s *settings, kind post.Kind, randomness abi.PoStRandomness, proo
 			return false, badInput(fmt.Errorf("porep: %w", err))
 		}
 	}
-	if n == 1 {
-		err = pvk.Verify(&ps[0], publics[0])
-	} else {
-		err = pvk.VerifyBatch(ps, publics)
-	}
-	if errors.Is(err, groth16.ErrInvalidProof) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("porep: verify: %w", err)
-	}
-	return true, nil
+	return verifyProofs(pvk, ps, publics)
 }
 
 // VerifyWinningPoSt is filecoin-ffi's VerifyWinningPoSt (filecoin-proofs

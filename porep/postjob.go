@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"runtime"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
@@ -48,7 +47,8 @@ func partitionCount(cfg *post.Config, n int) error {
 
 // PrepareWinningPoSt checks the arguments of GenerateWinningPoStWithVanilla
 // exactly as it does (errors wrap ErrBadInput) and returns its one circuit
-// as a job (blinding index 0). Of opts, WithParamsDir and WithLogger apply.
+// as a job (blinding index 0). Of opts, WithParamsDir, WithLogger,
+// WithProgress and WithRequireProductionParams apply.
 func PrepareWinningPoSt(proofType abi.RegisteredPoStProof, minerID abi.ActorID, randomness abi.PoStRandomness, proofs [][]byte, opts ...Option) (*PoStJob, error) {
 	return preparePoSt(proofType, post.Winning, randomness, proofs, winningCount, 0, opts)
 }
@@ -56,7 +56,8 @@ func PrepareWinningPoSt(proofType abi.RegisteredPoStProof, minerID abi.ActorID, 
 // PrepareWindowPoStPartition checks the arguments of
 // GenerateSinglePartitionWindowPoStWithVanilla exactly as it does (errors
 // wrap ErrBadInput) and returns partition partitionIndex as a job (blinding
-// index partitionIndex). Of opts, WithParamsDir and WithLogger apply.
+// index partitionIndex). Of opts, WithParamsDir, WithLogger, WithProgress
+// and WithRequireProductionParams apply.
 func PrepareWindowPoStPartition(proofType abi.RegisteredPoStProof, minerID abi.ActorID, randomness abi.PoStRandomness, proofs [][]byte, partitionIndex uint, opts ...Option) (*PoStJob, error) {
 	return preparePoSt(proofType, post.Window, randomness, proofs, partitionCount, int(partitionIndex), opts)
 }
@@ -96,7 +97,7 @@ func (j *PoStJob) ParamsPaths() (params, vk string) {
 // (cached per process; a .vk of another circuit, or a .params of another
 // setup, is bad input; missing files ErrParamsNotFound).
 func (j *PoStJob) LoadKeys() (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
-	return loadPoStKeys(j.s.paramsDir, j.cfg, true)
+	return loadPoStKeys(j.s, j.cfg, true)
 }
 
 // Synthesize synthesizes the circuit into an assignment, its sectors on up
@@ -107,6 +108,16 @@ func (j *PoStJob) Synthesize(ctx context.Context, pool *cs.BufferPool, workers i
 		pool = synthPool
 	}
 	return synthesizePoSt(ctx, j.cfg, j.slots, j.index, pool, workers)
+}
+
+// Circuit builds the job's circuit afresh, for callers that synthesize it
+// into another constraint system (bench synth --digests records its R1CS).
+func (j *PoStJob) Circuit() (*post.Circuit, error) {
+	c, err := post.NewCircuit(j.cfg, j.slots)
+	if err != nil {
+		return nil, badInput(fmt.Errorf("porep: partition %d: %w", j.index, err))
+	}
+	return c, nil
 }
 
 // PublicInputs returns the public inputs (ONE excluded) as the verifier
@@ -120,7 +131,7 @@ func (j *PoStJob) PublicInputs(a *cs.Assignment) ([]fr.Element, error) {
 // verifier's public inputs; an error wraps ErrInvalidProof and names the
 // .vk file.
 func (j *PoStJob) Verify(pvk *groth16.PreparedVerifyingKey, proof *groth16.Proof, public []fr.Element) error {
-	return verifyPoStPartition(j.s.paramsDir, j.cfg, pvk, proof, public, j.index)
+	return verifyPartition(j.s.paramsDir, j.cfg, pvk, proof, public, j.index)
 }
 
 // Memory is EstimateCommit2Memory's breakdown for this circuit: one
@@ -158,23 +169,14 @@ func EstimatePoStMemory(cfg *post.Config, backend string, opts ...Option) (Commi
 
 // LoadPoStKeys is PoStJob.LoadKeys for cfg's circuit without a job.
 func LoadPoStKeys(cfg *post.Config, opts ...Option) (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
-	return loadPoStKeys(newSettings(opts).paramsDir, cfg, true)
+	return loadPoStKeys(newSettings(opts), cfg, true)
 }
 
 // EvictPoStKeys drops cfg's .params and .vk from the process-wide cache (a
 // later load opens them again) and reports whether the .params was
 // loaded. The mapping is closed when its last user lets go of it.
 func EvictPoStKeys(cfg *post.Config, opts ...Option) (wasLoaded bool) {
-	pp, vp, _ := cfg.ParameterPaths(newSettings(opts).paramsDir)
-	postKeysMu.Lock()
-	defer postKeysMu.Unlock()
-	if e, ok := postKeys[pp]; ok {
-		delete(postKeys, pp)
-		runtime.SetFinalizer(e.params, (*groth16.Params).Close)
-		wasLoaded = true
-	}
-	delete(postKeys, vp)
-	return wasLoaded
+	return evictKeys(newSettings(opts).paramsDir, cfg)
 }
 
 // synthesizePoSt synthesizes the circuit of slots (partition k, for
@@ -213,14 +215,21 @@ func postPublicInputs(slots []post.Slot, a *cs.Assignment, k int) ([]fr.Element,
 	if err != nil {
 		return nil, badInput(fmt.Errorf("porep: partition %d: %w", k, err))
 	}
-	if a != nil && !frSliceEqual(a.Input[1:], public) {
-		return nil, fmt.Errorf("porep: partition %d: synthesized inputs differ from the public inputs the verifier derives", k)
-	}
-	return public, nil
+	return public, checkInputs(a, public, k)
 }
 
-// verifyPoStPartition checks partition k's proof with the .vk's key.
-func verifyPoStPartition(dir string, cfg *post.Config, pvk *groth16.PreparedVerifyingKey, proof *groth16.Proof, public []fr.Element, k int) error {
+// checkInputs checks that assignment a (when not nil) carries public,
+// partition k's public inputs as the verifier derives them.
+func checkInputs(a *cs.Assignment, public []fr.Element, k int) error {
+	if a != nil && !frSliceEqual(a.Input[1:], public) {
+		return fmt.Errorf("porep: partition %d: synthesized inputs differ from the public inputs the verifier derives", k)
+	}
+	return nil
+}
+
+// verifyPartition checks partition k's proof with the key of cfg's .vk in
+// dir.
+func verifyPartition(dir string, cfg parameterFiles, pvk *groth16.PreparedVerifyingKey, proof *groth16.Proof, public []fr.Element, k int) error {
 	if err := pvk.Verify(proof, public); err != nil {
 		_, vp, _ := cfg.ParameterPaths(dir)
 		return fmt.Errorf("porep: partition %d: the produced proof does not verify against %s: %w", k, vp, err)
@@ -234,10 +243,21 @@ func verifyPoStPartition(dir string, cfg *post.Config, pvk *groth16.PreparedVeri
 // (post.BlankCircuit, as rust-fil-proofs' parameter generation).
 func PoStTestCircuit(cfg *post.Config) paramfile.TestCircuit {
 	c := *cfg
-	return paramfile.TestCircuit{Name: c.Name, SectorSize: c.SectorSize, Files: &c, Record: func() (*cs.R1CS, error) {
+	return blankTestCircuit(c.Name, c.SectorSize, &c, func() blankCircuit { return post.BlankCircuit(&c) })
+}
+
+// blankCircuit is a circuit without witness that can be recorded.
+type blankCircuit interface {
+	Synthesize(ctx context.Context, sys cs.ConstraintSystem) error
+}
+
+// blankTestCircuit is the paramfile.TestCircuit of a circuit whose R1CS
+// is that of blank().
+func blankTestCircuit(name string, sectorSize uint64, files paramfile.ParamFiles, blank func() blankCircuit) paramfile.TestCircuit {
+	return paramfile.TestCircuit{Name: name, SectorSize: sectorSize, Files: files, Record: func() (*cs.R1CS, error) {
 		rec := cs.NewRecorder()
-		if err := post.BlankCircuit(&c).Synthesize(context.Background(), rec); err != nil {
-			return nil, fmt.Errorf("porep: record %s: %w", c.Name, err)
+		if err := blank().Synthesize(context.Background(), rec); err != nil {
+			return nil, fmt.Errorf("porep: record %s: %w", name, err)
 		}
 		return rec.R1CS(), nil
 	}}

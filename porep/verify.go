@@ -117,6 +117,14 @@ func VerifySeal(info proof.SealVerifyInfo, opts ...Option) (bool, error) {
 			return false, fmt.Errorf("porep: partition %d: %w", k, err)
 		}
 	}
+	return verifyProofs(pvk, proofs, publics)
+}
+
+// verifyProofs checks proofs[k] against publics[k] (one batch when there
+// are several): (false, nil) when one does not verify, an error when they
+// cannot be checked.
+func verifyProofs(pvk *groth16.PreparedVerifyingKey, proofs []groth16.Proof, publics [][]fr.Element) (bool, error) {
+	var err error
 	if len(proofs) == 1 {
 		err = pvk.Verify(&proofs[0], publics[0])
 	} else {

@@ -31,8 +31,19 @@ func ParamsDir(t testing.TB, p abi.RegisteredPoStProof, toxicSeed [32]byte, vkFi
 	if err := post.BlankCircuit(&cfg).Synthesize(context.Background(), rec); err != nil {
 		t.Fatal(err)
 	}
-	r1cs := rec.R1CS()
-	cache := filepath.Join(testparams.Dir(), "post")
+	dir := t.TempDir()
+	pp, vp, _ := cfg.ParameterPaths(dir)
+	LinkParams(t, rec.R1CS(), toxicSeed, "post", pp, vp, vkFile)
+	return dir
+}
+
+// LinkParams puts the test parameters of r1cs from toxicSeed at
+// paramsPath (a link to groth16.CachedSetup's file under <test params
+// dir>/<cache>) and a copy of vkFile at vkPath: any circuit's parameter
+// directory under the official names.
+func LinkParams(t testing.TB, r1cs *cs.R1CS, toxicSeed [32]byte, cache, paramsPath, vkPath, vkFile string) {
+	t.Helper()
+	cache = filepath.Join(testparams.Dir(), cache)
 	params, err := groth16.CachedSetup(cache, r1cs, toxicSeed)
 	if err != nil {
 		t.Fatal(err)
@@ -40,17 +51,14 @@ func ParamsDir(t testing.TB, p abi.RegisteredPoStProof, toxicSeed [32]byte, vkFi
 	params.Close()
 	d := r1cs.Digest()
 	cached := filepath.Join(cache, "cuseal-test-v1-"+hex.EncodeToString(d[:])+"-"+hex.EncodeToString(toxicSeed[:])+".params")
-	dir := t.TempDir()
-	pp, vp, _ := cfg.ParameterPaths(dir)
-	if err := os.Symlink(cached, pp); err != nil {
+	if err := os.Symlink(cached, paramsPath); err != nil {
 		t.Fatal(err)
 	}
 	vk, err := os.ReadFile(vkFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(vp, vk, 0o644); err != nil {
+	if err := os.WriteFile(vkPath, vk, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return dir
 }

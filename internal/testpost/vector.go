@@ -14,6 +14,7 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
+	"github.com/cuseal/cuseal/internal/goldentest"
 	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -32,6 +33,9 @@ type Vector struct {
 	RSSeed       [32]byte // r, s of proof.bin (groth16.RandomnessFromSeed)
 	VKFile       string   // path of the .vk made from ToxicSeed
 	Want         []byte   // proof.bin: bellperson's proof with r, s from RSSeed
+	// Partitions are meta.json's partition records: counts, the four
+	// digests and popcounts of each partition circuit.
+	Partitions []goldentest.Partition
 }
 
 // Load reads porep/post/testdata/<folder> (found from this file's path, so
@@ -53,11 +57,13 @@ func Load(t testing.TB, folder string) *Vector {
 		Vanilla []struct {
 			File string `json:"file"`
 		} `json:"vanilla"`
-		VKFile    string `json:"vk_file"`
-		ToxicSeed string `json:"toxic_seed"`
-		RSSeed    string `json:"rs_seed"`
-		ProofFile string `json:"proof_file"`
+		VKFile    string                  `json:"vk_file"`
+		ToxicSeed string                  `json:"toxic_seed"`
+		RSSeed    string                  `json:"rs_seed"`
+		ProofFile string                  `json:"proof_file"`
+		Partition *[]goldentest.Partition `json:"partition"`
 	}
+	m.Partition = &v.Partitions
 	raw, err := os.ReadFile(filepath.Join(v.Dir, "meta.json"))
 	if err != nil {
 		t.Fatal(err)

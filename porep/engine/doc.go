@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
 // Package engine is cuseal's long-lived proving engine: one object that
-// accepts proof jobs of every kind cuseal proves (PoRep C2 today; PoSt and
-// SnapDeals plug in as kinds), schedules their partitions across CPU
+// accepts proof jobs of every kind cuseal proves (PoRep C2, WinningPoSt,
+// WindowPoSt partitions, SnapDeals updates: one kind file each), schedules their partitions across CPU
 // synthesis workers and one proving worker per device, and returns
 // verified proofs. `cuseal serve` (cuzk.v1.ProvingEngine over gRPC) and
 // in-process Go miners use it alike; porep.SealCommitPhase2 stays the

@@ -178,6 +178,7 @@ func New(cfg Config) (*Engine, error) {
 	e.register(KindPoRepC2, &porepKind{opts: opts, backend: memBackend, pool: e.pool})
 	e.register(KindWinningPoSt, &postKind{kind: post.Winning, opts: opts, backend: memBackend, pool: e.pool})
 	e.register(KindWindowPoStPartition, &postKind{kind: post.Window, opts: opts, backend: memBackend, pool: e.pool})
+	e.register(KindSnapDealsUpdate, &updateKind{opts: opts, backend: memBackend, pool: e.pool})
 	if cfg.TestDouble != nil {
 		e.register(KindTestDouble, &doubleKind{cfg: *cfg.TestDouble})
 	}

@@ -223,7 +223,7 @@ func TestCancelQueuedAndRunning(t *testing.T) {
 		t.Fatalf("second job %s, want queued", js.State)
 	}
 	if s := e.Status(); s.Budget.Assignments == 0 || s.Devices[0].CurrentJobID != run.JobID || s.Devices[0].CurrentKind != KindTestDouble ||
-		len(s.Queues) != 4 || s.Queues[3].Kind != KindTestDouble || s.Queues[3].Pending != 1 || s.Queues[3].InProgress != 1 {
+		len(s.Queues) != 5 || s.Queues[4].Kind != KindTestDouble || s.Queues[4].Pending != 1 || s.Queues[4].InProgress != 1 {
 		t.Fatalf("status while proving: %+v", s)
 	}
 	was, err := e.Cancel(queued.JobID)
@@ -430,7 +430,7 @@ func TestRefusals(t *testing.T) {
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "12582912 bytes") || !strings.Contains(err.Error(), "10485760 bytes") {
 		t.Fatalf("too large: %v", err)
 	}
-	if _, err := e.Submit(ctx, &Request{Kind: KindSnapDealsUpdate}); !errors.Is(err, ErrUnsupportedKind) || !strings.Contains(err.Error(), "SNAP_DEALS_UPDATE") {
+	if _, err := e.Submit(ctx, &Request{Kind: Kind(7)}); !errors.Is(err, ErrUnsupportedKind) || !strings.Contains(err.Error(), "Kind(7)") {
 		t.Fatalf("unsupported kind: %v", err)
 	}
 	if _, err := e.Submit(ctx, &Request{Kind: KindTestDouble, VanillaProof: []byte("bad")}); !errors.Is(err, ErrBadInput) {
@@ -588,7 +588,7 @@ func TestBackendProvers(t *testing.T) {
 	if len(s.Devices) != 1 || s.Devices[0].Name != "cpu" || s.Devices[0].Backend != "cpu" || s.Budget.Total != 1<<30 {
 		t.Fatalf("devices %+v budget %+v", s.Devices, s.Budget)
 	}
-	if len(s.Queues) != 3 || s.Queues[0].Kind != KindPoRepC2 || s.Queues[1].Kind != KindWinningPoSt || s.Queues[2].Kind != KindWindowPoStPartition {
+	if len(s.Queues) != 4 || s.Queues[0].Kind != KindPoRepC2 || s.Queues[1].Kind != KindWinningPoSt || s.Queues[2].Kind != KindWindowPoStPartition || s.Queues[3].Kind != KindSnapDealsUpdate {
 		t.Fatalf("queues %+v", s.Queues)
 	}
 	if _, err := New(Config{Backend: "no-such-backend"}); err == nil || !strings.Contains(err.Error(), "no-such-backend") {

@@ -46,8 +46,7 @@ func (pk *porepKind) prepare(req *Request) (plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
-	return &porepPlan{job: job, pool: pk.pool, spec: pk.spec(cfg, m.Params), bytes: m.PerPartition + m.Backend,
-		public: make([][]fr.Element, job.Partitions())}, nil
+	return newJobPlan(job, pk.pool, pk.spec(cfg, m.Params), m.PerPartition+m.Backend), nil
 }
 
 // circuitID is the cuzk-style id of cfg's circuit: porep-32g, porep-2k;
@@ -90,8 +89,19 @@ func (pk *porepKind) circuit(id string) (*paramsSpec, bool) {
 	return nil, false
 }
 
-type porepPlan struct {
-	job   *porep.Commit2Job
+// partitionJob is a porep job of several partition circuits
+// (porep.Commit2Job, porep.UpdateJob).
+type partitionJob interface {
+	Partitions() int
+	SynthesizePartition(ctx context.Context, k int, pool *cs.BufferPool, workers int) (*cs.Assignment, error)
+	PublicInputs(k int, a *cs.Assignment) ([]fr.Element, error)
+	VerifyPartition(pvk *groth16.PreparedVerifyingKey, k int, proof *groth16.Proof, public []fr.Element) error
+	Finish(proofs []groth16.Proof) ([]byte, error)
+}
+
+// jobPlan is the plan of a partitionJob.
+type jobPlan struct {
+	job   partitionJob
 	pool  *cs.BufferPool
 	spec  *paramsSpec
 	bytes uint64
@@ -102,11 +112,15 @@ type porepPlan struct {
 	public [][]fr.Element
 }
 
-func (p *porepPlan) partitions() int        { return p.job.Partitions() }
-func (p *porepPlan) params() *paramsSpec    { return p.spec }
-func (p *porepPlan) partitionBytes() uint64 { return p.bytes }
+func newJobPlan(job partitionJob, pool *cs.BufferPool, spec *paramsSpec, bytes uint64) *jobPlan {
+	return &jobPlan{job: job, pool: pool, spec: spec, bytes: bytes, public: make([][]fr.Element, job.Partitions())}
+}
 
-func (p *porepPlan) synthesize(ctx context.Context, k, threads int) (*cs.Assignment, error) {
+func (p *jobPlan) partitions() int        { return p.job.Partitions() }
+func (p *jobPlan) params() *paramsSpec    { return p.spec }
+func (p *jobPlan) partitionBytes() uint64 { return p.bytes }
+
+func (p *jobPlan) synthesize(ctx context.Context, k, threads int) (*cs.Assignment, error) {
 	a, err := p.job.SynthesizePartition(ctx, k, p.pool, threads)
 	if err != nil {
 		return nil, err
@@ -118,10 +132,10 @@ func (p *porepPlan) synthesize(ctx context.Context, k, threads int) (*cs.Assignm
 	return a, nil
 }
 
-func (p *porepPlan) release(a *cs.Assignment) { p.pool.Release(a) }
+func (p *jobPlan) release(a *cs.Assignment) { p.pool.Release(a) }
 
-func (p *porepPlan) verify(k int, a *cs.Assignment, proof *groth16.Proof, keys *keys) error {
+func (p *jobPlan) verify(k int, _ *cs.Assignment, proof *groth16.Proof, keys *keys) error {
 	return p.job.VerifyPartition(keys.pvk, k, proof, p.public[k])
 }
 
-func (p *porepPlan) finish(proofs []groth16.Proof) ([]byte, error) { return p.job.Finish(proofs) }
+func (p *jobPlan) finish(proofs []groth16.Proof) ([]byte, error) { return p.job.Finish(proofs) }

@@ -127,27 +127,70 @@ func authPath(sys cs.ConstraintSystem, hash TreeHash, path []PathLevel, cur Allo
 		if err != nil {
 			return AllocatedNum{}, nil, fmt.Errorf("por: level %d: %w", li, err)
 		}
-		switch hash {
-		case TreePoseidon:
-			vars, vals = vars[:0], vals[:0]
-			for j := range inserted {
-				vars = append(vars, inserted[j].Var)
-				vals = append(vals, inserted[j].Val)
-			}
-			v, val, err := poseidon.HashCircuit(sys, vars, vals)
-			if err != nil {
-				return AllocatedNum{}, nil, fmt.Errorf("por: level %d: %w", li, err)
-			}
-			cur = AllocatedNum{Var: v, Val: val}
-		case TreeSHA256:
-			h, err := SHA256HashMultiLeaf(sys, inserted)
-			if err != nil {
-				return AllocatedNum{}, nil, fmt.Errorf("por: level %d: %w", li, err)
-			}
-			cur = h
+		if cur, vars, vals, err = hashNode(sys, hash, inserted, vars, vals); err != nil {
+			return AllocatedNum{}, nil, fmt.Errorf("por: level %d: %w", li, err)
 		}
 	}
 	return cur, allBits, nil
+}
+
+// hashNode is the tree's hash_multi_leaf_circuit over the inserted
+// children; vars and vals are scratch, returned for reuse.
+func hashNode(sys cs.ConstraintSystem, hash TreeHash, inserted []AllocatedNum, vars []cs.Variable, vals []fr.Element) (AllocatedNum, []cs.Variable, []fr.Element, error) {
+	if hash == TreeSHA256 {
+		h, err := SHA256HashMultiLeaf(sys, inserted)
+		return h, vars, vals, err
+	}
+	vars, vals = vars[:0], vals[:0]
+	for j := range inserted {
+		vars = append(vars, inserted[j].Var)
+		vals = append(vals, inserted[j].Val)
+	}
+	v, val, err := poseidon.HashCircuit(sys, vars, vals)
+	return AllocatedNum{Var: v, Val: val}, vars, vals, err
+}
+
+// PoRNoChallengeInput mirrors storage-proofs-core gadgets/por.rs
+// por_no_challenge_input: the inclusion of leaf under root along already
+// allocated siblings (siblings[l] holds arities[l]−1 numbers, leaf side
+// first: base levels, then sub, then top) at the index given by already
+// allocated bits (LSB first, log2(arity) per level, all of them consumed).
+// Per level insert + the node hash, then computed_root · ONE = root; no
+// input, nothing allocated for bits or siblings. Shape errors are reported
+// before anything is written.
+func PoRNoChallengeInput(sys cs.ConstraintSystem, hash TreeHash, arities []int, bits []Boolean, leaf *AllocatedNum, siblings [][]AllocatedNum, root *AllocatedNum) error {
+	if hash != TreePoseidon && hash != TreeSHA256 {
+		return fmt.Errorf("por: unknown tree hash %d", hash)
+	}
+	if len(siblings) != len(arities) {
+		return fmt.Errorf("por: %d sibling levels for %d arities", len(siblings), len(arities))
+	}
+	need := 0
+	for l, a := range arities {
+		if a < 2 || a&(a-1) != 0 || (hash == TreePoseidon && a > poseidon.MaxArity) || (hash == TreeSHA256 && a != 2) || len(siblings[l]) != a-1 {
+			return fmt.Errorf("por: level %d: arity %d with %d siblings", l, a, len(siblings[l]))
+		}
+		need += log2Arity(a)
+	}
+	if need != len(bits) {
+		return fmt.Errorf("por: %d index bits for a path of %d bits (challenge bit-length and tree arity do not agree)", len(bits), need)
+	}
+	cur := *leaf
+	var vars []cs.Variable
+	var vals []fr.Element
+	for l, a := range arities {
+		k := log2Arity(a)
+		inserted, err := Insert(sys, &cur, bits[:k], siblings[l])
+		if err != nil {
+			return fmt.Errorf("por: level %d: %w", l, err)
+		}
+		bits = bits[k:]
+		if cur, vars, vals, err = hashNode(sys, hash, inserted, vars, vals); err != nil {
+			return fmt.Errorf("por: level %d: %w", l, err)
+		}
+	}
+	Equal(sys, &cur, root)
+	return nil
 }
 
 // EnforceInclusion proves in the circuit that leaf sits at the path's index

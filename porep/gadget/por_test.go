@@ -202,11 +202,7 @@ func TestPoRCircuitPrivateGolden(t *testing.T) {
 // already allocated, private root): per level 530 (Poseidon-8) / 314
 // (Poseidon-2) / 45,382 (SHA-256 binary) plus 2, one input = the index.
 func TestEnforceInclusion(t *testing.T) {
-	rng := rand.New(rand.NewSource(7))
-	leaves := make([]fr.Element, 64)
-	for i := range leaves {
-		leaves[i] = porRandFr(rng)
-	}
+	leaves := porLeaves(7)
 	for _, c := range []struct {
 		name string
 		hash TreeHash
@@ -218,13 +214,7 @@ func TestEnforceInclusion(t *testing.T) {
 		{"sha256-2", TreeSHA256, 2, 6*45_382 + 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var root fr.Element
-			var path []PathLevel
-			if c.hash == TreeSHA256 {
-				root, path = sha256TreePath(leaves, 2, 45)
-			} else {
-				root, path = poseidonTreePath(t, leaves, c.base, 0, 0, 45)
-			}
+			root, path := porTreePath(t, c.hash, c.base, leaves, 45)
 			tc := cs.NewTestCS()
 			r := AllocNum(tc, &root)
 			l := AllocNum(tc, &leaves[45])
@@ -280,4 +270,76 @@ func TestEnforceInclusionBadPath(t *testing.T) {
 			t.Fatal("a rejected path allocated variables")
 		}
 	}
+}
+
+// TestPoRNoChallengeInput checks por_no_challenge_input against
+// EnforceInclusion on the same path: the same root check with the caller's
+// bits and siblings, no input, insert + hash per level + 1 constraint; a
+// wrong leaf is unsatisfied, a bit count that disagrees with the arities is
+// an error before anything is written.
+func TestPoRNoChallengeInput(t *testing.T) {
+	leaves := porLeaves(9)
+	for _, c := range []struct {
+		name string
+		hash TreeHash
+		base int
+		want int
+	}{
+		{"poseidon-8", TreePoseidon, 8, 2*527 + 1},
+		{"sha256-2", TreeSHA256, 2, 6*45_381 + 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root, path := porTreePath(t, c.hash, c.base, leaves, 45)
+			for _, leaf := range []int{45, 44} {
+				tc := cs.NewTestCS()
+				r := AllocNum(tc, &root)
+				l := AllocNum(tc, &leaves[leaf])
+				var bits []Boolean
+				arities := make([]int, len(path))
+				sibs := make([][]AllocatedNum, len(path))
+				for li, lv := range path {
+					arities[li] = lv.Arity
+					for j := 0; j < log2Arity(lv.Arity); j++ {
+						bits = append(bits, Is(AllocBit(tc, (lv.Index>>j)&1 == 1)))
+					}
+					for j := range lv.Siblings {
+						sibs[li] = append(sibs[li], AllocNum(tc, &lv.Siblings[j]))
+					}
+				}
+				if err := PoRNoChallengeInput(tc, c.hash, arities, bits[:len(bits)-1], &l, sibs, &r); err == nil {
+					t.Fatal("accepted too few bits")
+				}
+				c0 := tc.NumConstraints()
+				if err := PoRNoChallengeInput(tc, c.hash, arities, bits, &l, sibs, &r); err != nil {
+					t.Fatal(err)
+				}
+				if got := tc.NumConstraints() - c0; got != c.want || tc.NumInputs() != 1 {
+					t.Fatalf("constraints = %d, inputs %d; want %d, 1", got, tc.NumInputs(), c.want)
+				}
+				if err := tc.Validate(); (err == nil) != (leaf == 45) {
+					t.Fatalf("leaf %d: Validate = %v", leaf, err)
+				}
+			}
+		})
+	}
+}
+
+// porLeaves returns 64 pseudo-random leaves from seed.
+func porLeaves(seed int64) []fr.Element {
+	rng := rand.New(rand.NewSource(seed))
+	leaves := make([]fr.Element, 64)
+	for i := range leaves {
+		leaves[i] = porRandFr(rng)
+	}
+	return leaves
+}
+
+// porTreePath returns the root of a tree over leaves and leaf i's path:
+// binary SHA-256 or Poseidon of the given base arity.
+func porTreePath(t *testing.T, hash TreeHash, base int, leaves []fr.Element, i int) (fr.Element, []PathLevel) {
+	t.Helper()
+	if hash == TreeSHA256 {
+		return sha256TreePath(leaves, 2, i)
+	}
+	return poseidonTreePath(t, leaves, base, 0, 0, i)
 }

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"path/filepath"
 
 	"github.com/filecoin-project/go-state-types/abi"
 
@@ -146,31 +145,11 @@ func (c *Config) Leaves() uint64 { return c.SectorSize / stacked.NodeSize }
 
 // PathArities lists the arities of a tree R path, leaf side first: the base
 // levels, then the sub and the top level where the shape has them.
-func (c *Config) PathArities() []int {
-	out := make([]int, 0, c.BasePathLen+2)
-	for i := 0; i < c.BasePathLen; i++ {
-		out = append(out, c.Shape.Base)
-	}
-	if c.Shape.Sub > 0 {
-		out = append(out, c.Shape.Sub)
-	}
-	if c.Shape.Top > 0 {
-		out = append(out, c.Shape.Top)
-	}
-	return out
-}
+func (c *Config) PathArities() []int { return c.Shape.PathArities(c.BasePathLen) }
 
 // ProofKind is the MerkleProof variant of the shape's tree R proofs: Single
 // (8-0-0), Sub (8-8-0) or Top (8-8-2).
-func (c *Config) ProofKind() stacked.ProofKind {
-	switch {
-	case c.Shape.Top > 0:
-		return stacked.ProofTop
-	case c.Shape.Sub > 0:
-		return stacked.ProofSub
-	}
-	return stacked.ProofSingle
-}
+func (c *Config) ProofKind() stacked.ProofKind { return c.Shape.ProofKind() }
 
 // NumPublicInputs is the number of inputs of one partition circuit,
 // including ONE: 1 + Slots · (1 + SlotChallenges).
@@ -209,9 +188,5 @@ func (c *Config) ParameterFileStem() string {
 // ParameterPaths returns the .params, .vk and .meta paths in dir
 // (stacked.ParameterDir when dir is empty).
 func (c *Config) ParameterPaths(dir string) (params, vk, meta string) {
-	if dir == "" {
-		dir = stacked.ParameterDir()
-	}
-	stem := filepath.Join(dir, c.ParameterFileStem())
-	return stem + ".params", stem + ".vk", stem + ".meta"
+	return stacked.ParameterPathsFor(dir, c.ParameterFileStem())
 }

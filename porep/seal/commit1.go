@@ -92,7 +92,7 @@ func CommitPhase1Output(ctx context.Context, cfg stacked.SectorConfig, sealedCID
 		return nil, err
 	}
 	defer s.close()
-	if s.treeC.Root != mustFr(m.CommC) || s.treeR.Root != mustFr(m.CommRLast) || s.treeD.root() != m.CommD {
+	if s.treeC.Root != mustFr(m.CommC) || s.treeR.Root != mustFr(m.CommRLast) || s.treeD.Root() != m.CommD {
 		return nil, fmt.Errorf("c1: files in %s do not match %s (trees rebuilt to other roots)", outDir, FileMeta)
 	}
 	g, err := stacked.GraphFor(&cfg)
@@ -140,7 +140,7 @@ func mustFr(d stacked.Domain) fr.Element {
 type sector struct {
 	cfg    *stacked.SectorConfig
 	layers []*os.File
-	treeD  *sha256Tree
+	treeD  *stacked.TreeD
 	treeC  *poseidon.Tree
 	treeR  *poseidon.Tree
 }
@@ -148,14 +148,14 @@ type sector struct {
 func readFrFile(path string, n int) ([]fr.Element, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("c1: %w", err)
+		return nil, err
 	}
 	if len(b) != 32*n {
-		return nil, fmt.Errorf("c1: %s is %d bytes, want %d", path, len(b), 32*n)
+		return nil, fmt.Errorf("%s is %d bytes, want %d", path, len(b), 32*n)
 	}
 	out := make([]fr.Element, n)
 	if err := bytesToFr(out, b); err != nil {
-		return nil, fmt.Errorf("c1: %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return out, nil
 }
@@ -171,19 +171,19 @@ func openSector(cfg *stacked.SectorConfig, dir string) (*sector, error) {
 	if uint64(len(data)) != cfg.SectorSize {
 		return nil, fmt.Errorf("c1: %s is %d bytes, want %d", FileDataPadded, len(data), cfg.SectorSize)
 	}
-	s.treeD = buildTreeD(data)
+	s.treeD = stacked.BuildTreeD(data)
 	n := int(cfg.Nodes)
 	sh := cfg.Shape
 	leavesC, err := readFrFile(filepath.Join(dir, FileTreeCLeaf), n)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("c1: %w", err)
 	}
 	if s.treeC, err = loadTree(dir, FileTreeCNodes, leavesC, sh); err != nil {
 		return nil, fmt.Errorf("c1: tree C: %w", err)
 	}
 	replica, err := readFrFile(filepath.Join(dir, FileSealed), n)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("c1: %w", err)
 	}
 	if s.treeR, err = loadTree(dir, FileTreeRNodes, replica, sh); err != nil {
 		return nil, fmt.Errorf("c1: tree R_last: %w", err)
@@ -245,7 +245,7 @@ func (s *sector) columnProof(node uint64) (stacked.ColumnProof, error) {
 	if err != nil {
 		return stacked.ColumnProof{}, err
 	}
-	p, err := poseidonProof(s.treeC, s.cfg.Shape, node)
+	p, err := stacked.PoseidonProof(s.treeC, s.cfg.Shape, node)
 	if err != nil {
 		return stacked.ColumnProof{}, err
 	}
@@ -282,8 +282,8 @@ func LabelingProofs(layers int, challenge uint64, drg, exp []stacked.ColumnProof
 
 func (s *sector) vanillaProof(g *stacked.Graph, c uint64, v *stacked.VanillaProof) error {
 	var err error
-	v.CommDProofs = s.treeD.proof(c)
-	if v.CommRLastProof, err = poseidonProof(s.treeR, s.cfg.Shape, c); err != nil {
+	v.CommDProofs = s.treeD.Proof(c)
+	if v.CommRLastProof, err = stacked.PoseidonProof(s.treeR, s.cfg.Shape, c); err != nil {
 		return err
 	}
 	rc := &v.ReplicaColumnProofs

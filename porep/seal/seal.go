@@ -142,6 +142,20 @@ func prepareOutDir(outDir string) error {
 	return nil
 }
 
+// moveInto renames the named files from staging into outDir; on a failure
+// it removes those already moved, leaving no partial output behind.
+func moveInto(staging, outDir string, names []string) error {
+	for _, n := range names {
+		if err := os.Rename(filepath.Join(staging, n), filepath.Join(outDir, n)); err != nil {
+			for _, m := range names {
+				os.Remove(filepath.Join(outDir, m))
+			}
+			return err
+		}
+	}
+	return nil
+}
+
 // readData reads dataPath: either unpadded data of exactly
 // SectorSize·127/128 bytes (Fr32-padded here) or already padded data of
 // exactly SectorSize bytes whose every node has its two top bits clear.
@@ -223,8 +237,8 @@ func Seal(ctx context.Context, cfg stacked.SectorConfig, dataPath, outDir string
 	}
 	defer os.RemoveAll(staging)
 
-	treeD := buildTreeD(data)
-	commD := treeD.root()
+	treeD := stacked.BuildTreeD(data)
+	commD := treeD.Root()
 	treeD = nil
 	replicaID := stacked.ReplicaID(stacked.ProverID(minerID), sectorNum, tk, commD, cfg.PoRepID)
 
@@ -257,14 +271,8 @@ func Seal(ctx context.Context, cfg stacked.SectorConfig, dataPath, outDir string
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	names := OutputFiles(&cfg)
-	for _, n := range names {
-		if err := os.Rename(filepath.Join(staging, n), filepath.Join(outDir, n)); err != nil {
-			for _, m := range names { // leave no partial output behind
-				os.Remove(filepath.Join(outDir, m))
-			}
-			return res, fmt.Errorf("seal: %w", err)
-		}
+	if err := moveInto(staging, outDir, OutputFiles(&cfg)); err != nil {
+		return res, fmt.Errorf("seal: %w", err)
 	}
 
 	res.CommRBytes, res.CommDBytes, res.CommC, res.CommRLast, res.ReplicaID = commR, commD, commC, commRLast, replicaID

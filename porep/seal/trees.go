@@ -3,7 +3,6 @@
 package seal
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"sync"
 
@@ -13,79 +12,6 @@ import (
 	"github.com/cuseal/cuseal/porep/poseidon"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
-
-// sha256Tree is the binary SHA-256 comm_d tree (tree D): levels[0] are the
-// padded data nodes, every parent is trim(sha256(left ‖ right)).
-type sha256Tree struct {
-	levels [][]stacked.Domain
-}
-
-// buildTreeD builds tree D over the padded data (len a power of two ≥ 2 nodes).
-func buildTreeD(data []byte) *sha256Tree {
-	n := len(data) / 32
-	leaves := make([]stacked.Domain, n)
-	for i := range leaves {
-		copy(leaves[i][:], data[32*i:])
-	}
-	t := &sha256Tree{levels: [][]stacked.Domain{leaves}}
-	for cur := leaves; len(cur) > 1; {
-		next := make([]stacked.Domain, len(cur)/2)
-		parallel.For(len(next), 4096, func(lo, hi int) {
-			var buf [64]byte
-			for i := lo; i < hi; i++ {
-				copy(buf[:32], cur[2*i][:])
-				copy(buf[32:], cur[2*i+1][:])
-				next[i] = sha256.Sum256(buf[:])
-				next[i][31] &= 0x3f
-			}
-		})
-		t.levels = append(t.levels, next)
-		cur = next
-	}
-	return t
-}
-
-func (t *sha256Tree) root() stacked.Domain { return t.levels[len(t.levels)-1][0] }
-
-// proof returns the comm_d inclusion proof of node i (a Single proof).
-func (t *sha256Tree) proof(i uint64) stacked.MerkleProof {
-	p := stacked.MerkleProof{Kind: stacked.ProofSingle, Root: t.root(), Leaf: t.levels[0][i]}
-	for l := 0; l+1 < len(t.levels); l++ {
-		p.Base = append(p.Base, stacked.PathElement{Hashes: []stacked.Domain{t.levels[l][i^1]}, Index: i & 1})
-		i >>= 1
-	}
-	return p
-}
-
-// poseidonProof converts a poseidon.Tree path into a C1 MerkleProof of the
-// variant the shape demands (base levels, then one sub, then one top).
-func poseidonProof(t *poseidon.Tree, shape stacked.TreeShape, i uint64) (stacked.MerkleProof, error) {
-	levels, err := t.Proof(int(i))
-	if err != nil {
-		return stacked.MerkleProof{}, err
-	}
-	per := len(t.Levels[0][0])
-	leaf := t.Levels[int(i)/per][0][int(i)%per]
-	p := stacked.MerkleProof{Root: stacked.FrToBytes(&t.Root), Leaf: stacked.FrToBytes(&leaf)}
-	elems := make([]stacked.PathElement, len(levels))
-	for j, l := range levels {
-		e := stacked.PathElement{Index: uint64(l.Index), Hashes: make([]stacked.Domain, len(l.Siblings))}
-		for s := range l.Siblings {
-			e.Hashes[s] = stacked.FrToBytes(&l.Siblings[s])
-		}
-		elems[j] = e
-	}
-	switch {
-	case shape.Sub == 0:
-		p.Kind, p.Base = stacked.ProofSingle, elems
-	case shape.Top == 0:
-		p.Kind, p.Base, p.Sub = stacked.ProofSub, elems[:len(elems)-1], elems[len(elems)-1:]
-	default:
-		n := len(elems)
-		p.Kind, p.Base, p.Sub, p.Top = stacked.ProofTop, elems[:n-2], elems[n-2:n-1], elems[n-1:]
-	}
-	return p, nil
-}
 
 // bytesToFr decodes n consecutive 32-byte little-endian canonical nodes.
 func bytesToFr(out []fr.Element, b []byte) error {

@@ -61,19 +61,7 @@ type ColumnCircuit struct {
 
 // treePathShape lists the arities of a tree C / R_last path: BasePathLen
 // levels of the base arity, then one sub level and one top level if present.
-func treePathShape(cfg *SectorConfig) []int {
-	out := make([]int, 0, cfg.PathLen())
-	for i := 0; i < cfg.BasePathLen(); i++ {
-		out = append(out, cfg.Shape.Base)
-	}
-	if cfg.Shape.Sub > 0 {
-		out = append(out, cfg.Shape.Sub)
-	}
-	if cfg.Shape.Top > 0 {
-		out = append(out, cfg.Shape.Top)
-	}
-	return out
-}
+func treePathShape(cfg *SectorConfig) []int { return cfg.Shape.PathArities(cfg.BasePathLen()) }
 
 // binaryPathShape lists the arities of a comm_d path: CommDDepth levels of 2.
 func binaryPathShape(cfg *SectorConfig) []int {

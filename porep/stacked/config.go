@@ -95,6 +95,35 @@ func (s TreeShape) BaseTrees() int {
 	return n
 }
 
+// PathArities lists the arities of a path through a tree of this shape,
+// leaf side first: baseLevels levels of the base arity, then the sub and
+// the top level where the shape has them (MerkleProof::path's order).
+func (s TreeShape) PathArities(baseLevels int) []int {
+	out := make([]int, 0, baseLevels+2)
+	for i := 0; i < baseLevels; i++ {
+		out = append(out, s.Base)
+	}
+	if s.Sub > 0 {
+		out = append(out, s.Sub)
+	}
+	if s.Top > 0 {
+		out = append(out, s.Top)
+	}
+	return out
+}
+
+// ProofKind is the MerkleProof variant of the shape's trees: Single
+// (no sub arity), Sub (sub, no top) or Top (sub and top).
+func (s TreeShape) ProofKind() ProofKind {
+	switch {
+	case s.Top > 0:
+		return ProofTop
+	case s.Sub > 0:
+		return ProofSub
+	}
+	return ProofSingle
+}
+
 // Validate checks that the arities are among those rust-fil-proofs supports
 // for PoRep trees: base {2,4,8}, sub {0,2,4,8}, top {0,2,4}, top only with sub.
 func (s TreeShape) Validate() error {

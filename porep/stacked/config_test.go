@@ -208,3 +208,22 @@ func TestSectorSizeTable(t *testing.T) {
 		}
 	}
 }
+
+// TestTreeShapePathArities checks the path arities and MerkleProof variant
+// of the published shapes.
+func TestTreeShapePathArities(t *testing.T) {
+	for _, c := range []struct {
+		s    TreeShape
+		base int
+		want string
+		kind ProofKind
+	}{
+		{Shape800, 2, "[8 8]", ProofSingle},
+		{Shape880, 9, "[8 8 8 8 8 8 8 8 8 8]", ProofSub},
+		{Shape882, 9, "[8 8 8 8 8 8 8 8 8 8 2]", ProofTop},
+	} {
+		if got := fmt.Sprint(c.s.PathArities(c.base)); got != c.want || c.s.ProofKind() != c.kind {
+			t.Errorf("%s: %s %s, want %s %s", c.s, got, c.s.ProofKind(), c.want, c.kind)
+		}
+	}
+}

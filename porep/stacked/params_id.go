@@ -45,9 +45,16 @@ func ParameterDir() string {
 // ParameterPaths returns the .params, .vk and .meta paths in dir (ParameterDir
 // when dir is empty).
 func (c *SectorConfig) ParameterPaths(dir string) (params, vk, meta string) {
+	return ParameterPathsFor(dir, c.ParameterFileStem())
+}
+
+// ParameterPathsFor returns the .params, .vk and .meta paths of any
+// circuit's file stem (v28-<cache identifier>) in dir (ParameterDir when
+// dir is empty).
+func ParameterPathsFor(dir, stem string) (params, vk, meta string) {
 	if dir == "" {
 		dir = ParameterDir()
 	}
-	stem := filepath.Join(dir, c.ParameterFileStem())
-	return stem + ".params", stem + ".vk", stem + ".meta"
+	p := filepath.Join(dir, stem)
+	return p + ".params", p + ".vk", p + ".meta"
 }

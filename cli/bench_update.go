@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ipfs/go-cid"
+	"github.com/urfave/cli/v2"
+
+	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/update"
+)
+
+// benchUpdateFlags are bench synth's and bench prove's flags for --circuit update: the
+// commitments the vanilla partition proofs were made for.
+func benchUpdateFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "comm-r-old", Usage: "update: the sector key's comm_r (sealed CID or 64 hex digits)"},
+		&cli.StringFlag{Name: "comm-r-new", Usage: "update: the updated sector's comm_r (sealed CID or 64 hex digits)"},
+		&cli.StringFlag{Name: "comm-d-new", Usage: "update: the new data's comm_d (unsealed CID or 64 hex digits)"},
+	}
+}
+
+// readUpdateVanillaDir reads DIR/partition-K.bin for K = 0, 1, ... and
+// finds the update proof whose partition proofs have their size (checked
+// against --sector-size when given).
+func readUpdateVanillaDir(c *cli.Context, dir string) (*update.Config, [][]byte, error) {
+	var vanilla [][]byte
+	for k := 0; ; k++ {
+		b, err := os.ReadFile(filepath.Join(dir, partitionProofFile(k)))
+		if os.IsNotExist(err) && k > 0 {
+			break
+		}
+		if err != nil {
+			return nil, nil, inputError(fmt.Errorf("--vanilla: %w", fileError(err)))
+		}
+		vanilla = append(vanilla, b)
+	}
+	var cfg *update.Config
+	for _, u := range update.Configs() {
+		if update.PartitionProofSize(&u) == len(vanilla[0]) {
+			cfg = &u
+			break
+		}
+	}
+	if cfg == nil {
+		return nil, nil, usageErrorf("--vanilla %s: %s is %d bytes, the size of no update proof's partition proof", dir, partitionProofFile(0), len(vanilla[0]))
+	}
+	if c.IsSet("sector-size") {
+		size, err := parseSectorSize(c.String("sector-size"))
+		if err != nil {
+			return nil, nil, inputError(err)
+		}
+		if size != cfg.SectorSize {
+			return nil, nil, usageErrorf("--sector-size %s does not match --vanilla %s: it holds %s partition proofs (%s)",
+				c.String("sector-size"), dir, stacked.SizeLabel(cfg.SectorSize), cfg.Name)
+		}
+	}
+	return cfg, vanilla, nil
+}
+
+// benchUpdateSet is the update circuit's bench input: the vanilla
+// partition proofs of --vanilla DIR and the three commitments.
+type benchUpdateSet struct {
+	cfg                            *update.Config
+	dir                            string
+	vanilla                        [][]byte
+	oldSealed, newSealed, unsealed cid.Cid
+}
+
+// benchUpdateInput reads --vanilla DIR (partition-K.bin, as `cuseal update
+// vanilla` writes them) and --comm-r-old, --comm-r-new, --comm-d-new.
+func benchUpdateInput(c *cli.Context) (*benchUpdateSet, error) {
+	for _, f := range []string{"c1", "challenges", "sectors"} {
+		if c.IsSet(f) {
+			return nil, usageErrorf("--%s: not with --circuit %s (it reads vanilla partition proofs: --vanilla DIR)", f, circuitUpdate)
+		}
+	}
+	dir := c.String("vanilla")
+	if c.Bool("synthetic") || dir == "" {
+		return nil, usageErrorf("--circuit %s: give --vanilla DIR (partition-K.bin files, e.g. from cuseal update vanilla) and the commitments; there are no synthetic update inputs yet", circuitUpdate)
+	}
+	cfg, vanilla, err := readUpdateVanillaDir(c, dir)
+	if err != nil {
+		return nil, err
+	}
+	set := &benchUpdateSet{cfg: cfg, dir: dir, vanilla: vanilla}
+	for _, f := range []struct {
+		name  string
+		dst   *cid.Cid
+		parse func(string) (cid.Cid, error)
+	}{{"comm-r-old", &set.oldSealed, sealedCID}, {"comm-r-new", &set.newSealed, sealedCID}, {"comm-d-new", &set.unsealed, unsealedCID}} {
+		v := c.String(f.name)
+		if v == "" {
+			return nil, usageErrorf("--circuit %s needs --comm-r-old, --comm-r-new and --comm-d-new (the commitments of --vanilla %s)", circuitUpdate, dir)
+		}
+		if *f.dst, err = f.parse(v); err != nil {
+			return nil, usageErrorf("--%s %s: %v", f.name, v, err)
+		}
+	}
+	return set, nil
+}
+
+// updateSynthInput is bench synth's update job: every partition, checked
+// as the prover checks it.
+func updateSynthInput(c *cli.Context) (*synthJob, error) {
+	set, err := benchUpdateInput(c)
+	if err != nil {
+		return nil, err
+	}
+	cfg := set.cfg
+	job, err := porep.PrepareUpdate(cfg.Proof, set.oldSealed, set.newSealed, set.unsealed, set.vanilla)
+	if err != nil {
+		return nil, classifyPorepError(fmt.Errorf("--vanilla %s: %w", set.dir, err))
+	}
+	return &synthJob{
+		name: cfg.Name, sectorSize: cfg.SectorSize, source: set.dir, about: fmt.Sprintf("vanilla partition proofs from %s", set.dir),
+		partitions: job.Partitions(), challenges: cfg.ChallengeCount, maxWorkers: cfg.ChallengeCount,
+		synthesize: func(ctx context.Context, k int, pool *cs.BufferPool, workers int) (*cs.Assignment, error) {
+			return job.SynthesizePartition(ctx, k, pool, workers)
+		},
+		record: func(k int, rec *cs.Recorder) error {
+			circ, err := job.Circuit(k)
+			if err != nil {
+				return err
+			}
+			return circ.Synthesize(context.Background(), rec)
+		},
+	}, nil
+}
+
+// updateProveInput is bench prove's update job: the whole update proof as
+// update prove makes it, after the parameter and memory checks.
+func updateProveInput(c *cli.Context, backends []string) (*proveJob, error) {
+	for _, f := range []string{"sector", "preload-params"} {
+		if c.IsSet(f) {
+			return nil, usageErrorf("--%s: only with --circuit %s", f, circuitPoRep)
+		}
+	}
+	if w := c.Int("synth-workers"); w < 0 {
+		return nil, usageErrorf("--synth-workers %d: must be at least 0", w)
+	}
+	set, err := benchUpdateInput(c)
+	if err != nil {
+		return nil, err
+	}
+	cfg, dir := set.cfg, c.String("params-dir")
+	if err := checkUpdateParams(cfg, dir, true); err != nil {
+		return nil, err
+	}
+	if !c.Bool("force") {
+		if err := preflightBackends(cfg.Name, backends, func(b string) (porep.Commit2Memory, error) {
+			return porep.EstimateUpdateMemory(cfg, b, porep.WithParamsDir(dir))
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return &proveJob{circuit: circuitUpdate, name: cfg.Name, label: stacked.SizeLabel(cfg.SectorSize), partitions: cfg.Partitions,
+		prove: func(opts []porep.Option) ([]byte, error) {
+			return porep.GenerateUpdateProofWithVanilla(cfg.Proof, set.oldSealed, set.newSealed, set.unsealed, set.vanilla, opts...)
+		}}, nil
+}

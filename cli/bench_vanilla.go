@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package main
+
+import (
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cuseal/cuseal/internal/synthetic"
+	"github.com/cuseal/cuseal/porep/post"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+func benchVanillaCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "vanilla",
+		Usage: "write valid synthetic PoSt vanilla proofs (any sector size and count) to a directory",
+		Description: "Makes one vanilla proof per synthetic sector, as filecoin-ffi's GenerateSingleVanillaProof\n" +
+			"returns them, deterministic from --seed: each sector's tree R is sparse (one fill value\n" +
+			"everywhere but the challenged leaves), so 32GiB sectors cost only their challenged paths,\n" +
+			"and the proofs are valid: a PoSt proof made from them verifies. --out DIR receives\n" +
+			"sector-<n>.bin per sector and vanilla.json (proof type, miner, randomness, sector numbers,\n" +
+			"comm_r and sealed CIDs), which bench synth|prove --vanilla DIR read.",
+		Flags: append([]cli.Flag{
+			circuitFlag(true),
+			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB ... 64GiB)", Required: true},
+			&cli.IntFlag{Name: "sectors", Usage: "number of sectors (default: one full partition; WinningPoSt takes 1)"},
+			&cli.Uint64Flag{Name: "seed", Usage: "seed of the randomness, sector numbers, comm_c and leaves", Value: 1},
+			&cli.StringFlag{Name: "miner", Usage: "miner actor address (its id is the prover id)", Value: "t01000"},
+			&cli.StringFlag{Name: "out", Usage: "output `DIR` (created if missing)", Required: true},
+			&cli.BoolFlag{Name: "force", Usage: "replace the vanilla proofs of an existing --out DIR"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
+		}, profileFlags()...),
+		Action: benchVanillaAction,
+	}
+}
+
+// benchVanillaOutput is what `cuseal bench vanilla --json` prints.
+type benchVanillaOutput struct {
+	RegisteredProof string  `json:"registered_proof"`
+	Sectors         int     `json:"sectors"`
+	Partitions      int     `json:"partitions"`
+	Bytes           int     `json:"bytes"` // of all vanilla proofs
+	Dir             string  `json:"dir"`
+	Seconds         float64 `json:"seconds"`
+}
+
+func benchVanillaAction(c *cli.Context) error {
+	start := time.Now()
+	spec, err := lookupCircuit(c.String("circuit"), true)
+	if err != nil {
+		return err
+	}
+	cfg, err := postConfigForSize(spec.postKind, c.String("sector-size"))
+	if err != nil {
+		return err
+	}
+	miner, err := parseMiner(c.String("miner"))
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	n := c.Int("sectors")
+	if c.IsSet("sectors") {
+		if cfg.Kind == post.Winning && n != post.WinningSectorCount {
+			return usageErrorf("--sectors %d: %s proves exactly %d sector", n, cfg.Name, post.WinningSectorCount)
+		}
+		if n < 1 {
+			return usageErrorf("--sectors %d: must be at least 1", n)
+		}
+	}
+	if err := checkProfilePaths(c); err != nil {
+		return err
+	}
+	stop, err := startProfiling(c)
+	if err != nil {
+		return err
+	}
+	set, err := synthetic.PoSt(cfg.Proof, synthetic.PoStOptions{Sectors: n, Miner: miner, Seed: c.Uint64("seed")})
+	if serr := stop(); err == nil && serr != nil {
+		return serr
+	}
+	if err != nil {
+		return internalError(err)
+	}
+	vs := &postVanillaSet{cfg: &set.Config, miner: set.Miner, randomness: set.Randomness, sectors: set.Sectors, vanilla: set.Vanilla, synthetic: true}
+	if err := writeVanillaDir(c.String("out"), vs, c.Bool("force")); err != nil {
+		return err
+	}
+	out := benchVanillaOutput{RegisteredProof: cfg.Name, Sectors: len(set.Vanilla), Partitions: cfg.Partitions(len(set.Vanilla)),
+		Dir: c.String("out"), Seconds: time.Since(start).Seconds()}
+	for _, b := range set.Vanilla {
+		out.Bytes += len(b)
+	}
+	if c.Bool("json") {
+		return writeJSON(c, out)
+	}
+	printf(c, "%s (%s): %d sector(s), %d partition(s), %s of vanilla proofs in %s (%.3fs)\n", out.RegisteredProof,
+		stacked.SizeLabel(cfg.SectorSize), out.Sectors, out.Partitions, humanBytes(uint64(out.Bytes)), out.Dir, out.Seconds)
+	return nil
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package main
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	commcid "github.com/filecoin-project/go-fil-commcid"
+	"github.com/filecoin-project/go-state-types/abi"
+	"github.com/filecoin-project/go-state-types/proof"
+
+	"github.com/cuseal/cuseal/porep/post"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// vanillaDirMeta is the file of a vanilla-proof directory that names what
+// the verifier is given; next to it, one sector-<n>.bin per sector holding
+// GenerateSingleVanillaProof's bytes.
+const vanillaDirMeta = "vanilla.json"
+
+// postVanillaSet is a set of PoSt vanilla proofs with what proving and
+// verifying them needs: `bench vanilla` and `post vanilla` write it,
+// `bench synth|prove --vanilla DIR` read it.
+type postVanillaSet struct {
+	cfg        *post.Config
+	miner      abi.ActorID
+	randomness abi.PoStRandomness
+	sectors    []proof.SectorInfo // in the vanilla proofs' order
+	vanilla    [][]byte
+	synthetic  bool
+	source     string // "synthetic" or the directory read
+}
+
+// vanillaDirJSON is vanilla.json.
+type vanillaDirJSON struct {
+	RegisteredProof string `json:"registered_proof"` // go-state-types name
+	ProofType       int64  `json:"proof_type"`       // go-state-types number
+	Miner           uint64 `json:"miner"`            // actor id
+	Randomness      string `json:"randomness"`       // 64 hex digits, byte 31 ≤ 0x3f
+	// Synthetic: made by `cuseal bench vanilla` (valid proofs of sparse
+	// synthetic trees R), not from sealed sectors.
+	Synthetic bool               `json:"synthetic"`
+	Sectors   []vanillaDirSector `json:"sectors"` // in proving order (ascending number)
+}
+
+type vanillaDirSector struct {
+	SectorNumber uint64 `json:"sector_number"`
+	CommR        string `json:"comm_r"` // 64 hex digits
+	SealedCID    string `json:"sealed_cid"`
+	File         string `json:"file"` // relative to the directory
+}
+
+func vanillaFileName(n abi.SectorNumber) string { return fmt.Sprintf("sector-%d.bin", n) }
+
+// writeVanillaDir writes the set into dir (created if missing): the
+// sector files first, vanilla.json last, each atomically. An existing
+// vanilla.json is refused unless force.
+func writeVanillaDir(dir string, s *postVanillaSet, force bool) error {
+	meta := filepath.Join(dir, vanillaDirMeta)
+	if _, err := os.Lstat(meta); err == nil && !force {
+		return usageErrorf("--out %s: holds %s already; refusing to overwrite it (pass --force to replace it)", dir, vanillaDirMeta)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return inputError(fmt.Errorf("--out: %w", fileError(err)))
+	}
+	if err := checkWritableDir(dir); err != nil {
+		return err
+	}
+	j := vanillaDirJSON{RegisteredProof: s.cfg.Name, ProofType: int64(s.cfg.Proof), Miner: uint64(s.miner),
+		Randomness: hex.EncodeToString(s.randomness), Synthetic: s.synthetic}
+	for i, si := range s.sectors {
+		commR, err := commcid.CIDToReplicaCommitmentV1(si.SealedCID)
+		if err != nil {
+			return internalError(fmt.Errorf("sector %d: %w", si.SectorNumber, err))
+		}
+		name := vanillaFileName(si.SectorNumber)
+		if err := writeFileAtomic(filepath.Join(dir, name), s.vanilla[i]); err != nil {
+			return inputError(fmt.Errorf("--out: %w", fileError(err)))
+		}
+		j.Sectors = append(j.Sectors, vanillaDirSector{SectorNumber: uint64(si.SectorNumber), CommR: hex.EncodeToString(commR),
+			SealedCID: si.SealedCID.String(), File: name})
+	}
+	b, err := json.MarshalIndent(j, "", "  ")
+	if err != nil {
+		return internalError(err)
+	}
+	if err := writeFileAtomic(meta, append(b, '\n')); err != nil {
+		return inputError(fmt.Errorf("--out: %w", fileError(err)))
+	}
+	return nil
+}
+
+// readVanillaDir reads a directory writeVanillaDir wrote. Every defect is an
+// input error naming the file and field: a missing or malformed
+// vanilla.json, an unknown proof type, bad randomness, a sector file that
+// is missing, does not parse as cfg's vanilla proof, or names another
+// sector or comm_r than vanilla.json.
+func readVanillaDir(dir string) (*postVanillaSet, error) {
+	meta := filepath.Join(dir, vanillaDirMeta)
+	raw, err := os.ReadFile(meta)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, inputError(fmt.Errorf("--vanilla %s: no %s (write one with cuseal bench vanilla or cuseal post vanilla)", dir, vanillaDirMeta))
+		}
+		return nil, inputError(fmt.Errorf("--vanilla: %w", fileError(err)))
+	}
+	var j vanillaDirJSON
+	if err := json.Unmarshal(raw, &j); err != nil {
+		return nil, inputError(fmt.Errorf("%s: %v", meta, err))
+	}
+	cfg, err := post.ConfigFor(abi.RegisteredPoStProof(j.ProofType))
+	if err != nil {
+		return nil, inputError(fmt.Errorf("%s: proof_type: %v", meta, err))
+	}
+	rnd, err := hex.DecodeString(j.Randomness)
+	if err != nil || len(rnd) != 32 {
+		return nil, inputError(fmt.Errorf("%s: randomness %q: want 64 hex digits", meta, j.Randomness))
+	}
+	if len(j.Sectors) == 0 {
+		return nil, inputError(fmt.Errorf("%s: sectors: none", meta))
+	}
+	seal, _ := stacked.SealProofV1_1(cfg.SectorSize)
+	s := &postVanillaSet{cfg: &cfg, miner: abi.ActorID(j.Miner), randomness: rnd, synthetic: j.Synthetic}
+	for i, js := range j.Sectors {
+		field := fmt.Sprintf("%s: sectors[%d]", meta, i)
+		if js.File == "" || filepath.IsAbs(js.File) || filepath.Base(js.File) != js.File {
+			return nil, inputError(fmt.Errorf("%s.file %q: want a file name in %s", field, js.File, dir))
+		}
+		path := filepath.Join(dir, js.File)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, inputError(fmt.Errorf("%s.file: %w", field, fileError(err)))
+		}
+		v, err := post.ParseVanillaProof(b, &cfg)
+		if err != nil {
+			return nil, inputError(fmt.Errorf("%s: %s %v", path, cfg.Name, err))
+		}
+		if want := hex.EncodeToString(v.CommR[:]); uint64(v.SectorID) != js.SectorNumber || want != js.CommR {
+			return nil, inputError(fmt.Errorf("%s: the vanilla proof is for sector %d with comm_r %s, %s lists sector %d with comm_r %s",
+				path, v.SectorID, want, vanillaDirMeta, js.SectorNumber, js.CommR))
+		}
+		sealed, err := commcid.ReplicaCommitmentV1ToCID(v.CommR[:])
+		if err != nil {
+			return nil, inputError(fmt.Errorf("%s: comm_r: %v", path, err))
+		}
+		s.sectors = append(s.sectors, proof.SectorInfo{SealProof: seal, SectorNumber: v.SectorID, SealedCID: sealed})
+		s.vanilla = append(s.vanilla, b)
+	}
+	return s, nil
+}

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/filecoin-project/go-state-types/proof"
+
+	"github.com/cuseal/cuseal/internal/testupdate"
+	"github.com/cuseal/cuseal/porep"
+)
+
+// updateRequest is Curio's SNAP_DEALS_UPDATE request for the 2 KiB
+// reference vector: raw 32-byte commitments, one partition proof per
+// partition.
+func updateRequest(v *testupdate.Vector) *Request {
+	return &Request{Kind: KindSnapDealsUpdate, RequestID: "snap-1000-31", RegisteredProof: uint64(v.Proof), MinerID: 1000, SectorNumber: 31,
+		VanillaProofs: slices.Clone(v.Vanilla), CommROld: bytes.Clone(v.CommROld[:]), CommRNew: bytes.Clone(v.CommRNew[:]), CommDNew: bytes.Clone(v.CommDNew[:])}
+}
+
+// TestUpdateGolden proves the 2 KiB SnapDeals reference vector through the
+// engine on the CPU backend with r, s from its rs_seed: the bytes are
+// bellperson's proof.bin and pass porep.VerifyReplicaUpdate; the priority
+// is Curio's NORMAL and the circuit id snap-2k. -short skips it.
+func TestUpdateGolden(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: update test parameters and a CPU proof")
+	}
+	cpu, err := NewBackendProver(porep.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := testupdate.Load(t)
+	dir := v.ParamsDir(t)
+	seed := v.RSSeed
+	e, err := New(Config{ParamsDir: dir, Provers: []Prover{cpu}, DeterministicSeed: &seed, BudgetBytes: 8 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	tk, err := e.Submit(ctx, updateRequest(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := e.Status(); len(st.Jobs) != 1 || st.Jobs[0].Priority != PriorityNormal {
+		t.Errorf("jobs %+v, want one of priority NORMAL", st.Jobs)
+	}
+	r, err := e.Await(ctx, tk.JobID)
+	if err != nil || r.State != StateCompleted {
+		t.Fatalf("%+v, %v", r, err)
+	}
+	if !bytes.Equal(r.Proof, v.Want) {
+		t.Fatalf("engine proof %x, bellperson %x", r.Proof, v.Want)
+	}
+	ok, err := porep.VerifyReplicaUpdate(proof.ReplicaUpdateInfo{UpdateProofType: v.Proof, OldSealedSectorCID: v.OldSealed,
+		NewSealedSectorCID: v.NewSealed, NewUnsealedSectorCID: v.NewUnseal, Proof: r.Proof}, porep.WithParamsDir(dir))
+	if !ok || err != nil {
+		t.Fatalf("verify: %v, %v", ok, err)
+	}
+	if st := e.Status(); len(st.Params) != 1 || st.Params[0].CircuitID != "snap-2k" {
+		t.Errorf("params %+v, want snap-2k", st.Params)
+	}
+	if was, _, err := e.Evict("snap-2k"); !was || err != nil {
+		t.Errorf("evict snap-2k: %v, %v", was, err)
+	}
+}
+
+// TestUpdateBadInput: SnapDeals requests that do not parse or do not match
+// their commitments are refused naming the field, before anything is
+// queued (no parameters needed).
+func TestUpdateBadInput(t *testing.T) {
+	v := testupdate.Load(t)
+	e, err := New(Config{ParamsDir: t.TempDir(), Provers: []Prover{&DoubleProver{}}, BudgetBytes: 4 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, tc := range []struct {
+		name string
+		edit func(*Request)
+		want string
+	}{
+		{"no vanilla", func(r *Request) { r.VanillaProofs = nil }, "vanilla_proofs is empty"},
+		{"short comm_r_old", func(r *Request) { r.CommROld = r.CommROld[:31] }, "comm_r_old is 31 bytes, want 32"},
+		{"no comm_d_new", func(r *Request) { r.CommDNew = nil }, "comm_d_new is 0 bytes"},
+		{"non-canonical comm_r_new", func(r *Request) { r.CommRNew = bytes.Repeat([]byte{0xff}, 32) }, "comm_r_new"},
+		{"unknown proof", func(r *Request) { r.RegisteredProof = 99 }, "registered_proof"},
+		{"sector size", func(r *Request) { r.SectorSize = 32 << 30 }, "sector_size = 34359738368"},
+		{"two partitions", func(r *Request) { r.VanillaProofs = append(r.VanillaProofs, r.VanillaProofs[0]) }, "2 vanilla partition proofs, want 1"},
+		{"truncated vanilla", func(r *Request) { r.VanillaProofs = [][]byte{r.VanillaProofs[0][:100]} }, "vanilla proof of partition 0 (100 bytes"},
+		{"old and new swapped", func(r *Request) { r.CommROld, r.CommRNew = r.CommRNew, r.CommROld }, "comm_r_old"},
+	} {
+		req := updateRequest(v)
+		tc.edit(req)
+		_, err := e.Submit(context.Background(), req)
+		if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "SNAP_DEALS_UPDATE") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: want a bad-input error naming %q, got %v", tc.name, tc.want, err)
+		}
+	}
+	if n := len(e.Status().Jobs); n != 0 {
+		t.Fatalf("%d jobs queued by refused requests", n)
+	}
+	// Without parameter files the job fails naming the missing file.
+	r, err := e.Prove(context.Background(), updateRequest(v))
+	if err != nil || r.State != StateFailed || !errors.Is(r.Err, porep.ErrParamsNotFound) {
+		t.Fatalf("job without parameters: %+v, %v", r, err)
+	}
+}

@@ -35,17 +35,22 @@ const (
 var (
 	demoTicket = strings.Repeat("01", 32)
 	demoSeed   = strings.Repeat("02", 32)
+	// demoPoStRandomness is the chain randomness of the demo's PoSt (byte 31
+	// ≤ 0x3f, as Lotus masks it).
+	demoPoStRandomness = strings.Repeat("03", 32)
 )
 
 func demoCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "demo",
-		Usage: "seal the embedded 2KiB sample, prove it and verify the proof (TEST parameters); print the phase timings",
-		Description: "Runs the main job on a 2KiB sector, through the commands themselves: seal (the embedded\n" +
+		Usage: "seal the embedded 2KiB sample, prove it (C2, WinningPoSt, WindowPoSt) and verify the proofs (TEST parameters); print the phase timings",
+		Description: "Runs the main jobs on a 2KiB sector, through the commands themselves: seal (the embedded\n" +
 			"sample text), params generate --reuse (TEST parameters: 1.1 GB, generated once and then reused\n" +
-			"while their stamp matches), commit2 (--backend) and verify; then prints one table of their\n" +
-			"phase timings. The sample, the sealed sector, c1.json and the proof stay in --out; on an\n" +
-			"error or Ctrl-C what the demo wrote there is removed. Exit 1 if the proof does not verify.",
+			"while their stamp matches), commit2 (--backend) and verify; then, on the same sector,\n" +
+			"WinningPoSt and one WindowPoSt partition: params generate --circuit winning-post|window-post\n" +
+			"--reuse, post vanilla, post winning|window and post verify. It prints one table of their\n" +
+			"phase timings. The sample, the sealed sector, c1.json and the proofs stay in --out; on an\n" +
+			"error or Ctrl-C what the demo wrote there is removed. Exit 1 if a proof does not verify.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "params-dir", Usage: "`DIR` for the 2KiB TEST parameters (reused when their stamp matches; never a production directory)",
 				EnvVars: []string{"CUSEAL_TEST_PARAMS_DIR"}, Value: filepath.Join(os.TempDir(), "cuseal-test-params")},
@@ -72,6 +77,23 @@ type demoOutput struct {
 	Params    paramsGenerateOutput `json:"params"`
 	Commit2   commit2Output        `json:"commit2"`
 	Verify    verifyOutput         `json:"verify"`
+	// PoSt: WinningPoSt and one WindowPoSt partition of the same sector.
+	PoSt demoPoStOutput `json:"post"`
+}
+
+// demoPoStOutput is the PoSt part of `cuseal demo --json`.
+type demoPoStOutput struct {
+	Randomness string      `json:"randomness"`
+	Winning    demoPoStRun `json:"winning"`
+	Window     demoPoStRun `json:"window"`
+}
+
+// demoPoStRun is one PoSt kind's steps.
+type demoPoStRun struct {
+	Params  paramsGenerateOutput `json:"params"`
+	Vanilla postVanillaOutput    `json:"vanilla"`
+	Prove   postOutput           `json:"prove"`
+	Verify  postVerifyOutput     `json:"verify"`
 }
 
 func demoAction(c *cli.Context) (err error) {
@@ -119,18 +141,50 @@ func demoAction(c *cli.Context) (err error) {
 		"--miner", demoMiner, "--sector", demoSector); err != nil {
 		return err
 	}
-	out.Backend, out.Proof, out.Valid = out.Commit2.Backend, out.Commit2.Proof, out.Verify.Valid
+	out.PoSt.Randomness = demoPoStRandomness
+	for _, k := range []struct {
+		circuit, sub string
+		run          *demoPoStRun
+	}{{circuitWinningPoSt, "winning", &out.PoSt.Winning}, {circuitWindowPoSt, "window", &out.PoSt.Window}} {
+		if err := demoPoSt(c, ctx, k.circuit, k.sub, out.ParamsDir, sector, filepath.Join(dir, "post-"+k.sub), backend, k.run); err != nil {
+			return err
+		}
+	}
+	out.Backend, out.Proof = out.Commit2.Backend, out.Commit2.Proof
+	out.Valid = out.Verify.Valid && out.PoSt.Winning.Verify.Valid && out.PoSt.Window.Verify.Valid
 	out.Seconds = time.Since(start).Seconds()
 	out.Timings = demoTimings(&out)
 	if c.Bool("json") {
 		return writeJSON(c, out)
 	}
-	printf(c, "\ncuseal demo: %s sector sealed from the embedded sample, proven (%s backend) and verified\n\n", demoSize, out.Backend)
+	printf(c, "\ncuseal demo: %s sector sealed from the embedded sample, proven (C2, WinningPoSt, WindowPoSt; %s backend) and verified\n\n", demoSize, out.Backend)
 	printTimings(c.App.Writer, out.Timings)
 	printf(c, "\nproof (%d bytes): %s\n", len(out.Proof)/2, out.Proof)
-	printf(c, "files: %s (sample.txt, sector/ with c1.json, proof)\n", dir)
+	printf(c, "files: %s (sample.txt, sector/ with c1.json, proof; post-winning/ and post-window/ with the vanilla proofs and proof)\n", dir)
 	printf(c, "parameters: %s (TEST parameters: NOT FOR PRODUCTION)\n", out.ParamsDir)
 	return nil
+}
+
+// demoPoSt runs one PoSt kind on the demo's sector: its TEST parameters
+// (generated once, then reused), the sector's vanilla proofs (post
+// vanilla), the proof (post winning|window) and its verification.
+func demoPoSt(c *cli.Context, ctx context.Context, circuit, sub, params, sector, dir, backend string, run *demoPoStRun) error {
+	if err := demoStep(c, ctx, &run.Params, "params", "generate", "--circuit", circuit, "--sector-size", demoSize, "--out", params, "--reuse"); err != nil {
+		return err
+	}
+	if err := demoStep(c, ctx, &run.Vanilla, "post", "vanilla", "--circuit", circuit, "--sector-dir", sector, "--randomness", demoPoStRandomness, "--out", dir); err != nil {
+		return err
+	}
+	var vanilla []string
+	for _, s := range run.Vanilla.Sectors {
+		vanilla = append(vanilla, "--vanilla", filepath.Join(dir, s.File))
+	}
+	common := append([]string{"--params-dir", params, "--proof-type", run.Vanilla.RegisteredProof, "--randomness", demoPoStRandomness, "--miner", demoMiner}, vanilla...)
+	proof := filepath.Join(dir, "proof")
+	if err := demoStep(c, ctx, &run.Prove, append([]string{"post", sub, "--backend", backend, "--out", proof}, common...)...); err != nil {
+		return err
+	}
+	return demoStep(c, ctx, &run.Verify, append([]string{"post", "verify", "--proof", proof}, common...)...)
 }
 
 // demoDir returns the demo's working directory: out (created if missing; it must be empty),
@@ -171,8 +225,8 @@ func demoStep(c *cli.Context, ctx context.Context, res any, args ...string) erro
 	var stdout bytes.Buffer
 	err := newApp(&stdout, c.App.ErrWriter).RunContext(ctx, argv)
 	step := args[0]
-	if step == "params" {
-		step = "params generate"
+	if step == "params" || step == "post" {
+		step += " " + args[1]
 	}
 	if stdout.Len() > 0 {
 		if jerr := json.Unmarshal(stdout.Bytes(), res); jerr != nil && err == nil {
@@ -214,5 +268,17 @@ func demoTimings(out *demoOutput) []phaseTiming {
 	for _, t := range out.Commit2.Timings {
 		rows = append(rows, phaseTiming{"commit2: " + t.Phase, t.Seconds})
 	}
-	return append(rows, phaseTiming{"verify", out.Verify.Seconds}, phaseTiming{"demo: total", out.Seconds})
+	rows = append(rows, phaseTiming{"verify", out.Verify.Seconds})
+	for _, k := range []struct {
+		name string
+		run  *demoPoStRun
+	}{{"winning", &out.PoSt.Winning}, {"window", &out.PoSt.Window}} {
+		params := "params: " + k.name + "-post generate (TEST ONLY)"
+		if k.run.Params.Reused {
+			params = "params: " + k.name + "-post reuse cached (TEST ONLY)"
+		}
+		rows = append(rows, phaseTiming{params, k.run.Params.Seconds}, phaseTiming{"post vanilla: " + k.name, k.run.Vanilla.Seconds},
+			phaseTiming{"post " + k.name + ": prove+verify", k.run.Prove.Seconds}, phaseTiming{"post verify: " + k.name, k.run.Verify.Seconds})
+	}
+	return append(rows, phaseTiming{"demo: total", out.Seconds})
 }

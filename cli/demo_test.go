@@ -93,8 +93,8 @@ func TestDemoStepFailureCleansUp(t *testing.T) {
 }
 
 // TestDemo2KiB runs the demo as ./build.sh demo does, on the CPU backend: the sector is sealed,
-// proven and verified, the proof file holds the proof the JSON reports, and the table lists
-// every step's phases.
+// proven (C2, WinningPoSt, one WindowPoSt partition) and verified, the proof files hold the
+// proofs the JSON reports, and the table lists every step's phases.
 func TestDemo2KiB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: Groth16 setup (first run) and CPU proving of a 2.7M-constraint circuit")
@@ -122,13 +122,24 @@ func TestDemo2KiB(t *testing.T) {
 	if len(file) != groth16.ProofSize || hex.EncodeToString(file) != res.Proof || res.Commit2.Proof != res.Proof {
 		t.Fatalf("proof file: %d bytes %x; JSON proof %s", len(file), file, res.Proof)
 	}
+	for name, run := range map[string]demoPoStRun{"winning": res.PoSt.Winning, "window": res.PoSt.Window} {
+		pf, err := os.ReadFile(filepath.Join(out, "post-"+name, "proof"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !run.Verify.Valid || len(run.Vanilla.Sectors) != 1 || run.Vanilla.Sectors[0].SectorNumber != 1 || run.Prove.Partitions != 1 ||
+			len(pf) != groth16.ProofSize || hex.EncodeToString(pf) != run.Prove.Proof || !run.Params.NotForProd {
+			t.Errorf("%s: valid %v, vanilla %+v, %d partition(s), proof file %d bytes", name, run.Verify.Valid, run.Vanilla.Sectors, run.Prove.Partitions, len(pf))
+		}
+	}
 	var phases []string
 	for _, r := range res.Timings {
 		phases = append(phases, r.Phase)
 	}
 	got := strings.Join(phases, "|")
 	for _, want := range []string{"seal: PC1|seal: PC2|seal: C1|params: ", "|commit2: read+validate C1|commit2: partition 0: synthesize|",
-		"|commit2: partition 0: prove+verify|commit2: total|verify|demo: total"} {
+		"|commit2: partition 0: prove+verify|commit2: total|verify|params: winning-post ", "|post vanilla: winning|post winning: prove+verify|post verify: winning|params: window-post ",
+		"|post vanilla: window|post window: prove+verify|post verify: window|demo: total"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("timings %q lack %q", got, want)
 		}

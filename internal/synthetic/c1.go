@@ -44,14 +44,7 @@ func C1(cfg stacked.SectorConfig, opt C1Options) (*stacked.C1Output, error) {
 		return nil, fmt.Errorf("synthetic c1: %w", err)
 	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x5eed))
-	dom := func() stacked.Domain {
-		var d stacked.Domain
-		for i := 0; i < 32; i += 8 {
-			binary.LittleEndian.PutUint64(d[i:], rng.Uint64())
-		}
-		d[31] &= 0x3f // < 2^254: canonical
-		return d
-	}
+	dom := func() stacked.Domain { return randomDomain(rng) }
 	doms := func(n int) []stacked.Domain {
 		out := make([]stacked.Domain, n)
 		for i := range out {
@@ -147,4 +140,14 @@ func C1(cfg stacked.SectorConfig, opt C1Options) (*stacked.C1Output, error) {
 		out.VanillaProofs = append(out.VanillaProofs, part)
 	}
 	return out, nil
+}
+
+// randomDomain is 32 random bytes below 2^254: a canonical field element.
+func randomDomain(rng *rand.Rand) stacked.Domain {
+	var d stacked.Domain
+	for i := 0; i < 32; i += 8 {
+		binary.LittleEndian.PutUint64(d[i:], rng.Uint64())
+	}
+	d[31] &= 0x3f
+	return d
 }

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-// Package synthetic is benchmark and test support: correctly shaped but
-// cryptographically invalid C1 outputs (C1) for any sector size, so that
-// synthesis of 32 and 64 GiB partitions can be measured and tested without
-// sealing. Only `cuseal bench` commands and tests import it; nothing it makes
-// can become a proof (its C1 carries stacked.SyntheticMarkerField, which
-// every prover entry refuses with stacked.ErrSyntheticC1).
+// Package synthetic is benchmark and test support for any sector size (32
+// and 64 GiB included) without sealing:
+//   - C1: correctly shaped but cryptographically invalid C1 outputs, so that
+//     synthesis of PoRep partitions can be measured and tested. Nothing made
+//     from them can become a proof (they carry stacked.SyntheticMarkerField,
+//     which every prover entry refuses with stacked.ErrSyntheticC1).
+//   - PoSt: valid WindowPoSt/WinningPoSt vanilla proofs (GenerateSingleVanillaProof
+//     bytes) of synthetic sectors whose trees R are sparse — every leaf but
+//     the challenged ones holds one fill value, so a sector costs only its
+//     challenged paths. Proofs made from them verify.
+//
+// Only `cuseal bench` commands and tests import it.
 package synthetic

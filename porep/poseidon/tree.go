@@ -188,6 +188,19 @@ func (t *Tree) Proof(i int) ([]ProofLevel, error) {
 	return path, nil
 }
 
+// RootHash returns the root (post.TreeR).
+func (t *Tree) RootHash() fr.Element { return t.Root }
+
+// LeafProof returns leaf i and its inclusion path (Proof) (post.TreeR).
+func (t *Tree) LeafProof(i int) (fr.Element, []ProofLevel, error) {
+	path, err := t.Proof(i)
+	if err != nil {
+		return fr.Element{}, nil, err
+	}
+	per := len(t.Levels[0][0])
+	return t.Levels[i/per][0][i%per], path, nil
+}
+
 func rootOf(levels [][]fr.Element) fr.Element { return levels[len(levels)-1][0] }
 
 func siblingsOf(level []fr.Element, j, arity int) ProofLevel {

@@ -5,10 +5,12 @@ package post
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
 
+	"github.com/cuseal/cuseal/internal/parallel"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -155,10 +157,21 @@ func ProverSlots(cfg *Config, randomness [32]byte, proofs []*VanillaProof, k int
 			slots[i].Proof = &proofs[j].Sectors[0]
 		}
 	}
-	for i := range slots {
-		if err := CheckSlot(cfg, &slots[i]); err != nil {
-			return nil, fmt.Errorf("post: partition %d slot %d: %w", k, i, err)
+	// A padding slot repeats the slot before it (same proof, sector and,
+	// from ApiVersion 1.2.0 on, challenges): checking it again would cost
+	// a full 32 GiB partition's worth of hashing for a short one.
+	err := parallel.Each(len(slots), func(i int) error {
+		if i > 0 && slots[i].Padding && slots[i].Proof == slots[i-1].Proof && slots[i].Sector == slots[i-1].Sector &&
+			slices.Equal(slots[i].Challenges, slots[i-1].Challenges) {
+			return nil
 		}
+		if err := CheckSlot(cfg, &slots[i]); err != nil {
+			return fmt.Errorf("post: partition %d slot %d: %w", k, i, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return slots, nil
 }

@@ -363,7 +363,7 @@ func TestNewVanillaProof(t *testing.T) {
 	if _, err := NewVanillaProof(cfg, 1, tree, commC, bad); err == nil || !strings.Contains(err.Error(), "challenge 4 = 64, the sector has 64 leaves") {
 		t.Errorf("challenge past the end: %v", err)
 	}
-	if _, err := NewVanillaProof(mustConfig(t, abi.RegisteredPoStProof_StackedDrgWindow8MiBV1_1), 1, tree, commC, chs[7]); err == nil || !strings.Contains(err.Error(), "tree 8-0-0 of 64 leaves") {
+	if _, err := NewVanillaProof(mustConfig(t, abi.RegisteredPoStProof_StackedDrgWindow8MiBV1_1), 1, tree, commC, chs[7]); err == nil || !strings.Contains(err.Error(), "challenge 0: path of arities [8 8], StackedDrgWindow8MiBV1_1 wants a tree") {
 		t.Errorf("tree of another size: %v", err)
 	}
 }

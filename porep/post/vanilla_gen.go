@@ -12,32 +12,43 @@ import (
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
+// TreeR is what NewVanillaProof reads of a sector's tree R: its root
+// (comm_r_last) and the inclusion path of a leaf, leaf side first in
+// poseidon.Tree.Proof's order (base levels, then sub, then top). A
+// *poseidon.Tree is one; internal/synthetic's sparse tree, which holds only
+// the challenged paths of a 32 GiB tree, is another.
+type TreeR interface {
+	RootHash() fr.Element
+	LeafProof(i int) (fr.Element, []poseidon.ProofLevel, error)
+}
+
 // NewVanillaProof is filecoin-proofs generate_single_vanilla_proof given
 // the sector's tree R (its replica nodes as leaves, cfg's shape) and comm_c:
 // one sector proof with an inclusion proof of every challenged leaf, comm_r
 // = Poseidon-2(comm_c, comm_r_last). Its Bytes are what filecoin-ffi's
 // GenerateSingleVanillaProof returns for that replica. Errors: a tree of
-// another shape or size, a challenge past the last leaf, a challenge count
-// other than cfg.ChallengeCount.
-func NewVanillaProof(cfg *Config, sector abi.SectorNumber, tree *poseidon.Tree, commC fr.Element, challenges []uint64) (*VanillaProof, error) {
-	if tree.Base != cfg.Shape.Base || tree.Sub != cfg.Shape.Sub || tree.Top != cfg.Shape.Top || uint64(tree.Leaves()) != cfg.Leaves() {
-		return nil, fmt.Errorf("post: vanilla proof: tree %d-%d-%d of %d leaves, %s wants %s of %d",
-			tree.Base, tree.Sub, tree.Top, tree.Leaves(), cfg.Name, cfg.Shape, cfg.Leaves())
-	}
+// another shape or size (its paths' levels and arities are not cfg's), a
+// challenge past the last leaf, a challenge count other than
+// cfg.ChallengeCount.
+func NewVanillaProof(cfg *Config, sector abi.SectorNumber, tree TreeR, commC fr.Element, challenges []uint64) (*VanillaProof, error) {
 	if len(challenges) != cfg.ChallengeCount {
 		return nil, fmt.Errorf("post: vanilla proof: %d challenges, %s wants %d", len(challenges), cfg.Name, cfg.ChallengeCount)
 	}
-	commRLast := tree.Root
+	commRLast := tree.RootHash()
 	commR := poseidon.Hash2(&commC, &commRLast)
 	sp := SectorProof{CommC: stacked.FrToBytes(&commC), CommRLast: stacked.FrToBytes(&commRLast)}
-	perBase := cfg.Leaves() / uint64(cfg.Shape.BaseTrees())
+	arities := cfg.PathArities()
 	for j, c := range challenges {
 		if c >= cfg.Leaves() {
 			return nil, fmt.Errorf("post: vanilla proof: challenge %d = %d, the sector has %d leaves", j, c, cfg.Leaves())
 		}
-		levels, err := tree.Proof(int(c))
+		leaf, levels, err := tree.LeafProof(int(c))
 		if err != nil {
 			return nil, fmt.Errorf("post: vanilla proof: challenge %d: %w", j, err)
+		}
+		if !pathFits(levels, arities) {
+			return nil, fmt.Errorf("post: vanilla proof: challenge %d: path of arities %v, %s wants a tree %s of %d leaves (arities %v)",
+				j, levelArities(levels), cfg.Name, cfg.Shape, cfg.Leaves(), arities)
 		}
 		path := make([]stacked.PathElement, len(levels))
 		for l, lv := range levels {
@@ -46,10 +57,6 @@ func NewVanillaProof(cfg *Config, sector abi.SectorNumber, tree *poseidon.Tree, 
 				path[l].Hashes[k] = stacked.FrToBytes(&lv.Siblings[k])
 			}
 		}
-		if len(path) != len(cfg.PathArities()) {
-			return nil, fmt.Errorf("post: vanilla proof: challenge %d: %d path levels, want %d", j, len(path), len(cfg.PathArities()))
-		}
-		leaf := tree.Levels[c/perBase][0][c%perBase]
 		p := stacked.MerkleProof{Kind: cfg.ProofKind(), Root: sp.CommRLast, Leaf: stacked.FrToBytes(&leaf)}
 		p.Base = path[:cfg.BasePathLen]
 		if cfg.Shape.Sub > 0 {
@@ -61,4 +68,25 @@ func NewVanillaProof(cfg *Config, sector abi.SectorNumber, tree *poseidon.Tree, 
 		sp.InclusionProofs = append(sp.InclusionProofs, p)
 	}
 	return &VanillaProof{SectorID: sector, CommR: stacked.FrToBytes(&commR), Sectors: []SectorProof{sp}}, nil
+}
+
+// pathFits reports whether a path has the levels and arities of want.
+func pathFits(levels []poseidon.ProofLevel, want []int) bool {
+	if len(levels) != len(want) {
+		return false
+	}
+	for l, lv := range levels {
+		if len(lv.Siblings)+1 != want[l] {
+			return false
+		}
+	}
+	return true
+}
+
+func levelArities(levels []poseidon.ProofLevel) []int {
+	out := make([]int, len(levels))
+	for l, lv := range levels {
+		out[l] = len(lv.Siblings) + 1
+	}
+	return out
 }

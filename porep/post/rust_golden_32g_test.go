@@ -67,32 +67,45 @@ func TestRustGolden32GiB(t *testing.T) {
 	}
 }
 
-func checkGolden32(t *testing.T, want *goldentest.Case, p *golden32Params, o *golden32Outputs) {
-	ctx := context.Background()
+// golden32Circuit regenerates a case's synthetic vanilla proofs and builds
+// its partition circuit; sectors > 0 cuts a window partition down to its
+// first sectors slots (a benchmark of the same work per sector).
+func golden32Circuit(tb testing.TB, p *golden32Params, sectors int) (*post.Circuit, *post.Config) {
+	tb.Helper()
 	set, err := synthetic.PoSt(abi.RegisteredPoStProof(p.Proof), synthetic.PoStOptions{Sectors: p.Sectors, Seed: p.Seed, Miner: abi.ActorID(p.Miner)})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	if got := hex.EncodeToString(set.Randomness); got != p.Randomness {
-		t.Fatalf("synthetic randomness %s, the reference was made with %s: the generator changed", got, p.Randomness)
+		tb.Fatalf("synthetic randomness %s, the reference was made with %s: the generator changed", got, p.Randomness)
 	}
 	cfg := set.Config
-	vps := make([]*post.VanillaProof, len(set.Vanilla))
-	for i, b := range set.Vanilla {
+	vanilla := set.Vanilla
+	if sectors > 0 && cfg.Kind == post.Window && sectors < cfg.SectorCount {
+		cfg.SectorCount, cfg.Slots = sectors, sectors
+		vanilla = vanilla[:sectors]
+	}
+	vps := make([]*post.VanillaProof, len(vanilla))
+	for i, b := range vanilla {
 		if vps[i], err = post.ParseVanillaProof(b, &cfg); err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
 	slots, err := post.ProverSlots(&cfg, [32]byte(set.Randomness), vps, p.Partition)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	set, vps = nil, nil
 	circ, err := post.NewCircuit(&cfg, slots)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	hint, err := post.SizeHintFor(&cfg)
+	return circ, &cfg
+}
+
+func checkGolden32(t *testing.T, want *goldentest.Case, p *golden32Params, o *golden32Outputs) {
+	ctx := context.Background()
+	circ, cfg := golden32Circuit(t, p, 0)
+	hint, err := post.SizeHintFor(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +121,7 @@ func checkGolden32(t *testing.T, want *goldentest.Case, p *golden32Params, o *go
 	goldentest.Compare(t, "r1cs", []goldentest.Check{{What: "r1cs_digest", Got: hex.EncodeToString(rd[:]), Want: want.R1CS}})
 
 	// The prover's path: per-sector parallel synthesis.
-	per, err := post.SectorSizeHint(&cfg)
+	per, err := post.SectorSizeHint(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -540,8 +540,12 @@ fn synth<J: Job>(j: &J) -> Value {
     let r = create_random_proof(c, NoParams, &mut rng);
     let wall = t.elapsed().as_secs_f64();
     assert!(r.is_err(), "NoParams must stop the prover");
+    let n = j.counts();
     json!({
         "params": j.params(),
+        "num_inputs": n.inputs,
+        "num_aux": n.aux,
+        "num_constraints": n.constraints,
         "bellperson_synthesis_s": logged_secs("synthesis time:"),
         "wall_s_incl_assignment_copy": wall,
         "peak_rss_kib": peak_rss_kib(),

@@ -87,11 +87,12 @@ if [ -n "${PARAMS_DIR:-}" ]; then
 	echo "== WinningPoSt 32 GiB end to end on the CPU: vanilla proof to verified proof"
 	w=$WORK/winning_32GiB
 	rnd=$(sed -n 's/.*--randomness \([0-9a-f]*\).*/\1/p' "$w/args")
-	flock -s "$LOCK" /usr/bin/time -f '%e %M' -o "$WORK/ours-e2e.time" bin/cuseal post winning \
+	flock -s "$LOCK" /usr/bin/time -f '%e %M %U %S' -o "$WORK/ours-e2e.time" bin/cuseal post winning \
 		--proof-type 3 --randomness "$rnd" --miner t01000 --params-dir "$PARAMS_DIR" --backend cpu \
 		--out "$WORK/ours-e2e.proof" --force "$w"/vanilla/*.bin
-	read -r wall rss <"$WORK/ours-e2e.time"
-	printf "  cuseal      %7.2f s (process: params read, synthesis, prover, verify)  peak RSS %.2f GiB\n" "$wall" "$(echo "$rss / 1048576" | bc -l)"
+	read -r wall rss usr sys <"$WORK/ours-e2e.time"
+	printf "  cuseal      %7.2f s (process: params read, synthesis, prover, verify; %.1f CPU s)  peak RSS %.2f GiB\n" \
+		"$wall" "$(echo "$usr + $sys" | bc -l)" "$(echo "$rss / 1048576" | bc -l)"
 	params=$(ls "$PARAMS_DIR"/v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-*.params | head -n 1)
 	# shellcheck disable=SC2046
 	flock -s "$LOCK" "$REFPROOFS" prove post $(cat "$w/args") --params "$params" >"$WORK/theirs-e2e.json"
@@ -101,4 +102,4 @@ if [ -n "${PARAMS_DIR:-}" ]; then
 		"$(j "$f" "['bellperson_prover_s']")" "$(j "$f" "['verify_s']")" "$(j "$f" "['params_read_s']")" \
 		"$(echo "$(j "$f" "['peak_rss_kib']") / 1048576" | bc -l)"
 fi
-echo "results: $WORK" >&2
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); results: $WORK" >&2

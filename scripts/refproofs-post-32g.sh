@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 # scripts/refproofs-post-32g.sh — regenerates porep/post/testdata/rust_golden_32g.json: the
 # counts, digests, density popcounts and public inputs rust-fil-proofs 19.1.0 gives for one
-# 32 GiB WinningPoSt circuit and one full 32 GiB WindowPoSt partition (2349 sectors), made
+# 32 GiB WinningPoSt circuit, one full 32 GiB WindowPoSt partition (2349 sectors) and the same
+# partition cut to its first 3 sectors (the default test's window case), made
 # from internal/synthetic's vanilla proofs (porep/stacked/testdata/refcircuit/README.md).
 #
 #   REFPROOFS=/path/to/cuseal-refproofs scripts/refproofs-post-32g.sh
@@ -18,24 +19,27 @@ WORK=${WORK:-$(mktemp -d)}
 OUTFILE=porep/post/testdata/rust_golden_32g.json
 mkdir -p "$WORK"
 
-# case NAME PROOF SEED SECTORS LARGE: synthetic vanilla (Go), then the Rust circuit.
+# case NAME PROOF SEED SECTORS LARGE [CUT]: synthetic vanilla (Go), then the Rust circuit;
+# CUT: a window partition cut to its first CUT sectors.
 case_json() {
-	local name=$1 proof=$2 seed=$3 sectors=$4 large=$5 dir=$WORK/$1
+	local name=$1 proof=$2 seed=$3 sectors=$4 large=$5 cut=${6:-0} dir=$WORK/$1
+	local extra=()
+	[ "$cut" = 0 ] || extra=(--sectors-per-partition "$cut")
 	if [ ! -s "$dir/digests.json" ]; then # WORK=DIR reuses finished runs
 		go run ./porep/stacked/testdata/refcircuit/synthpost -proof "$proof" -seed "$seed" \
 			-sectors "$sectors" -miner 1000 -out "$dir" >&2
 		# shellcheck disable=SC2046
-		flock "$LOCK" nice "$REFPROOFS" digests post $(cat "$dir/args") --tmp "${TMPDIR:-/tmp}" \
+		flock "$LOCK" nice "$REFPROOFS" digests post $(cat "$dir/args") "${extra[@]}" --tmp "${TMPDIR:-/tmp}" \
 			>"$dir/digests.json.tmp"
 		mv "$dir/digests.json.tmp" "$dir/digests.json"
 	fi
-	python3 - "$dir/digests.json" "$name" "$proof" "$seed" "$sectors" "$large" <<'PY'
+	python3 - "$dir/digests.json" "$name" "$proof" "$seed" "$sectors" "$large" "$cut" <<'PY'
 import hashlib, json, sys
-path, name, proof, seed, sectors, large = sys.argv[1:]
+path, name, proof, seed, sectors, large, cut = sys.argv[1:]
 d = json.load(open(path))
 pi = d.pop("public_inputs")
 p = d.pop("params")
-p.update({"registered_post_proof": int(proof), "seed": int(seed), "sectors": int(sectors),
+p.update({"registered_post_proof": int(proof), "seed": int(seed), "sectors": int(sectors), "cut_sectors": int(cut),
           "miner": 1000, "generator": "internal/synthetic.PoSt (porep/stacked/testdata/refcircuit/synthpost)"})
 p.pop("vanilla_files", None)
 out = {"large": large == "1",
@@ -51,6 +55,7 @@ PY
 
 {
 	case_json winning_32GiB 3 1 0 0
+	case_json window_32GiB_first3 13 2 3 0 3
 	case_json window_32GiB_partition 13 2 0 1
 } | python3 -c '
 import json, sys

@@ -17,6 +17,7 @@ import (
 	"os"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/filecoin-project/go-state-types/abi"
 
@@ -38,6 +39,10 @@ type golden32Params struct {
 	Miner      uint64 `json:"miner"`
 	Partition  int    `json:"partition"`
 	Randomness string `json:"randomness"`
+	// CutSectors > 0: a window partition cut to its first CutSectors
+	// sectors (cuseal-refproofs --sectors-per-partition): the 32 GiB
+	// sector circuit at a size the default test run affords.
+	CutSectors int `json:"cut_sectors"`
 }
 
 // golden32Outputs: the public inputs (ONE excluded, canonical LE hex) or,
@@ -104,13 +109,14 @@ func golden32Circuit(tb testing.TB, p *golden32Params, sectors int) (*post.Circu
 
 func checkGolden32(t *testing.T, want *goldentest.Case, p *golden32Params, o *golden32Outputs) {
 	ctx := context.Background()
-	circ, cfg := golden32Circuit(t, p, 0)
+	circ, cfg := golden32Circuit(t, p, p.CutSectors)
 	hint, err := post.SizeHintFor(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The R1CS streamed: a full window partition has 125M rows.
 	rs := cs.NewR1CSStream(hint.Inputs, hint.Aux, hint.Constraints+hint.Inputs)
+	start := time.Now()
 	if err := circ.Synthesize(ctx, rs); err != nil {
 		t.Fatal(err)
 	}
@@ -119,6 +125,7 @@ func checkGolden32(t *testing.T, want *goldentest.Case, p *golden32Params, o *go
 		t.Fatalf("%v (SizeHintFor %+v)", err, hint)
 	}
 	goldentest.Compare(t, "r1cs", []goldentest.Check{{What: "r1cs_digest", Got: hex.EncodeToString(rd[:]), Want: want.R1CS}})
+	t.Logf("R1CS streamed in %v", time.Since(start))
 
 	// The prover's path: per-sector parallel synthesis.
 	per, err := post.SectorSizeHint(cfg)
@@ -126,9 +133,11 @@ func checkGolden32(t *testing.T, want *goldentest.Case, p *golden32Params, o *go
 		t.Fatal(err)
 	}
 	pa := cs.NewProvingAssignment(hint)
+	start = time.Now()
 	if err := circ.SynthesizeParallel(ctx, pa, per, runtime.GOMAXPROCS(0)); err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("synthesized %d constraints in %v (SynthesizeParallel, %d workers)", pa.NumConstraints()+pa.NumInputs(), time.Since(start), runtime.GOMAXPROCS(0))
 	a := pa.Assignment()
 	wd, ad := a.WitnessDigest(), a.ABCDigest()
 	checks := append([]goldentest.Check{

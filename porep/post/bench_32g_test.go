@@ -38,7 +38,11 @@ func BenchmarkSynthesis32GiB(b *testing.B) {
 			if o.Large && sectors == 0 && os.Getenv(largeGoldenEnv) != "1" {
 				b.Skipf("set CUSEAL_BENCH_WINDOW_SECTORS=N or %s=1", largeGoldenEnv)
 			}
-			circ, cfg := golden32Circuit(b, &p, sectors)
+			cut := sectors
+			if p.CutSectors > 0 {
+				cut = p.CutSectors
+			}
+			circ, cfg := golden32Circuit(b, &p, cut)
 			hint, err := post.SizeHintFor(cfg)
 			if err != nil {
 				b.Fatal(err)

@@ -86,6 +86,9 @@ func golden32Circuit(tb testing.TB, p *golden32Params, sectors int) (*post.Circu
 	}
 	cfg := set.Config
 	vanilla := set.Vanilla
+	if sectors > len(vanilla) {
+		tb.Fatalf("a cut to %d sectors of %d vanilla proofs", sectors, len(vanilla))
+	}
 	if sectors > 0 && cfg.Kind == post.Window && sectors < cfg.SectorCount {
 		cfg.SectorCount, cfg.Slots = sectors, sectors
 		vanilla = vanilla[:sectors]

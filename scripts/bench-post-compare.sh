@@ -10,6 +10,7 @@
 #   WINDOW_SECTORS=N   window synthesis on the partition's first N sectors (default 235, a tenth)
 #   BENCH_LARGE=1      also the full 2349-sector partition: ours (synthesis, peak RSS) and,
 #                      with BENCH_LARGE_RUST=1, bellperson's (needs ~20 GB)
+#   FIGURES="..."      which figures: winning window e2e (default: all three)
 #   PARAMS_DIR=DIR     32 GiB WinningPoSt test parameters (cuseal params generate --circuit
 #                      winning-post --sector-size 32GiB --seed refproofs-bench --out DIR);
 #                      without it the end-to-end figure is skipped
@@ -28,6 +29,7 @@ REFPROOFS=${REFPROOFS:-/work/cache/refproofs-target/release/cuseal-refproofs}
 LOCK=${LOCK:-/tmp/cuseal-mem.lock}
 WORK=${WORK:-$(mktemp -d)}
 N=${WINDOW_SECTORS:-235}
+FIGURES=" ${FIGURES:-winning window e2e} "
 GO=${GO:-go}
 mkdir -p "$WORK" bin
 
@@ -67,13 +69,17 @@ theirs() {
 		printf "  bellperson  %11s constraints  %8.3f s  %6.3f M constraints/s  peak RSS %.2f GiB\n", c, s, c / s / 1e6, rss / 1048576 }'
 }
 
-echo "== WinningPoSt 32 GiB synthesis (1 circuit, 66 challenges)"
-ours winning_32GiB -s
-theirs winning_32GiB -s
+if [[ $FIGURES == *" winning "* ]]; then
+	echo "== WinningPoSt 32 GiB synthesis (1 circuit, 66 challenges)"
+	ours winning_32GiB -s
+	theirs winning_32GiB -s
+fi
 
-echo "== WindowPoSt 32 GiB synthesis, first $N sectors of a partition"
-ours window_32GiB_partition -s CUSEAL_BENCH_WINDOW_SECTORS="$N"
-theirs window_32GiB_partition -s --sectors-per-partition "$N"
+if [[ $FIGURES == *" window "* ]]; then
+	echo "== WindowPoSt 32 GiB synthesis, first $N sectors of a partition"
+	ours window_32GiB_partition -s CUSEAL_BENCH_WINDOW_SECTORS="$N"
+	theirs window_32GiB_partition -s --sectors-per-partition "$N"
+fi
 
 if [ "${BENCH_LARGE:-0}" = 1 ]; then
 	echo "== WindowPoSt 32 GiB synthesis, full partition (2349 sectors)"
@@ -83,7 +89,7 @@ if [ "${BENCH_LARGE:-0}" = 1 ]; then
 	fi
 fi
 
-if [ -n "${PARAMS_DIR:-}" ]; then
+if [ -n "${PARAMS_DIR:-}" ] && [[ $FIGURES == *" e2e "* ]]; then
 	echo "== WinningPoSt 32 GiB end to end on the CPU: vanilla proof to verified proof"
 	w=$WORK/winning_32GiB
 	rnd=$(sed -n 's/.*--randomness \([0-9a-f]*\).*/\1/p' "$w/args")

@@ -42,7 +42,7 @@ func BenchmarkSynthesis32GiB(b *testing.B) {
 			if p.CutSectors > 0 {
 				cut = p.CutSectors
 			}
-			circ, cfg := golden32Circuit(b, &p, cut)
+			circ, cfg, _ := golden32Circuit(b, &p, cut)
 			hint, err := post.SizeHintFor(cfg)
 			if err != nil {
 				b.Fatal(err)

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
 
 	"github.com/cuseal/cuseal/internal/goldentest"
@@ -28,7 +29,9 @@ import (
 )
 
 // largeGoldenEnv enables the cases marked large (a full 32 GiB WindowPoSt
-// partition: 125M constraints, ~17 GB and minutes).
+// partition: 125M constraints, ~17 GB and minutes): "1" checks everything,
+// "r1cs" only what needs no ProvingAssignment (the streamed R1CS and the
+// public inputs; ~2 GB).
 const largeGoldenEnv = "CUSEAL_RUST_GOLDEN_LARGE"
 
 // golden32Params is the generator input of a case (params in the JSON).
@@ -64,10 +67,11 @@ func TestRustGolden32GiB(t *testing.T) {
 			if err := json.Unmarshal(c.Outputs, &o); err != nil {
 				t.Fatal(err)
 			}
-			if o.Large && os.Getenv(largeGoldenEnv) != "1" {
-				t.Skipf("set %s=1 (125M constraints, ~17 GB)", largeGoldenEnv)
+			env := os.Getenv(largeGoldenEnv)
+			if o.Large && env != "1" && env != "r1cs" {
+				t.Skipf("set %s=1 (125M constraints, ~17 GB) or =r1cs (~2 GB)", largeGoldenEnv)
 			}
-			checkGolden32(t, &c, &p, &o)
+			checkGolden32(t, &c, &p, &o, o.Large && env == "r1cs")
 		})
 	}
 }
@@ -75,7 +79,7 @@ func TestRustGolden32GiB(t *testing.T) {
 // golden32Circuit regenerates a case's synthetic vanilla proofs and builds
 // its partition circuit; sectors > 0 cuts a window partition down to its
 // first sectors slots (a benchmark of the same work per sector).
-func golden32Circuit(tb testing.TB, p *golden32Params, sectors int) (*post.Circuit, *post.Config) {
+func golden32Circuit(tb testing.TB, p *golden32Params, sectors int) (*post.Circuit, *post.Config, []post.Slot) {
 	tb.Helper()
 	set, err := synthetic.PoSt(abi.RegisteredPoStProof(p.Proof), synthetic.PoStOptions{Sectors: p.Sectors, Seed: p.Seed, Miner: abi.ActorID(p.Miner)})
 	if err != nil {
@@ -107,12 +111,17 @@ func golden32Circuit(tb testing.TB, p *golden32Params, sectors int) (*post.Circu
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return circ, &cfg
+	return circ, &cfg, slots
 }
 
-func checkGolden32(t *testing.T, want *goldentest.Case, p *golden32Params, o *golden32Outputs) {
+func checkGolden32(t *testing.T, want *goldentest.Case, p *golden32Params, o *golden32Outputs, r1csOnly bool) {
 	ctx := context.Background()
-	circ, cfg := golden32Circuit(t, p, p.CutSectors)
+	circ, cfg, slots := golden32Circuit(t, p, p.CutSectors)
+	in, err := post.PublicInputs(slots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPublicInputs(t, "post.PublicInputs", in, o)
 	hint, err := post.SizeHintFor(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -129,6 +138,14 @@ func checkGolden32(t *testing.T, want *goldentest.Case, p *golden32Params, o *go
 	}
 	goldentest.Compare(t, "r1cs", []goldentest.Check{{What: "r1cs_digest", Got: hex.EncodeToString(rd[:]), Want: want.R1CS}})
 	t.Logf("R1CS streamed in %v", time.Since(start))
+	if r1csOnly {
+		goldentest.Compare(t, "counts", []goldentest.Check{
+			{What: "num_inputs", Got: hint.Inputs, Want: want.NumInputs},
+			{What: "num_aux", Got: hint.Aux, Want: want.NumAux},
+			{What: "num_constraints", Got: hint.Constraints + hint.Inputs, Want: want.NumConstraints},
+		})
+		return
+	}
 
 	// The prover's path: per-sector parallel synthesis.
 	per, err := post.SectorSizeHint(cfg)
@@ -152,10 +169,17 @@ func checkGolden32(t *testing.T, want *goldentest.Case, p *golden32Params, o *go
 	}, goldentest.DensityChecks(a, want)...)
 	goldentest.Compare(t, "proving assignment", checks)
 
+	checkPublicInputs(t, "synthesized", a.Input[1:], o)
+}
+
+// checkPublicInputs compares in (ONE excluded) with the reference's list or
+// its SHA-256.
+func checkPublicInputs(t *testing.T, what string, in []fr.Element, o *golden32Outputs) {
+	t.Helper()
 	h := sha256.New()
-	got := make([]string, 0, len(a.Input)-1)
-	for i := 1; i < len(a.Input); i++ {
-		b := a.Input[i].Bytes()
+	got := make([]string, 0, len(in))
+	for i := range in {
+		b := in[i].Bytes()
 		for l, r := 0, len(b)-1; l < r; l, r = l+1, r-1 {
 			b[l], b[r] = b[r], b[l]
 		}
@@ -164,16 +188,16 @@ func checkGolden32(t *testing.T, want *goldentest.Case, p *golden32Params, o *go
 	}
 	if o.PublicInputsSHA256 != "" {
 		if s := hex.EncodeToString(h.Sum(nil)); s != o.PublicInputsSHA256 {
-			t.Errorf("public inputs SHA-256 %s, rust-fil-proofs %s", s, o.PublicInputsSHA256)
+			t.Errorf("%s: public inputs SHA-256 %s, rust-fil-proofs %s", what, s, o.PublicInputsSHA256)
 		}
 	}
 	if o.PublicInputs != nil {
 		if len(got) != len(o.PublicInputs) {
-			t.Fatalf("%d public inputs, rust-fil-proofs %d", len(got), len(o.PublicInputs))
+			t.Fatalf("%s: %d public inputs, rust-fil-proofs %d", what, len(got), len(o.PublicInputs))
 		}
 		for i := range got {
 			if got[i] != o.PublicInputs[i] {
-				t.Errorf("public input %d = %s, rust-fil-proofs %s", i+1, got[i], o.PublicInputs[i])
+				t.Errorf("%s: public input %d = %s, rust-fil-proofs %s", what, i+1, got[i], o.PublicInputs[i])
 			}
 		}
 	}

@@ -222,7 +222,7 @@ func postProveAction(c *cli.Context, kind post.Kind) error {
 		return err
 	}
 	opts := append([]porep.Option{porep.WithParamsDir(in.dir), porep.WithBackend(backend), porep.WithContext(c.Context),
-		porep.WithLogger(slog.Default()), porep.WithSynthesisWorkers(c.Int("synth-workers"))}, productionOptions(c)...)
+		porep.WithLogger(slog.Default()), porep.WithSynthesisWorkers(c.Int("synth-workers")), warningsOption(c)}, productionOptions(c)...)
 	var pf []byte
 	partitions := 1
 	switch {
@@ -363,7 +363,7 @@ func postVerifyAction(c *cli.Context) error {
 		return err
 	}
 	proofs := []proof.PoStProof{{PoStProof: in.cfg.Proof, ProofBytes: pf}}
-	opts := append([]porep.Option{porep.WithParamsDir(in.dir), porep.WithLogger(slog.Default())}, productionOptions(c)...)
+	opts := append([]porep.Option{porep.WithParamsDir(in.dir), porep.WithLogger(slog.Default()), warningsOption(c)}, productionOptions(c)...)
 	var ok bool
 	if in.cfg.Kind == post.Winning {
 		ok, err = porep.VerifyWinningPoSt(proof.WinningPoStVerifyInfo{Randomness: in.rnd, Proofs: proofs, ChallengedSectors: sectors, Prover: in.miner}, opts...)

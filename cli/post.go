@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
@@ -162,6 +163,24 @@ func readPostInputs(c *cli.Context, kind post.Kind) (*postInputs, error) {
 	return &postInputs{cfg: cfg, rnd: rnd, miner: miner, paths: paths, vanilla: vanilla, dir: c.String("params-dir")}, nil
 }
 
+// checkAscendingSectors refuses WindowPoSt vanilla proofs out of ascending sector order:
+// proven in that order, the proof verifies with the .vk but never with VerifyWindowPoSt,
+// whose verifier lists the sectors by number. The sector_id is a vanilla proof's first 8
+// bytes (bincode u64); shorter files are left to the strict parser.
+func checkAscendingSectors(in *postInputs) error {
+	for i := 1; i < len(in.vanilla); i++ {
+		a, b := in.vanilla[i-1], in.vanilla[i]
+		if len(a) < 8 || len(b) < 8 {
+			continue
+		}
+		if prev, id := binary.LittleEndian.Uint64(a), binary.LittleEndian.Uint64(b); id < prev {
+			return usageErrorf("--vanilla %s: sector %d after sector %d (%s): WindowPoSt wants the vanilla proofs in ascending sector number",
+				in.paths[i], id, prev, in.paths[i-1])
+		}
+	}
+	return nil
+}
+
 // checkPoStParams names a missing parameter file before any work.
 func checkPoStParams(cfg *post.Config, dir string, needParams bool) error {
 	pp, vp, _ := cfg.ParameterPaths(dir)
@@ -208,6 +227,9 @@ func postProveAction(c *cli.Context, kind post.Kind) error {
 	if kind == post.Window {
 		if partition = c.Int("partition"); partition < -1 {
 			return usageErrorf("--partition %d: want a partition index ≥ 0 (or -1: all)", partition)
+		}
+		if err := checkAscendingSectors(in); err != nil {
+			return err
 		}
 	}
 	backend, err := backendName(c)

@@ -31,7 +31,7 @@ import (
 func postCommand() *cli.Command {
 	common := func(extra ...cli.Flag) []cli.Flag {
 		return append([]cli.Flag{
-			&cli.StringSliceFlag{Name: "vanilla", Usage: "vanilla proof `FILE` (GenerateSingleVanillaProof bytes), one per sector; repeat the flag or list more files as arguments"},
+			&cli.StringSliceFlag{Name: "vanilla", Usage: "vanilla proof `FILE` (GenerateSingleVanillaProof bytes), one per sector; repeat the flag or list more files as arguments after the last flag"},
 			&cli.StringFlag{Name: "randomness", Usage: "PoSt randomness: 64 hex digits (byte 31 ≤ 0x3f, as Lotus masks it)", Required: true},
 			&cli.StringFlag{Name: "proof-type", Usage: "registered PoSt proof: its go-state-types number (0-4 winning, 10-14 window) or name (StackedDrgWindow32GiBV1_1)", Required: true},
 			minerFlag(),

@@ -330,17 +330,17 @@ func postSectors(c *cli.Context, in *postInputs) ([]proof.SectorInfo, error) {
 
 // sealedCID reads a comm_r given as 64 hex digits or as its sealed CID.
 func sealedCID(s string) (cid.Cid, error) {
-	return commitmentCID(s, commcid.ReplicaCommitmentV1ToCID, commcid.CIDToReplicaCommitmentV1)
+	return commitmentCID(s, commcid.ReplicaCommitmentV1ToCID, commcid.CIDToReplicaCommitmentV1, "a sealed CID (bagboea4b5abc…)")
 }
 
 // unsealedCID reads a comm_d given as 64 hex digits or as its unsealed CID.
 func unsealedCID(s string) (cid.Cid, error) {
-	return commitmentCID(s, commcid.DataCommitmentV1ToCID, commcid.CIDToDataCommitmentV1)
+	return commitmentCID(s, commcid.DataCommitmentV1ToCID, commcid.CIDToDataCommitmentV1, "an unsealed CID (baga6ea4seaq…)")
 }
 
 // commitmentCID reads a commitment given as 64 hex digits (made a CID by toCID) or as a
-// CID (checked by fromCID: codec and hash).
-func commitmentCID(s string, toCID func([]byte) (cid.Cid, error), fromCID func(cid.Cid) ([]byte, error)) (cid.Cid, error) {
+// CID (checked by fromCID: codec and hash; a CID of another kind is named against want).
+func commitmentCID(s string, toCID func([]byte) (cid.Cid, error), fromCID func(cid.Cid) ([]byte, error), want string) (cid.Cid, error) {
 	if b, err := hex.DecodeString(strings.TrimPrefix(s, "0x")); err == nil {
 		if len(b) != 32 {
 			return cid.Undef, fmt.Errorf("%d bytes, want 32", len(b))
@@ -352,9 +352,21 @@ func commitmentCID(s string, toCID func([]byte) (cid.Cid, error), fromCID func(c
 		return cid.Undef, fmt.Errorf("neither 64 hex digits nor a CID: %v", err)
 	}
 	if _, err := fromCID(k); err != nil {
-		return cid.Undef, err
+		return cid.Undef, fmt.Errorf("%v: %s, want %s", err, cidKind(k), want)
 	}
 	return k, nil
+}
+
+// cidKind names what a commitment CID is: sealed (comm_r), unsealed (comm_d) or its codec.
+func cidKind(k cid.Cid) string {
+	if _, err := commcid.CIDToReplicaCommitmentV1(k); err == nil {
+		return "a sealed CID (comm_r)"
+	}
+	if _, err := commcid.CIDToDataCommitmentV1(k); err == nil {
+		return "an unsealed CID (comm_d)"
+	}
+	p := k.Prefix()
+	return fmt.Sprintf("a CID of codec 0x%x, multihash 0x%x", p.Codec, p.MhType)
 }
 
 // postVerifyOutput is what `cuseal post verify --json` prints.

@@ -337,6 +337,12 @@ func newPhaseRecorder(bar *progress, stderr io.Writer, partitions int) *phaseRec
 	return &phaseRecorder{bar: bar, stderr: stderr, partitions: partitions, quietWarnings: slogShowsWarnings()}
 }
 
+// warningsOption shows porep's warnings (TEST parameters) as "cuseal: warning: …" lines on
+// stderr, for the commands without a progress display (post, update).
+func warningsOption(c *cli.Context) porep.Option {
+	return porep.WithProgress(newPhaseRecorder(nil, c.App.ErrWriter, 1).record)
+}
+
 // record is the porep.WithProgress callback; partitions in flight call it concurrently.
 func (h *phaseRecorder) record(ev porep.PhaseEvent) {
 	h.mu.Lock()

@@ -93,6 +93,9 @@ func prepareCommands(cmds []*cli.Command) {
 				if noArgs && ctx.Args().Len() > 0 {
 					return unexpectedArgs(ctx)
 				}
+				if err := flagAfterArgs(ctx); err != nil {
+					return err
+				}
 				return classify(act(ctx))
 			}
 		}
@@ -103,6 +106,18 @@ func prepareCommands(cmds []*cli.Command) {
 func unexpectedArgs(c *cli.Context) error {
 	return usageErrorf("unexpected argument %q ('%s' takes flags only; see '%s --help')",
 		c.Args().First(), c.Command.HelpName, c.Command.HelpName)
+}
+
+// flagAfterArgs reports a flag written after a command's positional arguments: urfave/cli
+// reads it as one more argument (a file named "--out"), so name it and say where it goes.
+func flagAfterArgs(c *cli.Context) error {
+	for _, a := range c.Args().Slice() {
+		if len(a) > 1 && a[0] == '-' {
+			return usageErrorf("%s after the arguments %s: flags must come before them (see '%s --help')",
+				a, c.Command.ArgsUsage, c.Command.HelpName)
+		}
+	}
+	return nil
 }
 
 // groupAction runs for the root and for command groups (params, bench): without arguments it

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -223,6 +224,35 @@ func TestUnexpectedArguments(t *testing.T) {
 			}
 			wantOneLineError(t, stderr, `unexpected argument "junk"`)
 		})
+	}
+}
+
+// TestFlagAfterArguments: for commands that take positional arguments, a flag written after
+// them (which urfave/cli reads as one more argument) is named as misplaced, exit 2, before
+// any file is read or written.
+func TestFlagAfterArguments(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "proof")
+	zero := strings.Repeat("00", 32)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"post", "winning", "--randomness", zero, "--proof-type", "0", "--vanilla", dir + "/a.bin", dir + "/b.bin", "--out", out},
+			"--out after the arguments [VANILLA_FILE...]: flags must come before them"},
+		{[]string{"update", "prove", "--sector-size", "2KiB", "--comm-r-old", zero, "--comm-r-new", zero, "--comm-d-new", zero, "--vanilla", dir + "/p0.bin", dir + "/p1.bin", "--params-dir", dir},
+			"--params-dir after the arguments [VANILLA_FILE...]"},
+		{[]string{"params", "info", dir + "/x.vk", "--json"}, "--json after the arguments FILE"},
+		{[]string{"client", "cancel", "job-1", "--addr", "unix://" + dir + "/s.sock"}, "--addr after the arguments JOB_ID"},
+	} {
+		code, _, stderr := runCLI(t, tc.args...)
+		if code != exitUsage {
+			t.Fatalf("%v: exit %d, want %d: %s", tc.args, code, exitUsage, stderr)
+		}
+		wantOneLineError(t, stderr, tc.want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("--out written: %v", err)
 	}
 }
 

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
@@ -30,7 +31,7 @@ import (
 func postCommand() *cli.Command {
 	common := func(extra ...cli.Flag) []cli.Flag {
 		return append([]cli.Flag{
-			&cli.StringSliceFlag{Name: "vanilla", Usage: "vanilla proof `FILE` (GenerateSingleVanillaProof bytes), one per sector; repeat the flag or list more files as arguments"},
+			&cli.StringSliceFlag{Name: "vanilla", Usage: "vanilla proof `FILE` (GenerateSingleVanillaProof bytes), one per sector; repeat the flag or list more files as arguments after the last flag"},
 			&cli.StringFlag{Name: "randomness", Usage: "PoSt randomness: 64 hex digits (byte 31 ≤ 0x3f, as Lotus masks it)", Required: true},
 			&cli.StringFlag{Name: "proof-type", Usage: "registered PoSt proof: its go-state-types number (0-4 winning, 10-14 window) or name (StackedDrgWindow32GiBV1_1)", Required: true},
 			minerFlag(),
@@ -162,6 +163,24 @@ func readPostInputs(c *cli.Context, kind post.Kind) (*postInputs, error) {
 	return &postInputs{cfg: cfg, rnd: rnd, miner: miner, paths: paths, vanilla: vanilla, dir: c.String("params-dir")}, nil
 }
 
+// checkAscendingSectors refuses WindowPoSt vanilla proofs out of ascending sector order:
+// proven in that order, the proof verifies with the .vk but never with VerifyWindowPoSt,
+// whose verifier lists the sectors by number. The sector_id is a vanilla proof's first 8
+// bytes (bincode u64); shorter files are left to the strict parser.
+func checkAscendingSectors(in *postInputs) error {
+	for i := 1; i < len(in.vanilla); i++ {
+		a, b := in.vanilla[i-1], in.vanilla[i]
+		if len(a) < 8 || len(b) < 8 {
+			continue
+		}
+		if prev, id := binary.LittleEndian.Uint64(a), binary.LittleEndian.Uint64(b); id < prev {
+			return usageErrorf("--vanilla %s: sector %d after sector %d (%s): WindowPoSt wants the vanilla proofs in ascending sector number",
+				in.paths[i], id, prev, in.paths[i-1])
+		}
+	}
+	return nil
+}
+
 // checkPoStParams names a missing parameter file before any work.
 func checkPoStParams(cfg *post.Config, dir string, needParams bool) error {
 	pp, vp, _ := cfg.ParameterPaths(dir)
@@ -209,6 +228,9 @@ func postProveAction(c *cli.Context, kind post.Kind) error {
 		if partition = c.Int("partition"); partition < -1 {
 			return usageErrorf("--partition %d: want a partition index ≥ 0 (or -1: all)", partition)
 		}
+		if err := checkAscendingSectors(in); err != nil {
+			return err
+		}
 	}
 	backend, err := backendName(c)
 	if err != nil {
@@ -222,7 +244,7 @@ func postProveAction(c *cli.Context, kind post.Kind) error {
 		return err
 	}
 	opts := append([]porep.Option{porep.WithParamsDir(in.dir), porep.WithBackend(backend), porep.WithContext(c.Context),
-		porep.WithLogger(slog.Default()), porep.WithSynthesisWorkers(c.Int("synth-workers"))}, productionOptions(c)...)
+		porep.WithLogger(slog.Default()), porep.WithSynthesisWorkers(c.Int("synth-workers")), warningsOption(c)}, productionOptions(c)...)
 	var pf []byte
 	partitions := 1
 	switch {
@@ -308,17 +330,17 @@ func postSectors(c *cli.Context, in *postInputs) ([]proof.SectorInfo, error) {
 
 // sealedCID reads a comm_r given as 64 hex digits or as its sealed CID.
 func sealedCID(s string) (cid.Cid, error) {
-	return commitmentCID(s, commcid.ReplicaCommitmentV1ToCID, commcid.CIDToReplicaCommitmentV1)
+	return commitmentCID(s, commcid.ReplicaCommitmentV1ToCID, commcid.CIDToReplicaCommitmentV1, "a sealed CID (bagboea4b5abc…)")
 }
 
 // unsealedCID reads a comm_d given as 64 hex digits or as its unsealed CID.
 func unsealedCID(s string) (cid.Cid, error) {
-	return commitmentCID(s, commcid.DataCommitmentV1ToCID, commcid.CIDToDataCommitmentV1)
+	return commitmentCID(s, commcid.DataCommitmentV1ToCID, commcid.CIDToDataCommitmentV1, "an unsealed CID (baga6ea4seaq…)")
 }
 
 // commitmentCID reads a commitment given as 64 hex digits (made a CID by toCID) or as a
-// CID (checked by fromCID: codec and hash).
-func commitmentCID(s string, toCID func([]byte) (cid.Cid, error), fromCID func(cid.Cid) ([]byte, error)) (cid.Cid, error) {
+// CID (checked by fromCID: codec and hash; a CID of another kind is named against want).
+func commitmentCID(s string, toCID func([]byte) (cid.Cid, error), fromCID func(cid.Cid) ([]byte, error), want string) (cid.Cid, error) {
 	if b, err := hex.DecodeString(strings.TrimPrefix(s, "0x")); err == nil {
 		if len(b) != 32 {
 			return cid.Undef, fmt.Errorf("%d bytes, want 32", len(b))
@@ -330,9 +352,21 @@ func commitmentCID(s string, toCID func([]byte) (cid.Cid, error), fromCID func(c
 		return cid.Undef, fmt.Errorf("neither 64 hex digits nor a CID: %v", err)
 	}
 	if _, err := fromCID(k); err != nil {
-		return cid.Undef, err
+		return cid.Undef, fmt.Errorf("%v: %s, want %s", err, cidKind(k), want)
 	}
 	return k, nil
+}
+
+// cidKind names what a commitment CID is: sealed (comm_r), unsealed (comm_d) or its codec.
+func cidKind(k cid.Cid) string {
+	if _, err := commcid.CIDToReplicaCommitmentV1(k); err == nil {
+		return "a sealed CID (comm_r)"
+	}
+	if _, err := commcid.CIDToDataCommitmentV1(k); err == nil {
+		return "an unsealed CID (comm_d)"
+	}
+	p := k.Prefix()
+	return fmt.Sprintf("a CID of codec 0x%x, multihash 0x%x", p.Codec, p.MhType)
 }
 
 // postVerifyOutput is what `cuseal post verify --json` prints.
@@ -363,7 +397,7 @@ func postVerifyAction(c *cli.Context) error {
 		return err
 	}
 	proofs := []proof.PoStProof{{PoStProof: in.cfg.Proof, ProofBytes: pf}}
-	opts := append([]porep.Option{porep.WithParamsDir(in.dir), porep.WithLogger(slog.Default())}, productionOptions(c)...)
+	opts := append([]porep.Option{porep.WithParamsDir(in.dir), porep.WithLogger(slog.Default()), warningsOption(c)}, productionOptions(c)...)
 	var ok bool
 	if in.cfg.Kind == post.Winning {
 		ok, err = porep.VerifyWinningPoSt(proof.WinningPoStVerifyInfo{Randomness: in.rnd, Proofs: proofs, ChallengedSectors: sectors, Prover: in.miner}, opts...)

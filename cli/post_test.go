@@ -109,6 +109,16 @@ func TestPostCLIBadInput(t *testing.T) {
 		return a
 	}
 	good := v.VanillaFiles[0]
+	// Two vanilla proofs out of ascending sector order (only their sector_id read).
+	var unsorted []string
+	for _, id := range []byte{9, 8} {
+		b := append([]byte{id, 0, 0, 0, 0, 0, 0, 0}, v.Vanilla[0][8:]...)
+		f := filepath.Join(tmp, fmt.Sprintf("sector-%d.bin", id))
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		unsorted = append(unsorted, f)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -121,6 +131,7 @@ func TestPostCLIBadInput(t *testing.T) {
 		{"missing vanilla", base("winning", "0", rnd, filepath.Join(tmp, "nope.bin")), "nope.bin"},
 		{"missing params", base("winning", "0", rnd, good), "cuseal params generate --circuit winning-post"},
 		{"negative partition", append(base("window", "10", rnd, good), "--partition", "-2"), "--partition -2"},
+		{"window sectors not ascending", base("window", "10", rnd, unsorted...), "sector-8.bin: sector 8 after sector 9"},
 		{"verify without sectors", []string{"post", "verify", "--proof-type", "0", "--randomness", rnd, "--proof", good}, "no challenged sectors"},
 		{"verify bad sector", []string{"post", "verify", "--proof-type", "0", "--randomness", rnd, "--proof", good, "--sector", "5=zz"}, `--sector "5=zz"`},
 	} {

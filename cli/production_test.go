@@ -10,9 +10,12 @@ import (
 	"testing"
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/filecoin-project/go-state-types/abi"
 
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/update"
 )
 
 // TestParamsGenerateRefusesProductionDir (issue 19): params generate will not write test
@@ -153,5 +156,47 @@ func TestCommit2ProductionParams(t *testing.T) {
 	}
 	if n := strings.Count(stderr, "cuseal: warning: TEST parameters: proofs will not verify on chain ("+pp); n != 1 {
 		t.Fatalf("%d warning lines naming %s, want 1:\n%s", n, pp, stderr)
+	}
+}
+
+// TestPoStUpdateTestParamsWarning: post verify and update verify, like commit2, give one
+// "cuseal: warning:" line for test-stamped parameters (here placeholders, which are then
+// the error).
+func TestPoStUpdateTestParamsWarning(t *testing.T) {
+	_, _, g1, g2 := bls.Generators()
+	pb := (&groth16.Proof{A: g1, B: g2, C: g1}).Bytes()
+	commR := strings.Repeat("11", 32)
+	winning, err := post.ConfigFor(abi.RegisteredPoStProof_StackedDrgWinning2KiBV1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	upd, err := update.ConfigFor(abi.RegisteredUpdateProof_StackedDrg2KiBV1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		cfg  interface {
+			ParameterPaths(dir string) (params, vk, meta string)
+		}
+		args []string
+	}{
+		{"post verify", &winning, []string{"post", "verify", "--proof-type", "0", "--randomness", strings.Repeat("22", 32), "--sector", "1=" + commR}},
+		{"update verify", &upd, []string{"update", "verify", "--sector-size", "2KiB", "--comm-r-old", commR, "--comm-r-new", commR, "--comm-d-new", commR}},
+	} {
+		dir := t.TempDir()
+		pp, vp, _ := tc.cfg.ParameterPaths(dir)
+		write(t, vp, "not a vk")
+		write(t, pp, "not params")
+		write(t, strings.TrimSuffix(vp, ".vk")+".cuseal-test.json", "{}")
+		proof := filepath.Join(dir, "proof")
+		write(t, proof, string(pb[:]))
+		code, _, stderr := runCLI(t, append(tc.args, "--params-dir", dir, "--proof", proof)...)
+		if code != exitUsage {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, stderr)
+		}
+		if n := strings.Count(stderr, "cuseal: warning: TEST parameters: proofs will not verify on chain ("+vp); n != 1 {
+			t.Errorf("%s: %d warning lines naming %s, want 1:\n%s", tc.name, n, vp, stderr)
+		}
 	}
 }

@@ -202,7 +202,7 @@ func checkUpdateParams(cfg *update.Config, dir string, needParams bool) error {
 // updateOptions are the porep options of --params-dir and
 // --require-production-params.
 func updateOptions(c *cli.Context, in *updateInputs) []porep.Option {
-	opts := []porep.Option{porep.WithParamsDir(in.dir), porep.WithContext(c.Context), porep.WithLogger(slog.Default())}
+	opts := []porep.Option{porep.WithParamsDir(in.dir), porep.WithContext(c.Context), porep.WithLogger(slog.Default()), warningsOption(c)}
 	if c.Bool("require-production-params") {
 		opts = append(opts, porep.WithRequireProductionParams())
 	}

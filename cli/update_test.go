@@ -62,8 +62,8 @@ func TestUpdateProveBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"unsealed CID as comm_r_old", prove([3]string{v.NewUnseal.String(), good[1], good[2]}, v.VanillaFiles...), "--comm-r-old"},
-		{"sealed CID as comm_d_new", prove([3]string{good[0], good[1], v.NewSealed.String()}, v.VanillaFiles...), "--comm-d-new"},
+		{"unsealed CID as comm_r_old", prove([3]string{v.NewUnseal.String(), good[1], good[2]}, v.VanillaFiles...), "--comm-r-old " + v.NewUnseal.String() + ": unexpected commitment codec: an unsealed CID (comm_d), want a sealed CID"},
+		{"sealed CID as comm_d_new", prove([3]string{good[0], good[1], v.NewSealed.String()}, v.VanillaFiles...), "a sealed CID (comm_r), want an unsealed CID"},
 		{"commitments of another update", prove([3]string{good[0], good[1], v.OldUnsealed.String()}, v.VanillaFiles...), "vanilla proof: partition 0 challenge 0"},
 		{"truncated vanilla", prove(good, truncated), "vanilla proof of partition 0 (1000 bytes, StackedDrg2KiBV1 wants 15064)"},
 		{"two partitions", prove(good, v.VanillaFiles[0], v.VanillaFiles[0]), "2 vanilla partition proofs, want 1"},

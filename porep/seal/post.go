@@ -48,7 +48,8 @@ func ReadSealedSector(dir string) (*SealedSector, error) {
 // nodes), made by post.NewVanillaProof. challenges are the sector's
 // GeneratePoStFallbackSectorChallenges. Errors: a sector of another size
 // than cfg's, tree files that do not hash to the recorded comm_r_last,
-// challenges as post.NewVanillaProof.
+// challenges as post.NewVanillaProof, a challenged leaf of the replica
+// that does not hash to comm_r_last (a faulty sector).
 func PoStVanillaProof(cfg *post.Config, dir string, challenges []uint64) ([]byte, error) {
 	s, err := ReadSealedSector(dir)
 	if err != nil {
@@ -77,6 +78,19 @@ func PoStVanillaProof(cfg *post.Config, dir string, challenges []uint64) ([]byte
 	v, err := post.NewVanillaProof(cfg, s.Sector, tree, commC, challenges)
 	if err != nil {
 		return nil, err
+	}
+	// The root comes from the stored inner nodes, so a replica changed since sealing
+	// shows only in the challenged paths: Rust's prover calls such a sector faulty.
+	j := 0
+	for i := range v.Sectors {
+		for k := range v.Sectors[i].InclusionProofs {
+			p := &v.Sectors[i].InclusionProofs[k]
+			if root, err := p.RootPoseidon(); err != nil || root != p.Root {
+				return nil, fmt.Errorf("post vanilla: %s: challenge %d (leaf %d): %s does not hash to comm_r_last %x with the stored tree nodes (faulty sector: replica changed since sealing?)",
+					dir, j, challenges[j], FileSealed, s.CommRLast[:])
+			}
+			j++
+		}
 	}
 	if v.CommR != s.CommR {
 		return nil, fmt.Errorf("post vanilla: %s: H(comm_c, comm_r_last) = %x, %s records comm_r %x", dir, v.CommR[:], FileMeta, s.CommR[:])

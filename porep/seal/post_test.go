@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -92,5 +93,32 @@ func TestPoStVanillaProof(t *testing.T) {
 	}
 	if _, err := PoStVanillaProof(&win, dir, chs[7]); err == nil || !strings.Contains(err.Error(), FileMeta) {
 		t.Errorf("not a sector directory: %v", err)
+	}
+}
+
+// TestPoStVanillaProofFaultyReplica: a replica changed after sealing, its
+// stored tree nodes kept (so the root still matches), is refused as Rust's
+// prover refuses a faulty sector: a challenged leaf does not hash to
+// comm_r_last.
+func TestPoStVanillaProofFaultyReplica(t *testing.T) {
+	cfg, _ := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
+	dir := t.TempDir()
+	data := randomData(t, dir, UnpaddedSize(cfg.SectorSize), 6)
+	out := filepath.Join(dir, "sector")
+	if _, err := Seal(context.Background(), cfg, data, out, 1000, 8, fixed32(4)); err != nil {
+		t.Fatal(err)
+	}
+	// Zero nodes are valid field elements; every challenged leaf changes.
+	if err := os.WriteFile(filepath.Join(out, FileSealed), make([]byte, cfg.SectorSize), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	win, _ := post.ConfigFor(abi.RegisteredPoStProof_StackedDrgWindow2KiBV1_1)
+	chs, err := post.SectorChallenges(&win, [32]byte{9}, []abi.SectorNumber{8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "challenge 0 (leaf " + strconv.FormatUint(chs[8][0], 10) + "): sealed.dat does not hash to comm_r_last"
+	if _, err := PoStVanillaProof(&win, out, chs[8]); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("faulty replica: %v, want %q", err, want)
 	}
 }

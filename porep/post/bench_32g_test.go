@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package post_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"runtime"
+	"strconv"
+	"testing"
+
+	"github.com/cuseal/cuseal/internal/goldentest"
+	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/porep/post"
+)
+
+// BenchmarkSynthesis32GiB times the prover's synthesis (a pre-sized
+// ProvingAssignment filled by SynthesizeParallel on GOMAXPROCS workers) of
+// the circuits of testdata/rust_golden_32g.json, from the vanilla proofs
+// cuseal-refproofs synth reads (scripts/bench-post-compare.sh runs both).
+// CUSEAL_BENCH_WINDOW_SECTORS=N cuts the window partition to its first N
+// sectors (its full 2349 need ~17 GB; they run only with
+// CUSEAL_RUST_GOLDEN_LARGE=1 or N set). Reports constraints (prover view: the
+// per-input rows included, as bellperson counts) and constraints/s.
+func BenchmarkSynthesis32GiB(b *testing.B) {
+	sectors, _ := strconv.Atoi(os.Getenv("CUSEAL_BENCH_WINDOW_SECTORS"))
+	for _, c := range goldentest.Load(b, "testdata/rust_golden_32g.json") {
+		b.Run(c.Name, func(b *testing.B) {
+			var p golden32Params
+			var o golden32Outputs
+			if err := json.Unmarshal(c.Params, &p); err != nil {
+				b.Fatal(err)
+			}
+			if err := json.Unmarshal(c.Outputs, &o); err != nil {
+				b.Fatal(err)
+			}
+			if o.Large && sectors == 0 && os.Getenv(largeGoldenEnv) != "1" {
+				b.Skipf("set CUSEAL_BENCH_WINDOW_SECTORS=N or %s=1", largeGoldenEnv)
+			}
+			cut := sectors
+			if p.CutSectors > 0 {
+				cut = p.CutSectors
+			}
+			circ, cfg, _ := golden32Circuit(b, &p, cut)
+			hint, err := post.SizeHintFor(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			per, err := post.SectorSizeHint(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				pa := cs.NewProvingAssignment(hint)
+				if err := circ.SynthesizeParallel(context.Background(), pa, per, runtime.GOMAXPROCS(0)); err != nil {
+					b.Fatal(err)
+				}
+				if i == b.N-1 {
+					// prover view, as bellperson counts: the per-input rows included
+					n := pa.NumConstraints() + pa.NumInputs()
+					b.ReportMetric(float64(n), "constraints")
+					b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "constraints/s")
+				}
+			}
+		})
+	}
+}

@@ -29,10 +29,9 @@ import (
 	"github.com/cuseal/cuseal/porep/update"
 )
 
-// largeGoldenEnv enables the test (one 32 GiB update partition: 81M
+// largeGoldenEnv enables the synthesis (one 32 GiB update partition: 81M
 // constraints, ~10 GB and minutes): "1" checks everything, "r1cs" only
-// what needs no ProvingAssignment (the streamed R1CS, the counts and the
-// public inputs).
+// what needs no ProvingAssignment (the streamed R1CS).
 const largeGoldenEnv = "CUSEAL_RUST_GOLDEN_LARGE"
 
 // golden32Params is the generator input of the case (params in the JSON).
@@ -64,15 +63,15 @@ func TestRustGolden32GiB(t *testing.T) {
 			if err := json.Unmarshal(c.Outputs, &o); err != nil {
 				t.Fatal(err)
 			}
-			if env != "1" && env != "r1cs" {
-				t.Skipf("set %s=1 (81M constraints, ~10 GB) or =r1cs", largeGoldenEnv)
-			}
-			checkGolden32(t, &c, &p, &o, env == "r1cs")
+			checkGolden32(t, &c, &p, &o, env)
 		})
 	}
 }
 
-func checkGolden32(t *testing.T, want *goldentest.Case, p *golden32Params, o *golden32Outputs, r1csOnly bool) {
+// checkGolden32 always checks the regenerated commitments, the partition
+// proof and the public inputs; mode "r1cs" adds SizeHintFor's counts and
+// the streamed R1CS, "1" those and the ProvingAssignment.
+func checkGolden32(t *testing.T, want *goldentest.Case, p *golden32Params, o *golden32Outputs, mode string) {
 	ctx := context.Background()
 	set, err := synthetic.Update(abi.RegisteredUpdateProof(p.Proof), synthetic.UpdateOptions{Seed: p.Seed})
 	if err != nil {
@@ -107,9 +106,8 @@ func checkGolden32(t *testing.T, want *goldentest.Case, p *golden32Params, o *go
 		t.Fatal(err)
 	}
 	checkPublicInputs(t, "update.PublicInputs", in, o)
-	circ, err := update.NewCircuit(cfg, p.Partition, &rOld, &dNew, &rNew, pp)
-	if err != nil {
-		t.Fatal(err)
+	if mode != "1" && mode != "r1cs" {
+		t.Skipf("synthesis: set %s=1 (81M constraints, ~10 GB) or =r1cs", largeGoldenEnv)
 	}
 	hint, err := update.SizeHintFor(cfg)
 	if err != nil {
@@ -120,6 +118,10 @@ func checkGolden32(t *testing.T, want *goldentest.Case, p *golden32Params, o *go
 		{What: "num_aux", Got: hint.Aux, Want: want.NumAux},
 		{What: "num_constraints", Got: hint.Constraints + hint.Inputs, Want: want.NumConstraints},
 	})
+	circ, err := update.NewCircuit(cfg, p.Partition, &rOld, &dNew, &rNew, pp)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rs := cs.NewR1CSStream(hint.Inputs, hint.Aux, hint.Constraints+hint.Inputs)
 	start := time.Now()
 	if err := circ.Synthesize(ctx, rs); err != nil {
@@ -131,7 +133,7 @@ func checkGolden32(t *testing.T, want *goldentest.Case, p *golden32Params, o *go
 	}
 	goldentest.Compare(t, "r1cs", []goldentest.Check{{What: "r1cs_digest", Got: hex.EncodeToString(rd[:]), Want: want.R1CS}})
 	t.Logf("R1CS streamed in %v", time.Since(start))
-	if r1csOnly {
+	if mode == "r1cs" {
 		return
 	}
 

@@ -4,7 +4,6 @@ package post_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"runtime"
 	"strconv"
@@ -27,14 +26,7 @@ func BenchmarkSynthesis32GiB(b *testing.B) {
 	sectors, _ := strconv.Atoi(os.Getenv("CUSEAL_BENCH_WINDOW_SECTORS"))
 	for _, c := range goldentest.Load(b, "testdata/rust_golden_32g.json") {
 		b.Run(c.Name, func(b *testing.B) {
-			var p golden32Params
-			var o golden32Outputs
-			if err := json.Unmarshal(c.Params, &p); err != nil {
-				b.Fatal(err)
-			}
-			if err := json.Unmarshal(c.Outputs, &o); err != nil {
-				b.Fatal(err)
-			}
+			p, o := golden32Case(b, &c)
 			if o.Large && sectors == 0 && os.Getenv(largeGoldenEnv) != "1" {
 				b.Skipf("set CUSEAL_BENCH_WINDOW_SECTORS=N or %s=1", largeGoldenEnv)
 			}

@@ -26,6 +26,7 @@ import (
 	"github.com/cuseal/cuseal/internal/synthetic"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/post"
+	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 // largeGoldenEnv enables the cases marked large (a full 32 GiB WindowPoSt
@@ -56,17 +57,22 @@ type golden32Outputs struct {
 	PublicInputsSHA256 string   `json:"public_inputs_sha256"`
 }
 
+// golden32Case decodes a case's params and outputs.
+func golden32Case(tb testing.TB, c *goldentest.Case) (p golden32Params, o golden32Outputs) {
+	tb.Helper()
+	if err := json.Unmarshal(c.Params, &p); err != nil {
+		tb.Fatal(err)
+	}
+	if err := json.Unmarshal(c.Outputs, &o); err != nil {
+		tb.Fatal(err)
+	}
+	return p, o
+}
+
 func TestRustGolden32GiB(t *testing.T) {
 	for _, c := range goldentest.Load(t, "testdata/rust_golden_32g.json") {
 		t.Run(c.Name, func(t *testing.T) {
-			var p golden32Params
-			var o golden32Outputs
-			if err := json.Unmarshal(c.Params, &p); err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(c.Outputs, &o); err != nil {
-				t.Fatal(err)
-			}
+			p, o := golden32Case(t, &c)
 			env := os.Getenv(largeGoldenEnv)
 			if o.Large && env != "1" && env != "r1cs" {
 				t.Skipf("set %s=1 (125M constraints, ~17 GB) or =r1cs (~2 GB)", largeGoldenEnv)
@@ -179,10 +185,7 @@ func checkPublicInputs(t *testing.T, what string, in []fr.Element, o *golden32Ou
 	h := sha256.New()
 	got := make([]string, 0, len(in))
 	for i := range in {
-		b := in[i].Bytes()
-		for l, r := 0, len(b)-1; l < r; l, r = l+1, r-1 {
-			b[l], b[r] = b[r], b[l]
-		}
+		b := stacked.FrToBytes(&in[i])
 		h.Write(b[:])
 		got = append(got, hex.EncodeToString(b[:]))
 	}

@@ -133,7 +133,7 @@ func TestBenchPoStBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"vanilla: unknown circuit", []string{"bench", "vanilla", "--circuit", "update", "--sector-size", "2KiB", "--out", tmp}, `--circuit "update"`},
+		{"vanilla: unknown circuit", []string{"bench", "vanilla", "--circuit", "nope", "--sector-size", "2KiB", "--out", tmp}, `--circuit "nope"`},
 		{"vanilla: porep", []string{"bench", "vanilla", "--circuit", "porep", "--sector-size", "2KiB", "--out", tmp}, "want winning-post, window-post"},
 		{"vanilla: two winning sectors", []string{"bench", "vanilla", "--circuit", circuitWinningPoSt, "--sector-size", "2KiB", "--sectors", "2", "--out", tmp}, "exactly 1 sector"},
 		{"vanilla: zero sectors", []string{"bench", "vanilla", "--circuit", circuitWindowPoSt, "--sector-size", "2KiB", "--sectors", "0", "--out", tmp}, "--sectors 0"},

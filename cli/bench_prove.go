@@ -25,11 +25,11 @@ func benchProveCommand() *cli.Command {
 			"--vanilla DIR (as bench vanilla or post vanilla write it) or --synthetic (valid synthetic\n" +
 			"vanilla proofs of --sectors sectors, default one partition) of --sector-size. update proves as\n" +
 			"cuseal update prove does from --vanilla DIR (partition-K.bin) and --comm-r-old, --comm-r-new,\n" +
-			"--comm-d-new.",
+			"--comm-d-new, or --synthetic (a valid synthetic updated sector of --sector-size, seed 1).",
 		Flags: append([]cli.Flag{
 			circuitFlag(false),
 			&cli.StringFlag{Name: "c1", Usage: "porep: C1 JSON or lotus-bench Commit2In `FILE`"},
-			&cli.BoolFlag{Name: "synthetic", Usage: "PoSt: valid synthetic vanilla proofs (needs --sector-size)"},
+			&cli.BoolFlag{Name: "synthetic", Usage: "PoSt, update: valid synthetic vanilla proofs (needs --sector-size)"},
 			&cli.StringFlag{Name: "sector-size", Usage: "PoSt --synthetic: sector size (2KiB ... 64GiB); with --vanilla, must match it"},
 			paramsDirFlag(),
 			requireProductionFlag(),

@@ -28,8 +28,9 @@ func benchSynthCommand() *cli.Command {
 			"WinningPoSt circuit) from vanilla proofs: --vanilla DIR (as bench vanilla or post vanilla\n" +
 			"write it) or --synthetic (valid synthetic vanilla proofs of --sectors sectors; their checks\n" +
 			"run before the timed runs); update builds SnapDeals' EmptySectorUpdate circuit from\n" +
-			"--vanilla DIR (partition-K.bin, as update vanilla writes them) and --comm-r-old,\n" +
-			"--comm-r-new, --comm-d-new. Each circuit is synthesized into a\n" +
+			"--vanilla DIR (partition-K.bin, as update vanilla or bench vanilla write them) and\n" +
+			"--comm-r-old, --comm-r-new, --comm-d-new, or --synthetic (a valid synthetic updated sector of\n" +
+			"--sector-size on sparse trees, seed 1). Each circuit is synthesized into a\n" +
 			"ProvingAssignment pre-sized to the exact partition size, as the prover does: the time covers\n" +
 			"circuit construction from C1, synthesis (witness, a/b/c, densities) and the per-input\n" +
 			"rows. --synthetic makes correctly shaped but invalid C1 data for any sector size, so\n" +
@@ -41,7 +42,7 @@ func benchSynthCommand() *cli.Command {
 			circuitFlag(false),
 			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB ... 64GiB); with --c1 or --vanilla, must match it"},
 			&cli.StringFlag{Name: "c1", Usage: "porep: C1 JSON (or lotus-bench Commit2In) `FILE`"},
-			&cli.BoolFlag{Name: "synthetic", Usage: "use synthetic data: correctly shaped, invalid C1 (porep); valid vanilla proofs (PoSt)"},
+			&cli.BoolFlag{Name: "synthetic", Usage: "use synthetic data: correctly shaped, invalid C1 (porep); valid vanilla proofs (PoSt, update)"},
 			&cli.IntFlag{Name: "partitions", Usage: "partitions synthesized per run", Value: 1},
 			&cli.IntFlag{Name: "challenges", Usage: "challenges per partition (--synthetic only; default: the sector's)"},
 			&cli.IntFlag{Name: "runs", Usage: "measured runs (min/median/max reported)", Value: 1},

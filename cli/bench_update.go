@@ -11,6 +11,7 @@ import (
 	"github.com/ipfs/go-cid"
 	"github.com/urfave/cli/v2"
 
+	"github.com/cuseal/cuseal/internal/synthetic"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/stacked"
@@ -83,8 +84,11 @@ func benchUpdateInput(c *cli.Context) (*benchUpdateSet, error) {
 		}
 	}
 	dir := c.String("vanilla")
-	if c.Bool("synthetic") || dir == "" {
-		return nil, usageErrorf("--circuit %s: give --vanilla DIR (partition-K.bin files, e.g. from cuseal update vanilla) and the commitments; there are no synthetic update inputs yet", circuitUpdate)
+	if c.Bool("synthetic") == (dir != "") {
+		return nil, usageErrorf("--circuit %s: give exactly one of --synthetic (with --sector-size) and --vanilla DIR (partition-K.bin files, e.g. from cuseal update vanilla, with the commitments)", circuitUpdate)
+	}
+	if c.Bool("synthetic") {
+		return syntheticUpdateInput(c)
 	}
 	cfg, vanilla, err := readUpdateVanillaDir(c, dir)
 	if err != nil {
@@ -107,6 +111,33 @@ func benchUpdateInput(c *cli.Context) (*benchUpdateSet, error) {
 	return set, nil
 }
 
+// syntheticUpdateInput is --synthetic: internal/synthetic.Update's sector
+// of --sector-size from seed 1, every partition proof in memory.
+func syntheticUpdateInput(c *cli.Context) (*benchUpdateSet, error) {
+	for _, f := range []string{"comm-r-old", "comm-r-new", "comm-d-new"} {
+		if c.IsSet(f) {
+			return nil, usageErrorf("--%s: not with --synthetic (it makes its own commitments)", f)
+		}
+	}
+	if !c.IsSet("sector-size") {
+		return nil, usageErrorf("--synthetic needs --sector-size")
+	}
+	cfg, err := updateConfigForSize(c.String("sector-size"))
+	if err != nil {
+		return nil, err
+	}
+	set, err := synthetic.Update(cfg.Proof, synthetic.UpdateOptions{Seed: 1})
+	if err != nil {
+		return nil, internalError(err)
+	}
+	vanilla, err := set.Vanilla()
+	if err != nil {
+		return nil, internalError(err)
+	}
+	return &benchUpdateSet{cfg: &set.Config, dir: "synthetic", vanilla: vanilla,
+		oldSealed: set.OldSealed, newSealed: set.NewSealed, unsealed: set.Unsealed}, nil
+}
+
 // updateSynthInput is bench synth's update job: every partition, checked
 // as the prover checks it.
 func updateSynthInput(c *cli.Context) (*synthJob, error) {
@@ -120,7 +151,7 @@ func updateSynthInput(c *cli.Context) (*synthJob, error) {
 		return nil, classifyPorepError(fmt.Errorf("--vanilla %s: %w", set.dir, err))
 	}
 	return &synthJob{
-		name: cfg.Name, sectorSize: cfg.SectorSize, source: set.dir, about: fmt.Sprintf("vanilla partition proofs from %s", set.dir),
+		name: cfg.Name, sectorSize: cfg.SectorSize, source: set.dir, about: set.about(),
 		partitions: job.Partitions(), challenges: cfg.ChallengeCount, maxWorkers: cfg.ChallengeCount,
 		synthesize: func(ctx context.Context, k int, pool *cs.BufferPool, workers int) (*cs.Assignment, error) {
 			return job.SynthesizePartition(ctx, k, pool, workers)
@@ -165,4 +196,12 @@ func updateProveInput(c *cli.Context, backends []string) (*proveJob, error) {
 		prove: func(opts []porep.Option) ([]byte, error) {
 			return porep.GenerateUpdateProofWithVanilla(cfg.Proof, set.oldSealed, set.newSealed, set.unsealed, set.vanilla, opts...)
 		}}, nil
+}
+
+// about is the input in bench synth's report.
+func (s *benchUpdateSet) about() string {
+	if s.dir == "synthetic" {
+		return "synthetic vanilla partition proofs (sparse trees, seed 1)"
+	}
+	return "vanilla partition proofs from " + s.dir
 }

@@ -15,17 +15,21 @@ import (
 func benchVanillaCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "vanilla",
-		Usage: "write valid synthetic PoSt vanilla proofs (any sector size and count) to a directory",
+		Usage: "write valid synthetic PoSt or SnapDeals vanilla proofs (any sector size) to a directory",
 		Description: "Makes one vanilla proof per synthetic sector, as filecoin-ffi's GenerateSingleVanillaProof\n" +
 			"returns them, deterministic from --seed: each sector's tree R is sparse (one fill value\n" +
 			"everywhere but the challenged leaves), so 32GiB sectors cost only their challenged paths,\n" +
 			"and the proofs are valid: a PoSt proof made from them verifies. --out DIR receives\n" +
 			"sector-<n>.bin per sector and vanilla.json (proof type, miner, randomness, sector numbers,\n" +
-			"comm_r and sealed CIDs), which bench synth|prove --vanilla DIR read.",
+			"comm_r and sealed CIDs), which bench synth|prove --vanilla DIR read. --circuit update\n" +
+			"writes partition-K.bin (GenerateUpdateVanillaProofs bytes; every partition, or only\n" +
+			"--partition K) and commitments.json (comm_r_old, comm_d_new, comm_r_new, raw and as CIDs)\n" +
+			"of a synthetic updated sector whose trees are sparse (internal/synthetic.Update).",
 		Flags: append([]cli.Flag{
-			circuitFlag(true),
+			vanillaCircuitFlag(),
 			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB ... 64GiB)", Required: true},
 			&cli.IntFlag{Name: "sectors", Usage: "number of sectors (default: one full partition; WinningPoSt takes 1)"},
+			&cli.IntFlag{Name: "partition", Usage: "update: write only partition `K` (default: every partition)"},
 			&cli.Uint64Flag{Name: "seed", Usage: "seed of the randomness, sector numbers, comm_c and leaves", Value: 1},
 			&cli.StringFlag{Name: "miner", Usage: "miner actor address (its id is the prover id)", Value: "t01000"},
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (created if missing)", Required: true},
@@ -48,6 +52,12 @@ type benchVanillaOutput struct {
 
 func benchVanillaAction(c *cli.Context) error {
 	start := time.Now()
+	if c.String("circuit") == circuitUpdate {
+		return benchVanillaUpdate(c, start)
+	}
+	if c.IsSet("partition") {
+		return usageErrorf("--partition: only with --circuit %s", circuitUpdate)
+	}
 	spec, err := lookupCircuit(c.String("circuit"), true)
 	if err != nil {
 		return err

@@ -178,6 +178,57 @@ func TestBenchSynthUpdateDigests(t *testing.T) {
 	wantOneLineError(t, stderr, "--comm-r-old, --comm-r-new and --comm-d-new")
 }
 
+// TestBenchVanillaUpdate: bench vanilla --circuit update writes a
+// synthetic sector's partition proofs and commitments.json, which bench
+// synth --vanilla reads back; bench synth --synthetic synthesizes the same
+// circuit shape in memory (rust-fil-proofs' counts at 2 KiB); --partition
+// writes that partition only.
+func TestBenchVanillaUpdate(t *testing.T) {
+	v := testupdate.Load(t)
+	dir := filepath.Join(t.TempDir(), "v")
+	if code, out, stderr := runCLI(t, "bench", "vanilla", "--circuit", "update", "--sector-size", "2KiB", "--seed", "3", "--out", dir, "--json"); code != exitOK {
+		t.Fatalf("bench vanilla: exit %d: %s%s", code, out, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, updateCommitmentsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var comms updateCommitmentsJSON
+	if err := json.Unmarshal(b, &comms); err != nil || comms.UpdateProof != "StackedDrg2KiBV1" || comms.Seed != 3 || len(comms.Partitions) != 1 || !comms.Synthetic {
+		t.Fatalf("%s: %+v, %v", updateCommitmentsFile, comms, err)
+	}
+	want := v.Partitions[0]
+	for name, args := range map[string][]string{
+		"vanilla":   {"--vanilla", dir, "--comm-r-old", comms.CommROld, "--comm-r-new", comms.NewSealed, "--comm-d-new", comms.Unsealed},
+		"synthetic": {"--synthetic", "--sector-size", "2KiB"},
+	} {
+		code, stdout, stderr := runCLI(t, append([]string{"bench", "synth", "--circuit", "update", "--runs", "1", "--json"}, args...)...)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", name, code, stderr)
+		}
+		var res synthResult
+		if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, stdout)
+		}
+		if res.Constraints != want.NumConstraints || res.Aux != want.NumAux || res.Inputs != want.NumInputs {
+			t.Errorf("%s: %d constraints, %d aux, %d inputs; rust-fil-proofs %+v", name, res.Constraints, res.Aux, res.Inputs, want)
+		}
+	}
+	one := filepath.Join(t.TempDir(), "one")
+	if code, out, stderr := runCLI(t, "bench", "vanilla", "--circuit", "update", "--sector-size", "8MiB", "--partition", "2", "--out", one); code != exitOK {
+		t.Fatalf("bench vanilla --partition 2: exit %d: %s%s", code, out, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(one, partitionProofFile(2))); err != nil {
+		t.Error(err)
+	}
+	if _, err := os.Stat(filepath.Join(one, partitionProofFile(0))); err == nil {
+		t.Error("--partition 2 wrote partition-0.bin")
+	}
+	if code, _, stderr := runCLI(t, "bench", "vanilla", "--circuit", "update", "--sector-size", "8MiB", "--out", one); code != exitUsage {
+		t.Errorf("over an existing commitments.json without --force: exit %d: %s", code, stderr)
+	}
+}
+
 // TestBenchUpdateBadInput: bench synth and bench prove --circuit update
 // refuse inputs they cannot use (exit 2, one line) before any work.
 func TestBenchUpdateBadInput(t *testing.T) {
@@ -190,7 +241,12 @@ func TestBenchUpdateBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"synthetic", []string{"bench", "synth", "--circuit", "update", "--synthetic", "--sector-size", "2KiB"}, "no synthetic update inputs yet"},
+		{"synthetic without size", []string{"bench", "synth", "--circuit", "update", "--synthetic"}, "--synthetic needs --sector-size"},
+		{"synthetic and vanilla", append([]string{"bench", "synth", "--circuit", "update", "--synthetic", "--sector-size", "2KiB", "--vanilla", van}, comms...), "exactly one of --synthetic"},
+		{"synthetic with commitments", append([]string{"bench", "synth", "--circuit", "update", "--synthetic", "--sector-size", "2KiB"}, comms...), "--comm-r-old: not with --synthetic"},
+		{"vanilla: sectors", []string{"bench", "vanilla", "--circuit", "update", "--sector-size", "2KiB", "--sectors", "2", "--out", empty}, "--sectors: not with --circuit update"},
+		{"vanilla: partition out of range", []string{"bench", "vanilla", "--circuit", "update", "--sector-size", "8MiB", "--partition", "4", "--out", empty}, "--partition 4: StackedDrg8MiBV1 has partitions 0 to 3"},
+		{"vanilla: partition for post", []string{"bench", "vanilla", "--circuit", circuitWindowPoSt, "--sector-size", "2KiB", "--partition", "0", "--out", empty}, "--partition: only with --circuit update"},
 		{"c1", append([]string{"bench", "synth", "--circuit", "update", "--vanilla", van, "--c1", "x.json"}, comms...), "--c1: not with --circuit update"},
 		{"other size", append([]string{"bench", "synth", "--circuit", "update", "--vanilla", van, "--sector-size", "8MiB"}, comms...), "--sector-size 8MiB does not match"},
 		{"not a vanilla dir", append([]string{"bench", "synth", "--circuit", "update", "--vanilla", empty}, comms...), "partition-0.bin"},

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -175,6 +176,32 @@ func WitnessChecks(a *cs.Assignment, want *Case) []Check {
 		{"witness_digest", hex.EncodeToString(wd[:]), want.Witness},
 		{"abc_digest", hex.EncodeToString(ad[:]), want.ABC},
 	}
+}
+
+// AssignmentChecks compares a ProvingAssignment's counts, witness and
+// a/b/c digests and density (§2-§4) with want.
+func AssignmentChecks(a *cs.Assignment, want *Case) []Check {
+	checks := []Check{
+		{"num_inputs", len(a.Input), want.NumInputs},
+		{"num_aux", len(a.Aux), want.NumAux},
+		{"num_constraints", len(a.A), want.NumConstraints},
+	}
+	return append(append(checks, WitnessChecks(a, want)...), DensityChecks(a, want)...)
+}
+
+// InputsHex is public inputs as the references list them: canonical
+// 32-byte little-endian hex each, and the SHA-256 of those bytes
+// concatenated.
+func InputsHex(in []fr.Element) ([]string, string) {
+	h := sha256.New()
+	out := make([]string, len(in))
+	for i := range in {
+		b := in[i].Bytes()
+		slices.Reverse(b[:])
+		h.Write(b[:])
+		out[i] = hex.EncodeToString(b[:])
+	}
+	return out, hex.EncodeToString(h.Sum(nil))
 }
 
 // DumpEnv names the variable that, set to a directory, makes Dump write a

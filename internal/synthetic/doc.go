@@ -10,6 +10,10 @@
 //     bytes) of synthetic sectors whose trees R are sparse — every leaf but
 //     the challenged ones holds one fill value, so a sector costs only its
 //     challenged paths. Proofs made from them verify.
+//   - Update: valid SnapDeals updated sectors (commitments and any partition's
+//     GenerateUpdateVanillaProofs bytes) whose trees are sparse — every node
+//     but a few seed-chosen ones holds one key label and zero data. Proofs
+//     made from them verify.
 //
 // Only `cuseal bench` commands and tests import it.
 package synthetic

@@ -5,6 +5,8 @@ package stacked
 import (
 	"fmt"
 
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
 	"github.com/cuseal/cuseal/internal/parallel"
 	"github.com/cuseal/cuseal/porep/poseidon"
 )
@@ -53,21 +55,26 @@ func (t *TreeD) Proof(i uint64) MerkleProof {
 }
 
 // PoseidonProof returns the inclusion proof of leaf i of a Poseidon tree
-// (tree C, tree R_last) in the variant its shape demands: Single with every
-// level in Base (no sub-tree), Sub with the last level in Sub, Top with the
-// last two in Sub and Top (MerkleProof::new_from_proof). Errors: i past the
-// last leaf.
+// (tree C, tree R_last) in the variant its shape demands (PoseidonPathProof).
+// Errors: i past the last leaf.
 func PoseidonProof(t *poseidon.Tree, shape TreeShape, i uint64) (MerkleProof, error) {
 	if i >= uint64(t.Leaves()) {
 		return MerkleProof{}, fmt.Errorf("leaf %d of a %d-leaf tree", i, t.Leaves())
 	}
-	levels, err := t.Proof(int(i))
+	leaf, levels, err := t.LeafProof(int(i))
 	if err != nil {
 		return MerkleProof{}, err
 	}
-	per := len(t.Levels[0][0])
-	leaf := t.Levels[int(i)/per][0][int(i)%per]
-	p := MerkleProof{Root: FrToBytes(&t.Root), Leaf: FrToBytes(&leaf)}
+	return PoseidonPathProof(&t.Root, &leaf, levels, shape), nil
+}
+
+// PoseidonPathProof is the MerkleProof of a leaf given its tree's root and
+// its path (poseidon.Tree.Proof's order, leaf side first), in the variant
+// the shape demands: Single with every level in Base (no sub-tree), Sub
+// with the last level in Sub, Top with the last two in Sub and Top
+// (MerkleProof::new_from_proof).
+func PoseidonPathProof(root, leaf *fr.Element, levels []poseidon.ProofLevel, shape TreeShape) MerkleProof {
+	p := MerkleProof{Root: FrToBytes(root), Leaf: FrToBytes(leaf)}
 	elems := make([]PathElement, len(levels))
 	for j, l := range levels {
 		e := PathElement{Index: uint64(l.Index), Hashes: make([]Domain, len(l.Siblings))}
@@ -85,5 +92,5 @@ func PoseidonProof(t *poseidon.Tree, shape TreeShape, i uint64) (MerkleProof, er
 		n := len(elems)
 		p.Kind, p.Base, p.Sub, p.Top = ProofTop, elems[:n-2], elems[n-2:n-1], elems[n-1:]
 	}
-	return p, nil
+	return p
 }

@@ -45,6 +45,40 @@ func (s *SectorTrees) check(cfg *Config) error {
 // comm_r that seeds the challenges.
 func (s *SectorTrees) CommRNew() fr.Element { return poseidon.Hash2(&s.CommC, &s.RNew.Root) }
 
+// PathSource is what a partition proof is read from: the sector's trees,
+// whole (SectorTrees) or sparse (internal/synthetic's 32 GiB inputs).
+type PathSource interface {
+	// CommCAndRNew returns comm_c and comm_r_new = Poseidon2(comm_c, root
+	// of TreeRNew).
+	CommCAndRNew() (commC, commRNew fr.Element)
+	// ApexRow returns TreeD's row at cfg.ApexDepth(): Partitions·
+	// ApexLeafCount nodes, in order.
+	ApexRow(cfg *Config) []stacked.Domain
+	// NodeProofs returns node c's inclusion proofs in TreeROld, TreeD and
+	// TreeRNew (in cfg's variant for the TreeRs).
+	NodeProofs(cfg *Config, c uint64) (ChallengeProof, error)
+}
+
+// CommCAndRNew is PathSource's: comm_c and CommRNew.
+func (s *SectorTrees) CommCAndRNew() (fr.Element, fr.Element) { return s.CommC, s.CommRNew() }
+
+// ApexRow is PathSource's: TreeD's level cfg.ApexDepth().
+func (s *SectorTrees) ApexRow(cfg *Config) []stacked.Domain { return s.D.Levels[cfg.ApexDepth()] }
+
+// NodeProofs is PathSource's.
+func (s *SectorTrees) NodeProofs(cfg *Config, c uint64) (ChallengeProof, error) {
+	var cp ChallengeProof
+	var err error
+	if cp.ProofROld, err = stacked.PoseidonProof(s.ROld, cfg.Shape, c); err != nil {
+		return cp, fmt.Errorf("TreeROld: %w", err)
+	}
+	cp.ProofDNew = s.D.Proof(c)
+	if cp.ProofRNew, err = stacked.PoseidonProof(s.RNew, cfg.Shape, c); err != nil {
+		return cp, fmt.Errorf("TreeRNew: %w", err)
+	}
+	return cp, nil
+}
+
 // NewPartitionProof is vanilla.rs EmptySectorUpdate::prove_inner for
 // partition k: comm_c, the k-th run of ApexLeafCount nodes of TreeD's row
 // that holds Partitions·ApexLeafCount nodes, and for every challenge of
@@ -56,26 +90,28 @@ func NewPartitionProof(cfg *Config, k int, trees *SectorTrees) (*PartitionProof,
 	if err := trees.check(cfg); err != nil {
 		return nil, err
 	}
-	commRNew := trees.CommRNew()
+	return PartitionProofFrom(cfg, k, trees)
+}
+
+// PartitionProofFrom is NewPartitionProof over any PathSource, whose shape
+// the caller vouches for. Errors: k out of range, a path the source cannot
+// give.
+func PartitionProofFrom(cfg *Config, k int, src PathSource) (*PartitionProof, error) {
+	commC, commRNew := src.CommCAndRNew()
 	challenges, err := Challenges(cfg, &commRNew, k)
 	if err != nil {
 		return nil, err
 	}
 	a := cfg.ApexLeafCount
-	row := trees.D.Levels[cfg.ApexDepth()] // Partitions·A nodes
+	row := src.ApexRow(cfg) // Partitions·A nodes
 	p := &PartitionProof{
-		CommC:           stacked.FrToBytes(&trees.CommC),
+		CommC:           stacked.FrToBytes(&commC),
 		ApexLeafs:       append([]stacked.Domain(nil), row[k*a:(k+1)*a]...),
 		ChallengeProofs: make([]ChallengeProof, len(challenges)),
 	}
 	for i, c := range challenges {
-		cp := &p.ChallengeProofs[i]
-		if cp.ProofROld, err = stacked.PoseidonProof(trees.ROld, cfg.Shape, c); err != nil {
-			return nil, fmt.Errorf("update: vanilla proof: partition %d challenge %d (node %d): TreeROld: %w", k, i, c, err)
-		}
-		cp.ProofDNew = trees.D.Proof(c)
-		if cp.ProofRNew, err = stacked.PoseidonProof(trees.RNew, cfg.Shape, c); err != nil {
-			return nil, fmt.Errorf("update: vanilla proof: partition %d challenge %d (node %d): TreeRNew: %w", k, i, c, err)
+		if p.ChallengeProofs[i], err = src.NodeProofs(cfg, c); err != nil {
+			return nil, fmt.Errorf("update: vanilla proof: partition %d challenge %d (node %d): %w", k, i, c, err)
 		}
 	}
 	return p, nil

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package main
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cuseal/cuseal/internal/synthetic"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// updateCommitmentsFile is what bench vanilla --circuit update writes next
+// to the partition proofs.
+const updateCommitmentsFile = "commitments.json"
+
+// updateCommitmentsJSON is updateCommitmentsFile: the synthetic updated
+// sector's commitments, raw (64 hex digits) and as CIDs.
+type updateCommitmentsJSON struct {
+	UpdateProof string `json:"update_proof"`
+	ProofType   int64  `json:"proof_type"`
+	Seed        uint64 `json:"seed"`
+	CommROld    string `json:"comm_r_old"`
+	CommDNew    string `json:"comm_d_new"`
+	CommRNew    string `json:"comm_r_new"`
+	OldSealed   string `json:"old_sealed_cid"`
+	Unsealed    string `json:"new_unsealed_cid"`
+	NewSealed   string `json:"new_sealed_cid"`
+	Partitions  []int  `json:"partitions"` // the partition-K.bin written
+	Synthetic   bool   `json:"synthetic"`
+}
+
+// vanillaCircuitFlag is bench vanilla's --circuit: the PoSt circuits and
+// update.
+func vanillaCircuitFlag() cli.Flag {
+	f := circuitFlag(true).(*cli.StringFlag)
+	f.Usage = f.Usage + ", " + circuitUpdate + ": SnapDeals update partition proofs"
+	return f
+}
+
+// benchVanillaUpdate is bench vanilla --circuit update.
+func benchVanillaUpdate(c *cli.Context, start time.Time) error {
+	for _, f := range []string{"sectors", "miner"} {
+		if c.IsSet(f) {
+			return usageErrorf("--%s: not with --circuit %s", f, circuitUpdate)
+		}
+	}
+	cfg, err := updateConfigForSize(c.String("sector-size"))
+	if err != nil {
+		return err
+	}
+	parts := make([]int, cfg.Partitions)
+	for k := range parts {
+		parts[k] = k
+	}
+	if c.IsSet("partition") {
+		k := c.Int("partition")
+		if k < 0 || k >= cfg.Partitions {
+			return usageErrorf("--partition %d: %s has partitions 0 to %d", k, cfg.Name, cfg.Partitions-1)
+		}
+		parts = []int{k}
+	}
+	dir := c.String("out")
+	meta := filepath.Join(dir, updateCommitmentsFile)
+	if _, err := os.Lstat(meta); err == nil && !c.Bool("force") {
+		return usageErrorf("--out %s: holds %s already; refusing to overwrite it (pass --force to replace it)", dir, updateCommitmentsFile)
+	}
+	if err := checkProfilePaths(c); err != nil {
+		return err
+	}
+	stop, err := startProfiling(c)
+	if err != nil {
+		return err
+	}
+	seed := c.Uint64("seed")
+	set, err := synthetic.Update(cfg.Proof, synthetic.UpdateOptions{Seed: seed})
+	proofs := make([][]byte, len(parts))
+	for i, k := range parts {
+		if err != nil {
+			break
+		}
+		p, perr := set.PartitionProof(k)
+		if err = perr; err == nil {
+			proofs[i] = p.Bytes()
+		}
+	}
+	if serr := stop(); err == nil && serr != nil {
+		return serr
+	}
+	if err != nil {
+		return internalError(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return inputError(fmt.Errorf("--out: %w", fileError(err)))
+	}
+	if err := checkWritableDir(dir); err != nil {
+		return err
+	}
+	total := 0
+	for i, k := range parts {
+		if err := writeFileAtomic(filepath.Join(dir, partitionProofFile(k)), proofs[i]); err != nil {
+			return inputError(fmt.Errorf("--out: %w", fileError(err)))
+		}
+		total += len(proofs[i])
+	}
+	j := updateCommitmentsJSON{UpdateProof: cfg.Name, ProofType: int64(cfg.Proof), Seed: seed,
+		CommROld: hex.EncodeToString(set.CommROld[:]), CommDNew: hex.EncodeToString(set.CommDNew[:]), CommRNew: hex.EncodeToString(set.CommRNew[:]),
+		OldSealed: set.OldSealed.String(), Unsealed: set.Unsealed.String(), NewSealed: set.NewSealed.String(), Partitions: parts, Synthetic: true}
+	b, err := json.MarshalIndent(j, "", "  ")
+	if err != nil {
+		return internalError(err)
+	}
+	if err := writeFileAtomic(meta, append(b, '\n')); err != nil {
+		return inputError(fmt.Errorf("--out: %w", fileError(err)))
+	}
+	out := benchVanillaOutput{RegisteredProof: cfg.Name, Partitions: len(parts), Bytes: total, Dir: dir, Seconds: time.Since(start).Seconds()}
+	if c.Bool("json") {
+		return writeJSON(c, out)
+	}
+	printf(c, "%s (%s): %d partition proof(s), %s, and %s in %s (%.3fs)\n", cfg.Name, stacked.SizeLabel(cfg.SectorSize),
+		len(parts), humanBytes(uint64(total)), updateCommitmentsFile, dir, out.Seconds)
+	return nil
+}

@@ -30,6 +30,9 @@ const (
 	demoMiner  = "t01000"
 	demoSector = "1"
 	demoSize   = "2KiB"
+	// demoCCSector is the CC (all-zero) sector --snapdeals seals and then
+	// updates with the sample.
+	demoCCSector = "2"
 )
 
 var (
@@ -48,8 +51,10 @@ func demoCommand() *cli.Command {
 			"sample text), params generate --reuse (TEST parameters: 1.1 GB, generated once and then reused\n" +
 			"while their stamp matches), commit2 (--backend) and verify; then, on the same sector,\n" +
 			"WinningPoSt and one WindowPoSt partition: params generate --circuit winning-post|window-post\n" +
-			"--reuse, post vanilla, post winning|window and post verify. It prints one table of their\n" +
-			"phase timings. The sample, the sealed sector, c1.json and the proofs stay in --out; on an\n" +
+			"--reuse, post vanilla, post winning|window and post verify. With --snapdeals, also SnapDeals:\n" +
+			"seal a CC (all-zero) sector, update encode it with the sample, update vanilla, params\n" +
+			"generate --circuit update --reuse (656 MB, once), update prove and update verify. It prints\n" +
+			"one table of their phase timings. The sample, the sealed sector, c1.json and the proofs stay in --out; on an\n" +
 			"error or Ctrl-C what the demo wrote there is removed. Exit 1 if a proof does not verify.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "params-dir", Usage: "`DIR` for the 2KiB TEST parameters (reused when their stamp matches; never a production directory)",
@@ -58,6 +63,7 @@ func demoCommand() *cli.Command {
 			&cli.StringFlag{Name: "backend", Usage: backendUsage(), Value: porep.BackendAuto},
 			noGPUFlag(),
 			&cli.BoolFlag{Name: "json", Usage: "print the timings, the proof and each step's result as one JSON object"},
+			&cli.BoolFlag{Name: "snapdeals", Usage: "also prove a SnapDeals update: a CC sector updated with the sample (one 1.7M-constraint partition; about as long as the C2 step)"},
 		},
 		Action: demoAction,
 	}
@@ -79,6 +85,18 @@ type demoOutput struct {
 	Verify    verifyOutput         `json:"verify"`
 	// PoSt: WinningPoSt and one WindowPoSt partition of the same sector.
 	PoSt demoPoStOutput `json:"post"`
+	// SnapDeals: with --snapdeals, a CC sector updated with the sample.
+	SnapDeals *demoUpdateRun `json:"snapdeals,omitempty"`
+}
+
+// demoUpdateRun is the SnapDeals part of `cuseal demo --snapdeals --json`.
+type demoUpdateRun struct {
+	Seal    sealOutput           `json:"seal"`
+	Encode  updateEncodeOutput   `json:"encode"`
+	Vanilla updateVanillaOutput  `json:"vanilla"`
+	Params  paramsGenerateOutput `json:"params"`
+	Prove   updateOutput         `json:"prove"`
+	Verify  updateVerifyOutput   `json:"verify"`
 }
 
 // demoPoStOutput is the PoSt part of `cuseal demo --json`.
@@ -150,17 +168,30 @@ func demoAction(c *cli.Context) (err error) {
 			return err
 		}
 	}
+	kinds := "C2, WinningPoSt, WindowPoSt"
+	if c.Bool("snapdeals") {
+		out.SnapDeals = &demoUpdateRun{}
+		if err := demoSnapDeals(c, ctx, dir, sample, out.ParamsDir, backend, out.SnapDeals); err != nil {
+			return err
+		}
+		kinds += ", SnapDeals"
+	}
 	out.Backend, out.Proof = out.Commit2.Backend, out.Commit2.Proof
-	out.Valid = out.Verify.Valid && out.PoSt.Winning.Verify.Valid && out.PoSt.Window.Verify.Valid
+	out.Valid = out.Verify.Valid && out.PoSt.Winning.Verify.Valid && out.PoSt.Window.Verify.Valid &&
+		(out.SnapDeals == nil || out.SnapDeals.Verify.Valid)
 	out.Seconds = time.Since(start).Seconds()
 	out.Timings = demoTimings(&out)
 	if c.Bool("json") {
 		return writeJSON(c, out)
 	}
-	printf(c, "\ncuseal demo: %s sector sealed from the embedded sample, proven (C2, WinningPoSt, WindowPoSt; %s backend) and verified\n\n", demoSize, out.Backend)
+	printf(c, "\ncuseal demo: %s sector sealed from the embedded sample, proven (%s; %s backend) and verified\n\n", demoSize, kinds, out.Backend)
 	printTimings(c.App.Writer, out.Timings)
 	printf(c, "\nproof (%d bytes): %s\n", len(out.Proof)/2, out.Proof)
-	printf(c, "files: %s (sample.txt, sector/ with c1.json, proof; post-winning/ and post-window/ with the vanilla proofs and proof)\n", dir)
+	printf(c, "files: %s (sample.txt, sector/ with c1.json, proof; post-winning/ and post-window/ with the vanilla proofs and proof", dir)
+	if out.SnapDeals != nil {
+		printf(c, "; snapdeals/ with the CC sector, the updated sector, the vanilla partition proofs and proof")
+	}
+	printf(c, ")\n")
 	printf(c, "parameters: %s (TEST parameters: NOT FOR PRODUCTION)\n", out.ParamsDir)
 	return nil
 }
@@ -185,6 +216,41 @@ func demoPoSt(c *cli.Context, ctx context.Context, circuit, sub, params, sector,
 		return err
 	}
 	return demoStep(c, ctx, &run.Verify, append([]string{"post", "verify", "--proof", proof}, common...)...)
+}
+
+// demoSnapDeals runs SnapDeals on a second, CC (all-zero) sector: seal it,
+// update encode it with the sample, update vanilla, its TEST parameters
+// (generated once, then reused), update prove and update verify.
+func demoSnapDeals(c *cli.Context, ctx context.Context, dir, sample, params, backend string, run *demoUpdateRun) error {
+	base := filepath.Join(dir, "snapdeals")
+	if err := os.Mkdir(base, 0o755); err != nil {
+		return internalError(fmt.Errorf("demo: %w", fileError(err)))
+	}
+	zeros := filepath.Join(base, "cc.dat")
+	if err := writeFileAtomic(zeros, make([]byte, len(demoSample))); err != nil {
+		return internalError(fmt.Errorf("demo: %w", fileError(err)))
+	}
+	key, updated, vanilla := filepath.Join(base, "sector-key"), filepath.Join(base, "updated"), filepath.Join(base, "vanilla")
+	if err := demoStep(c, ctx, &run.Seal, "seal", "--sector-size", demoSize, "--data", zeros, "--out", key,
+		"--miner", demoMiner, "--sector", demoCCSector, "--ticket", demoTicket, "--seed", demoSeed); err != nil {
+		return err
+	}
+	if err := demoStep(c, ctx, &run.Encode, "update", "encode", "--sector-size", demoSize, "--sector-key", key, "--data", sample, "--out", updated); err != nil {
+		return err
+	}
+	comms := []string{"--comm-r-old", run.Encode.CommROld, "--comm-r-new", run.Encode.CommRNew, "--comm-d-new", run.Encode.CommDNew}
+	if err := demoStep(c, ctx, &run.Vanilla, append([]string{"update", "vanilla", "--sector-size", demoSize, "--sector-key", key, "--updated", updated, "--out", vanilla}, comms...)...); err != nil {
+		return err
+	}
+	if err := demoStep(c, ctx, &run.Params, "params", "generate", "--circuit", circuitUpdate, "--sector-size", demoSize, "--out", params, "--reuse"); err != nil {
+		return err
+	}
+	common := append([]string{"--sector-size", demoSize, "--params-dir", params}, comms...)
+	proof := filepath.Join(base, "proof")
+	if err := demoStep(c, ctx, &run.Prove, append([]string{"update", "prove", "--backend", backend, "--vanilla", vanilla, "--out", proof}, common...)...); err != nil {
+		return err
+	}
+	return demoStep(c, ctx, &run.Verify, append([]string{"update", "verify", "--proof", proof}, common...)...)
 }
 
 // demoDir returns the demo's working directory: out (created if missing; it must be empty),
@@ -225,7 +291,7 @@ func demoStep(c *cli.Context, ctx context.Context, res any, args ...string) erro
 	var stdout bytes.Buffer
 	err := newApp(&stdout, c.App.ErrWriter).RunContext(ctx, argv)
 	step := args[0]
-	if step == "params" || step == "post" {
+	if step == "params" || step == "post" || step == "update" {
 		step += " " + args[1]
 	}
 	if stdout.Len() > 0 {
@@ -279,6 +345,15 @@ func demoTimings(out *demoOutput) []phaseTiming {
 		}
 		rows = append(rows, phaseTiming{params, k.run.Params.Seconds}, phaseTiming{"post vanilla: " + k.name, k.run.Vanilla.Seconds},
 			phaseTiming{"post " + k.name + ": prove+verify", k.run.Prove.Seconds}, phaseTiming{"post verify: " + k.name, k.run.Verify.Seconds})
+	}
+	if u := out.SnapDeals; u != nil {
+		params := "params: update generate (TEST ONLY)"
+		if u.Params.Reused {
+			params = "params: update reuse cached (TEST ONLY)"
+		}
+		rows = append(rows, phaseTiming{"snapdeals: seal CC sector", u.Seal.PC1Seconds + u.Seal.PC2Seconds + u.Seal.C1Seconds},
+			phaseTiming{"update encode", u.Encode.Seconds}, phaseTiming{"update vanilla", u.Vanilla.Seconds}, phaseTiming{params, u.Params.Seconds},
+			phaseTiming{"update prove: prove+verify", u.Prove.Seconds}, phaseTiming{"update verify", u.Verify.Seconds})
 	}
 	return append(rows, phaseTiming{"demo: total", out.Seconds})
 }

@@ -92,16 +92,17 @@ func TestDemoStepFailureCleansUp(t *testing.T) {
 	}
 }
 
-// TestDemo2KiB runs the demo as ./build.sh demo does, on the CPU backend: the sector is sealed,
-// proven (C2, WinningPoSt, one WindowPoSt partition) and verified, the proof files hold the
-// proofs the JSON reports, and the table lists every step's phases.
+// TestDemo2KiB runs the demo as ./build.sh demo does, on the CPU backend, with --snapdeals: the
+// sector is sealed, proven (C2, WinningPoSt, one WindowPoSt partition) and verified, a CC sector
+// is updated with the sample and its SnapDeals proof verified, the proof files hold the proofs
+// the JSON reports, and the table lists every step's phases.
 func TestDemo2KiB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: Groth16 setup (first run) and CPU proving of a 2.7M-constraint circuit")
 	}
 	out := filepath.Join(t.TempDir(), "demo")
 	// A process of its own: the TEST parameters warning is given once per process.
-	code, stdout, stderr := runCLIProcess(t, "--log-level", "warn", "demo", "--params-dir", testparams.Dir(), "--out", out, "--backend", "cpu", "--json")
+	code, stdout, stderr := runCLIProcess(t, "--log-level", "warn", "demo", "--params-dir", testparams.Dir(), "--out", out, "--backend", "cpu", "--snapdeals", "--json")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -132,6 +133,19 @@ func TestDemo2KiB(t *testing.T) {
 			t.Errorf("%s: valid %v, vanilla %+v, %d partition(s), proof file %d bytes", name, run.Verify.Valid, run.Vanilla.Sectors, run.Prove.Partitions, len(pf))
 		}
 	}
+	u := res.SnapDeals
+	if u == nil {
+		t.Fatal("--snapdeals: no snapdeals result")
+	}
+	uf, err := os.ReadFile(filepath.Join(out, "snapdeals", "proof"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !u.Verify.Valid || u.Prove.UpdateProof != "StackedDrg2KiBV1" || u.Prove.Partitions != 1 || len(u.Vanilla.Files) != 1 ||
+		u.Encode.CommROld != u.Seal.CommR || u.Encode.CommRNew == u.Encode.CommROld || !u.Params.NotForProd ||
+		len(uf) != groth16.ProofSize || hex.EncodeToString(uf) != u.Prove.Proof {
+		t.Errorf("snapdeals: valid %v, prove %+v, vanilla %v, encode %+v, sealed %s, proof file %d bytes", u.Verify.Valid, u.Prove, u.Vanilla.Files, u.Encode, u.Seal.CommR, len(uf))
+	}
 	var phases []string
 	for _, r := range res.Timings {
 		phases = append(phases, r.Phase)
@@ -139,7 +153,8 @@ func TestDemo2KiB(t *testing.T) {
 	got := strings.Join(phases, "|")
 	for _, want := range []string{"seal: PC1|seal: PC2|seal: C1|params: ", "|commit2: read+validate C1|commit2: partition 0: synthesize|",
 		"|commit2: partition 0: prove+verify|commit2: total|verify|params: winning-post ", "|post vanilla: winning|post winning: prove+verify|post verify: winning|params: window-post ",
-		"|post vanilla: window|post window: prove+verify|post verify: window|demo: total"} {
+		"|post vanilla: window|post window: prove+verify|post verify: window|snapdeals: seal CC sector|update encode|update vanilla|params: update ",
+		"|update prove: prove+verify|update verify|demo: total"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("timings %q lack %q", got, want)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	commcid "github.com/filecoin-project/go-fil-commcid"
 	"github.com/ipfs/go-cid"
@@ -73,11 +74,12 @@ func updateEncodeCommand() *cli.Command {
 
 // updateEncodeOutput is what `cuseal update encode --json` prints.
 type updateEncodeOutput struct {
-	UpdateProof string `json:"update_proof"`
-	CommROld    string `json:"comm_r_old"`
-	CommRNew    string `json:"comm_r_new"`
-	CommDNew    string `json:"comm_d_new"`
-	Out         string `json:"out"`
+	UpdateProof string  `json:"update_proof"`
+	CommROld    string  `json:"comm_r_old"`
+	CommRNew    string  `json:"comm_r_new"`
+	CommDNew    string  `json:"comm_d_new"`
+	Out         string  `json:"out"`
+	Seconds     float64 `json:"seconds"`
 }
 
 func updateEncodeAction(c *cli.Context) (err error) {
@@ -100,6 +102,7 @@ func updateEncodeAction(c *cli.Context) (err error) {
 	}()
 	ctx, stop := interruptible(c)
 	defer stop()
+	start := time.Now()
 	res, err := seal.EncodeInto(ctx, cfg.Proof, c.String("sector-key"), c.String("data"), outDir)
 	if err != nil {
 		if interruptedBySignal(c, ctx) {
@@ -111,7 +114,8 @@ func updateEncodeAction(c *cli.Context) (err error) {
 	if err != nil {
 		return internalError(err)
 	}
-	out := updateEncodeOutput{UpdateProof: cfg.Name, CommROld: oldR.String(), CommRNew: res.CommRNew.String(), CommDNew: res.CommDNew.String(), Out: outDir}
+	out := updateEncodeOutput{UpdateProof: cfg.Name, CommROld: oldR.String(), CommRNew: res.CommRNew.String(), CommDNew: res.CommDNew.String(), Out: outDir,
+		Seconds: time.Since(start).Seconds()}
 	if c.Bool("json") {
 		return writeJSON(c, out)
 	}
@@ -146,6 +150,7 @@ func updateVanillaCommand() *cli.Command {
 type updateVanillaOutput struct {
 	UpdateProof string   `json:"update_proof"`
 	Files       []string `json:"files"`
+	Seconds     float64  `json:"seconds"`
 }
 
 // partitionProofFile names partition k's vanilla proof in `cuseal update vanilla --out`
@@ -183,6 +188,7 @@ func updateVanillaAction(c *cli.Context) (err error) {
 	}()
 	ctx, stop := interruptible(c)
 	defer stop()
+	start := time.Now()
 	proofs, err := seal.GenerateUpdateVanillaProofs(ctx, cfg.Proof, cids[0], cids[1], cids[2], c.String("updated"), c.String("sector-key"))
 	if err != nil {
 		if interruptedBySignal(c, ctx) {
@@ -190,7 +196,7 @@ func updateVanillaAction(c *cli.Context) (err error) {
 		}
 		return inputError(err)
 	}
-	out := updateVanillaOutput{UpdateProof: cfg.Name}
+	out := updateVanillaOutput{UpdateProof: cfg.Name, Seconds: time.Since(start).Seconds()}
 	for k, p := range proofs {
 		path := filepath.Join(outDir, partitionProofFile(k))
 		if err := writeFileAtomic(path, p); err != nil {

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
@@ -163,20 +162,11 @@ func readPostInputs(c *cli.Context, kind post.Kind) (*postInputs, error) {
 	return &postInputs{cfg: cfg, rnd: rnd, miner: miner, paths: paths, vanilla: vanilla, dir: c.String("params-dir")}, nil
 }
 
-// checkAscendingSectors refuses WindowPoSt vanilla proofs out of ascending sector order:
-// proven in that order, the proof verifies with the .vk but never with VerifyWindowPoSt,
-// whose verifier lists the sectors by number. The sector_id is a vanilla proof's first 8
-// bytes (bincode u64); shorter files are left to the strict parser.
+// checkAscendingSectors refuses WindowPoSt vanilla proofs out of ascending sector order
+// before any work, as porep does, naming the two files.
 func checkAscendingSectors(in *postInputs) error {
-	for i := 1; i < len(in.vanilla); i++ {
-		a, b := in.vanilla[i-1], in.vanilla[i]
-		if len(a) < 8 || len(b) < 8 {
-			continue
-		}
-		if prev, id := binary.LittleEndian.Uint64(a), binary.LittleEndian.Uint64(b); id < prev {
-			return usageErrorf("--vanilla %s: sector %d after sector %d (%s): WindowPoSt wants the vanilla proofs in ascending sector number",
-				in.paths[i], id, prev, in.paths[i-1])
-		}
+	if i, err := porep.WindowPoStSectorOrder(in.vanilla); err != nil {
+		return usageErrorf("--vanilla %s (after %s): %v", in.paths[i], in.paths[i-1], err)
 	}
 	return nil
 }

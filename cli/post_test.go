@@ -131,7 +131,7 @@ func TestPostCLIBadInput(t *testing.T) {
 		{"missing vanilla", base("winning", "0", rnd, filepath.Join(tmp, "nope.bin")), "nope.bin"},
 		{"missing params", base("winning", "0", rnd, good), "cuseal params generate --circuit winning-post"},
 		{"negative partition", append(base("window", "10", rnd, good), "--partition", "-2"), "--partition -2"},
-		{"window sectors not ascending", base("window", "10", rnd, unsorted...), "sector-8.bin: sector 8 after sector 9"},
+		{"window sectors not ascending", base("window", "10", rnd, unsorted...), "sector-8.bin (after " + filepath.Join(tmp, "sector-9.bin") + "): porep: vanilla proof 1 (sector 8) after vanilla proof 0 (sector 9)"},
 		{"verify without sectors", []string{"post", "verify", "--proof-type", "0", "--randomness", rnd, "--proof", good}, "no challenged sectors"},
 		{"verify bad sector", []string{"post", "verify", "--proof-type", "0", "--randomness", rnd, "--proof", good, "--sector", "5=zz"}, `--sector "5=zz"`},
 	} {

@@ -291,4 +291,12 @@ func TestPoStEndToEnd(t *testing.T) {
 	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "vanilla_proofs") {
 		t.Fatalf("vanilla proofs of another randomness: %v", err)
 	}
+	// The chain's verifier lists sectors by number: another order is refused before any proving.
+	swapped := req(w, pb.ProofKind_WINDOW_POST_PARTITION)
+	swapped.VanillaProofs = [][]byte{w.Vanilla[1], w.Vanilla[0]}
+	_, err = c.Prove(ctx, swapped)
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "vanilla_proofs") ||
+		!strings.Contains(err.Error(), "vanilla proof 1 (sector 21000) after vanilla proof 0 (sector 21001)") {
+		t.Fatalf("vanilla proofs out of sector order: %v", err)
+	}
 }

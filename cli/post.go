@@ -233,7 +233,9 @@ func postProveAction(c *cli.Context, kind post.Kind) error {
 	if err := checkPoStParams(in.cfg, in.dir, true); err != nil {
 		return err
 	}
-	opts := append([]porep.Option{porep.WithParamsDir(in.dir), porep.WithBackend(backend), porep.WithContext(c.Context),
+	ctx, stop := interruptible(c)
+	defer stop()
+	opts := append([]porep.Option{porep.WithParamsDir(in.dir), porep.WithBackend(backend), porep.WithContext(ctx),
 		porep.WithLogger(slog.Default()), porep.WithSynthesisWorkers(c.Int("synth-workers")), warningsOption(c)}, productionOptions(c)...)
 	var pf []byte
 	partitions := 1
@@ -256,6 +258,9 @@ func postProveAction(c *cli.Context, kind post.Kind) error {
 		}
 	}
 	if err != nil {
+		if interruptedBySignal(c, ctx) {
+			return interruptedProof(ctx, "post "+strings.ToLower(kind.String()), outPath)
+		}
 		return classifyPorepError(err)
 	}
 	if err := writeProofOut(outPath, pf, c.Bool("hex")); err != nil {

@@ -242,9 +242,14 @@ func updateProveAction(c *cli.Context) error {
 	if err := checkUpdateParams(in.cfg, in.dir, true); err != nil {
 		return err
 	}
-	opts := append(updateOptions(c, in), porep.WithBackend(backend), porep.WithSynthesisWorkers(c.Int("synth-workers")))
+	ctx, stop := interruptible(c)
+	defer stop()
+	opts := append(updateOptions(c, in), porep.WithBackend(backend), porep.WithSynthesisWorkers(c.Int("synth-workers")), porep.WithContext(ctx))
 	pf, err := porep.GenerateUpdateProofWithVanilla(in.cfg.Proof, in.oldSealed, in.newSealed, in.unsealed, vanilla, opts...)
 	if err != nil {
+		if interruptedBySignal(c, ctx) {
+			return interruptedProof(ctx, "update prove", outPath)
+		}
 		return classifyPorepError(err)
 	}
 	if err := writeProofOut(outPath, pf, c.Bool("hex")); err != nil {

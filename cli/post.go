@@ -57,16 +57,29 @@ func postCommand() *cli.Command {
 				Name:      "winning",
 				Usage:     fmt.Sprintf("prove WinningPoSt from the challenged sector's vanilla proof (%d bytes), verified before it is written", groth16.ProofSize),
 				ArgsUsage: "[VANILLA_FILE...]",
-				Flags:     prove(),
-				Action:    func(c *cli.Context) error { return postProveAction(c, post.Winning) },
+				Description: "GenerateWinningPoStWithVanilla: --vanilla is the one challenged sector's vanilla proof, the\n" +
+					"bytes filecoin-ffi's GenerateSingleVanillaProof returns (or `cuseal post vanilla` writes, with\n" +
+					"the sector GenerateWinningPoStSectorChallenge picks). It is parsed strictly and checked against\n" +
+					"the randomness's challenges before any proving; the 192-byte proof is verified with the .vk\n" +
+					"before it is written. Test parameters: cuseal params generate --circuit winning-post.\n" +
+					"A defect exits 2 naming the field and byte offset; Ctrl-C exits 3; either way nothing is written.",
+				Flags:  prove(),
+				Action: func(c *cli.Context) error { return postProveAction(c, post.Winning) },
 			},
 			{
 				Name: "window",
 				Usage: fmt.Sprintf("prove WindowPoSt from the sectors' vanilla proofs (in ascending sector number): every partition, or --partition K from that partition's sectors (%d bytes per partition), verified before it is written",
 					groth16.ProofSize),
 				ArgsUsage: "[VANILLA_FILE...]",
-				Flags:     prove(&cli.IntFlag{Name: "partition", Usage: "prove only partition `K` from its sectors' vanilla proofs (GenerateSinglePartitionWindowPoStWithVanilla); -1: all", Value: -1}),
-				Action:    func(c *cli.Context) error { return postProveAction(c, post.Window) },
+				Description: "GenerateWindowPoStWithVanilla: --vanilla gives every challenged sector's vanilla proof (the\n" +
+					"bytes GenerateSingleVanillaProof returns, or `cuseal post vanilla` writes) in ascending sector\n" +
+					"number, as VerifyWindowPoSt lists them; another order or a sector given twice exits 2. They are\n" +
+					"split into partitions of the proof type's sectors per partition, the last padded. With\n" +
+					"--partition K (GenerateSinglePartitionWindowPoStWithVanilla) give only partition K's sectors.\n" +
+					"Every proof is verified with the .vk before the proofs are written (192 bytes per partition).\n" +
+					"Test parameters: cuseal params generate --circuit window-post. Ctrl-C: exit 3, nothing written.",
+				Flags:  prove(&cli.IntFlag{Name: "partition", Usage: "prove only partition `K` from its sectors' vanilla proofs (GenerateSinglePartitionWindowPoStWithVanilla); -1: all", Value: -1}),
+				Action: func(c *cli.Context) error { return postProveAction(c, post.Window) },
 			},
 			postVanillaCommand(),
 			{

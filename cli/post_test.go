@@ -155,3 +155,13 @@ func TestPostCLIBadInput(t *testing.T) {
 		t.Fatalf("--out written after refusals: %v", err)
 	}
 }
+
+// TestPostProveHelp: post winning and window --help describe their input.
+func TestPostProveHelp(t *testing.T) {
+	for sub, want := range map[string]string{"winning": "GenerateWinningPoStWithVanilla", "window": "in ascending sector"} {
+		code, stdout, stderr := runCLI(t, "post", sub, "--help")
+		if code != exitOK || !strings.Contains(stdout, "DESCRIPTION:") || !strings.Contains(stdout, want) {
+			t.Errorf("post %s --help: exit %d: %s%s", sub, code, stdout, stderr)
+		}
+	}
+}

@@ -17,29 +17,6 @@ import (
 	"github.com/cuseal/cuseal/porep/groth16"
 )
 
-// linkParamsInto links every file of the parameter directories from into
-// one new directory, for a server that proves several circuits.
-func linkParamsInto(t *testing.T, from ...string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, f := range from {
-		entries, err := os.ReadDir(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range entries {
-			target, err := filepath.EvalSymlinks(filepath.Join(f, e.Name()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Symlink(target, filepath.Join(dir, e.Name())); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	return dir
-}
-
 // stopServe stops p with SIGTERM and wants exit 0.
 func stopServe(t *testing.T, p *serveProc) {
 	t.Helper()
@@ -59,7 +36,7 @@ func TestClientProvePoSt(t *testing.T) {
 	}
 	win := testpost.Load(t, "post-winning-2KiB-s22")
 	w := testpost.Load(t, "post-window-2KiB-s21")
-	params := linkParamsInto(t, win.ParamsDir(t), w.ParamsDir(t))
+	params := testpost.JoinParamsDirs(t, win.ParamsDir(t), w.ParamsDir(t))
 	sock := filepath.Join(t.TempDir(), "s.sock")
 	p := startServe(t, "--listen", "unix://"+sock, "--params-dir", params, "--backend", "cpu")
 	for _, tc := range []struct {

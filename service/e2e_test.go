@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -227,22 +226,7 @@ func TestPoStEndToEnd(t *testing.T) {
 	}
 	win := testpost.Load(t, "post-winning-2KiB-s22")
 	w := testpost.Load(t, "post-window-2KiB-s21")
-	// One parameter directory for both circuits.
-	dir := win.ParamsDir(t)
-	wdir := w.ParamsDir(t)
-	entries, err := os.ReadDir(wdir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		target, err := filepath.EvalSymlinks(filepath.Join(wdir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink(target, filepath.Join(dir, e.Name())); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testpost.JoinParamsDirs(t, win.ParamsDir(t), w.ParamsDir(t))
 	eng, err := engine.New(engine.Config{ParamsDir: dir, Backend: porep.BackendCPU})
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/hex"
@@ -10,14 +11,18 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
+	commcid "github.com/filecoin-project/go-fil-commcid"
+	"github.com/ipfs/go-cid"
 	"github.com/urfave/cli/v2"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
 	"github.com/cuseal/cuseal/service"
 	"github.com/cuseal/cuseal/service/client"
@@ -39,15 +44,31 @@ func clientCommand() *cli.Command {
 		Subcommands: []*cli.Command{
 			{
 				Name:  "prove",
-				Usage: "prove a sector's C1 (raw C1 JSON or a lotus-bench Commit2In) on the server; the proof is written atomically",
+				Usage: "prove on the server what Curio sends: a sector's C1 (porep), a WinningPoSt, a WindowPoSt partition or a SnapDeals update; the proof is written atomically",
+				Description: "--kind porep (default): --c1 FILE, raw C1 JSON or a lotus-bench Commit2In.\n" +
+					"--kind winning-post|window-post: --vanilla FILE per sector (the bytes GenerateSingleVanillaProof\n" +
+					"returns; WindowPoSt: one partition's sectors, in ascending sector number) with --proof-type,\n" +
+					"--miner and --randomness; or --vanilla DIR as `cuseal post vanilla` writes it, whose vanilla.json\n" +
+					"gives those three (flags that disagree are refused) and whose partition --partition K is sent.\n" +
+					"--kind snap: --vanilla FILE per partition (or a DIR of partition-K.bin) with --proof-type or\n" +
+					"--sector-size and --comm-r-old, --comm-r-new, --comm-d-new (CIDs or 64 hex digits; sent raw).",
 				Flags: with(
-					&cli.StringFlag{Name: "c1", Usage: "C1 JSON or lotus-bench Commit2In `FILE`", Required: true},
+					&cli.StringFlag{Name: "kind", Usage: "what to prove: porep, winning-post, window-post or snap", Value: clientKindPoRep},
+					&cli.StringFlag{Name: "c1", Usage: "porep: C1 JSON or lotus-bench Commit2In `FILE`"},
+					&cli.StringSliceFlag{Name: "vanilla", Usage: "PoSt: vanilla proof `FILE` per sector, or a DIR from cuseal post vanilla; snap: partition proof FILE per partition, or a DIR"},
+					&cli.StringFlag{Name: "proof-type", Aliases: []string{"registered-proof"}, Usage: "PoSt / snap: registered proof, go-state-types `NUMBER or NAME`"},
+					&cli.StringFlag{Name: "sector-size", Usage: "snap: sector size (2KiB … 64GiB) instead of --proof-type"},
+					&cli.StringFlag{Name: "randomness", Usage: "PoSt: challenge randomness, 64 `HEX` digits"},
+					&cli.UintFlag{Name: "partition", Usage: "window-post: the partition `INDEX` (partition_index)"},
+					&cli.StringFlag{Name: "comm-r-old", Usage: "snap: the sector key's comm_r: sealed `CID` or 64 hex digits"},
+					&cli.StringFlag{Name: "comm-r-new", Usage: "snap: the updated sector's comm_r: sealed `CID` or 64 hex digits"},
+					&cli.StringFlag{Name: "comm-d-new", Usage: "snap: the new data's comm_d: unsealed `CID` or 64 hex digits"},
 					&cli.StringFlag{Name: "out", Usage: "write the proof to `FILE` (default: hex on stdout)"},
 					&cli.BoolFlag{Name: "hex", Usage: "write the proof file as hex instead of raw bytes"},
 					&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
 					minerFlag(),
 					sectorFlag(),
-					&cli.StringFlag{Name: "request-id", Usage: "idempotency key (default: porep-<miner>-<sector>, as Curio sends)"},
+					&cli.StringFlag{Name: "request-id", Usage: "idempotency key (default: porep-<miner>-<sector> or snap-<miner>-<sector>, as Curio sends; PoSt: none)"},
 					&cli.BoolFlag{Name: "json", Usage: "print the result and timings as one JSON object"},
 				),
 				Action: clientProveAction,
@@ -139,46 +160,59 @@ type clientProveOutput struct {
 	} `json:"timings"`
 }
 
+// The --kind values of client prove.
+const (
+	clientKindPoRep   = "porep"
+	clientKindWinning = "winning-post"
+	clientKindWindow  = "window-post"
+	clientKindSnap    = "snap"
+)
+
+// clientKindFlags are the flags only some kinds read; another kind refuses them.
+var clientKindFlags = map[string][]string{
+	clientKindPoRep:   {"c1", "sector"},
+	clientKindWinning: {"vanilla", "proof-type", "randomness"},
+	clientKindWindow:  {"vanilla", "proof-type", "randomness", "partition"},
+	clientKindSnap:    {"vanilla", "proof-type", "sector-size", "comm-r-old", "comm-r-new", "comm-d-new", "sector"},
+}
+
 func clientProveAction(c *cli.Context) error {
-	path := c.String("c1")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return inputError(fmt.Errorf("--c1: %w", fileError(err)))
+	kind := c.String("kind")
+	own, ok := clientKindFlags[kind]
+	if !ok {
+		return usageErrorf("--kind %q: want %s, %s, %s or %s", kind, clientKindPoRep, clientKindWinning, clientKindWindow, clientKindSnap)
 	}
-	raw, wrapper, err := stacked.UnwrapC1Input(data)
-	if err != nil {
-		return inputError(fmt.Errorf("--c1 %s: %w", path, err))
+	for _, f := range []string{"c1", "sector", "vanilla", "proof-type", "sector-size", "randomness", "partition", "comm-r-old", "comm-r-new", "comm-d-new"} {
+		if c.IsSet(f) && !slices.Contains(own, f) {
+			return usageErrorf("--%s: not read by --kind %s", f, kind)
+		}
 	}
-	var head struct {
-		RegisteredProof string `json:"registered_proof"`
+	// Other kinds read arguments as more --vanilla files, as post and update prove do.
+	if kind == clientKindPoRep && c.Args().Len() > 0 {
+		return usageErrorf("unexpected arguments %q (give the C1 with --c1)", c.Args().Slice())
 	}
-	if err := json.Unmarshal(raw, &head); err != nil {
-		return inputError(fmt.Errorf("--c1 %s: not C1 JSON: %w", path, err))
-	}
-	cfg, err := stacked.ConfigByName(head.RegisteredProof)
-	if err != nil || !cfg.Registered {
-		return usageErrorf("--c1 %s: registered_proof %q is not a registered seal proof the server can prove", path, head.RegisteredProof)
-	}
-	miner, err := parseMiner(c.String("miner"))
-	if err != nil {
-		return inputError(err)
-	}
-	var sector uint64
-	switch {
-	case c.IsSet("sector"):
-		sector = c.Uint64("sector")
-	case wrapper != nil:
-		sector = uint64(wrapper.SectorNum)
+	var req *pb.SubmitProofRequest
+	var what string
+	var err error
+	switch kind {
+	case clientKindPoRep:
+		req, what, err = clientPoRepRequest(c)
+	case clientKindWinning:
+		req, what, err = clientPoStRequest(c, post.Winning)
+	case clientKindWindow:
+		req, what, err = clientPoStRequest(c, post.Window)
 	default:
-		return usageErrorf("--sector: required for a raw C1 (%s is not a Commit2In, which carries its sector number)", path)
+		req, what, err = clientSnapRequest(c)
+	}
+	if err != nil {
+		return err
+	}
+	if id := c.String("request-id"); id != "" {
+		req.RequestId = id
 	}
 	outPath, err := checkOutFlag(c)
 	if err != nil {
 		return err
-	}
-	reqID := c.String("request-id")
-	if reqID == "" {
-		reqID = fmt.Sprintf("porep-%d-%d", miner, sector)
 	}
 	cl, ctx, cancel, err := dialClient(c)
 	if err != nil {
@@ -186,22 +220,18 @@ func clientProveAction(c *cli.Context) error {
 	}
 	defer cancel()
 	defer cl.Close()
-	res, err := cl.Prove(ctx, &pb.SubmitProofRequest{
-		RequestId: reqID, ProofKind: pb.ProofKind_POREP_SEAL_COMMIT, SectorSize: cfg.SectorSize,
-		RegisteredProof: uint64(cfg.Proof), Priority: pb.Priority_NORMAL, VanillaProof: data,
-		SectorNumber: sector, MinerId: uint64(miner),
-	})
+	res, err := cl.Prove(ctx, req)
 	var re *client.ResultError
 	switch {
 	case errors.As(err, &re):
-		return internalError(fmt.Errorf("proving %s: %v", path, re))
+		return internalError(fmt.Errorf("proving %s: %v", what, re))
 	case err != nil:
 		return rpcError(c, err)
 	}
 	if err := writeProofOut(outPath, res.Proof, c.Bool("hex")); err != nil {
 		return err
 	}
-	out := clientProveOutput{JobID: res.JobId, RequestID: reqID, Proof: hex.EncodeToString(res.Proof), ProofFile: outPath}
+	out := clientProveOutput{JobID: res.JobId, RequestID: req.RequestId, Proof: hex.EncodeToString(res.Proof), ProofFile: outPath}
 	out.Timings.QueueWaitMs, out.Timings.SrsLoadMs, out.Timings.SynthesisMs = res.QueueWaitMs, res.SrsLoadMs, res.SynthesisMs
 	out.Timings.GpuComputeMs, out.Timings.TotalMs = res.GpuComputeMs, res.TotalMs
 	if c.Bool("json") {
@@ -214,6 +244,181 @@ func clientProveAction(c *cli.Context) error {
 	printf(c, "proof: %s (%d bytes, job %s, %.1fs: queue %dms, params %dms, synthesis %dms, prove %dms)\n", outPath, len(res.Proof),
 		res.JobId, float64(res.TotalMs)/1000, res.QueueWaitMs, res.SrsLoadMs, res.SynthesisMs, res.GpuComputeMs)
 	return nil
+}
+
+// clientPoRepRequest is Curio's POREP_SEAL_COMMIT request for --c1.
+func clientPoRepRequest(c *cli.Context) (*pb.SubmitProofRequest, string, error) {
+	path := c.String("c1")
+	if path == "" {
+		return nil, "", usageErrorf("--c1: required for --kind porep (C1 JSON or a Commit2In file)")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", inputError(fmt.Errorf("--c1: %w", fileError(err)))
+	}
+	raw, wrapper, err := stacked.UnwrapC1Input(data)
+	if err != nil {
+		return nil, "", inputError(fmt.Errorf("--c1 %s: %w", path, err))
+	}
+	var head struct {
+		RegisteredProof string `json:"registered_proof"`
+	}
+	if err := json.Unmarshal(raw, &head); err != nil {
+		return nil, "", inputError(fmt.Errorf("--c1 %s: not C1 JSON: %w", path, err))
+	}
+	cfg, err := stacked.ConfigByName(head.RegisteredProof)
+	if err != nil || !cfg.Registered {
+		return nil, "", usageErrorf("--c1 %s: registered_proof %q is not a registered seal proof the server can prove", path, head.RegisteredProof)
+	}
+	miner, err := parseMiner(c.String("miner"))
+	if err != nil {
+		return nil, "", inputError(err)
+	}
+	var sector uint64
+	switch {
+	case c.IsSet("sector"):
+		sector = c.Uint64("sector")
+	case wrapper != nil:
+		sector = uint64(wrapper.SectorNum)
+	default:
+		return nil, "", usageErrorf("--sector: required for a raw C1 (%s is not a Commit2In, which carries its sector number)", path)
+	}
+	return &pb.SubmitProofRequest{
+		RequestId: fmt.Sprintf("porep-%d-%d", miner, sector), ProofKind: pb.ProofKind_POREP_SEAL_COMMIT, SectorSize: cfg.SectorSize,
+		RegisteredProof: uint64(cfg.Proof), Priority: pb.Priority_NORMAL, VanillaProof: data,
+		SectorNumber: sector, MinerId: uint64(miner),
+	}, path, nil
+}
+
+// clientPoStRequest is Curio's WINNING_POST (CRITICAL) or
+// WINDOW_POST_PARTITION (HIGH) request: from --vanilla files with
+// --proof-type, --miner and --randomness, or from one --vanilla DIR whose
+// vanilla.json gives them (and whose partition --partition is sent).
+func clientPoStRequest(c *cli.Context, kind post.Kind) (*pb.SubmitProofRequest, string, error) {
+	paths := append(c.StringSlice("vanilla"), c.Args().Slice()...)
+	partition := c.Uint("partition")
+	var in *postInputs
+	var dir string
+	if len(paths) == 1 {
+		if fi, err := os.Stat(paths[0]); err == nil && fi.IsDir() {
+			dir = paths[0]
+			if in, err = clientVanillaDir(c, kind, dir); err != nil {
+				return nil, "", err
+			}
+		}
+	}
+	if in == nil {
+		var err error
+		if in, err = readPostInputs(c, kind); err != nil {
+			return nil, "", err
+		}
+		if len(in.vanilla) == 0 {
+			return nil, "", usageErrorf("--vanilla: no vanilla proof files (one per sector, or a directory from cuseal post vanilla)")
+		}
+	}
+	req := &pb.SubmitProofRequest{RegisteredProof: uint64(in.cfg.Proof), MinerId: uint64(in.miner), Randomness: in.rnd}
+	if kind == post.Winning {
+		req.ProofKind, req.Priority, req.VanillaProofs = pb.ProofKind_WINNING_POST, pb.Priority_CRITICAL, in.vanilla
+		return req, in.cfg.Name, nil
+	}
+	if err := checkAscendingSectors(in); err != nil {
+		return nil, "", err
+	}
+	if dir != "" {
+		// A directory holds every sector: send partition --partition's.
+		n := in.cfg.Partitions(len(in.vanilla))
+		if int(partition) >= n {
+			return nil, "", usageErrorf("--partition %d: --vanilla %s holds %d sector(s), %d partition(s) of %s", partition, dir, len(in.vanilla), n, in.cfg.Name)
+		}
+		lo := int(partition) * in.cfg.SectorCount
+		in.vanilla = in.vanilla[lo:min(lo+in.cfg.SectorCount, len(in.vanilla))]
+	} else if len(in.vanilla) > in.cfg.SectorCount {
+		return nil, "", usageErrorf("--vanilla: %d files for one partition; %s has at most %d sectors per partition (give the partition's files, or a directory and --partition)",
+			len(in.vanilla), in.cfg.Name, in.cfg.SectorCount)
+	}
+	req.ProofKind, req.Priority, req.VanillaProofs, req.PartitionIndex = pb.ProofKind_WINDOW_POST_PARTITION, pb.Priority_HIGH, in.vanilla, uint32(partition)
+	return req, fmt.Sprintf("%s partition %d", in.cfg.Name, partition), nil
+}
+
+// clientVanillaDir reads a `cuseal post vanilla` directory; --proof-type,
+// --miner and --randomness, where given, must agree with its vanilla.json.
+func clientVanillaDir(c *cli.Context, kind post.Kind, dir string) (*postInputs, error) {
+	set, err := readVanillaDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	if set.cfg.Kind != kind {
+		return nil, usageErrorf("--vanilla %s holds %s (%sPoSt) vanilla proofs, --kind %s wants %sPoSt", dir, set.cfg.Name, set.cfg.Kind, c.String("kind"), kind)
+	}
+	if c.IsSet("proof-type") {
+		cfg, err := postProofType(c.String("proof-type"), kind)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.Proof != set.cfg.Proof {
+			return nil, usageErrorf("--proof-type %s: --vanilla %s holds %s vanilla proofs", c.String("proof-type"), dir, set.cfg.Name)
+		}
+	}
+	if c.IsSet("randomness") {
+		rnd, err := postRandomnessFlag(c.String("randomness"))
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.Equal(rnd, set.randomness) {
+			return nil, usageErrorf("--randomness %s: %s/%s has randomness %x", c.String("randomness"), dir, vanillaDirMeta, []byte(set.randomness))
+		}
+	}
+	if c.IsSet("miner") {
+		miner, err := parseMiner(c.String("miner"))
+		if err != nil {
+			return nil, inputError(err)
+		}
+		if miner != set.miner {
+			return nil, usageErrorf("--miner %s: %s/%s is for miner %d", c.String("miner"), dir, vanillaDirMeta, set.miner)
+		}
+	}
+	return &postInputs{cfg: set.cfg, rnd: set.randomness, miner: set.miner, paths: set.files, vanilla: set.vanilla}, nil
+}
+
+// clientSnapRequest is Curio's SNAP_DEALS_UPDATE request (NORMAL): the
+// partition proofs and the three commitments as raw 32 bytes.
+func clientSnapRequest(c *cli.Context) (*pb.SubmitProofRequest, string, error) {
+	for _, f := range []string{"comm-r-old", "comm-r-new", "comm-d-new"} {
+		if c.String(f) == "" {
+			return nil, "", usageErrorf("--%s: required for --kind snap (a CID or 64 hex digits)", f)
+		}
+	}
+	in, err := readUpdateInputs(c)
+	if err != nil {
+		return nil, "", err
+	}
+	_, vanilla, err := readUpdateVanilla(c, in.cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	miner, err := parseMiner(c.String("miner"))
+	if err != nil {
+		return nil, "", inputError(err)
+	}
+	sector := c.Uint64("sector")
+	req := &pb.SubmitProofRequest{
+		RequestId: fmt.Sprintf("snap-%d-%d", miner, sector), ProofKind: pb.ProofKind_SNAP_DEALS_UPDATE, Priority: pb.Priority_NORMAL,
+		RegisteredProof: uint64(in.cfg.Proof), SectorSize: in.cfg.SectorSize, SectorNumber: sector, MinerId: uint64(miner),
+		VanillaProofs: vanilla,
+	}
+	for _, f := range []struct {
+		name string
+		cid  cid.Cid
+		raw  func(cid.Cid) ([]byte, error)
+		dst  *[]byte
+	}{{"comm-r-old", in.oldSealed, commcid.CIDToReplicaCommitmentV1, &req.CommROld},
+		{"comm-r-new", in.newSealed, commcid.CIDToReplicaCommitmentV1, &req.CommRNew},
+		{"comm-d-new", in.unsealed, commcid.CIDToDataCommitmentV1, &req.CommDNew}} {
+		if *f.dst, err = f.raw(f.cid); err != nil {
+			return nil, "", usageErrorf("--%s %s: %v", f.name, c.String(f.name), err)
+		}
+	}
+	return req, in.cfg.Name + " update", nil
 }
 
 func clientStatusAction(c *cli.Context) error {

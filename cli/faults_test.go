@@ -152,6 +152,7 @@ func TestSmallUsageThings(t *testing.T) {
 	}{
 		{"mistyped flag", []string{"commit2", "--c1", empty, "--parms-dir", dir}, "unknown flag --parms-dir (did you mean --params-dir? see 'cuseal commit2 --help')"},
 		{"mistyped global flag", []string{"--lg-level", "warn", "version"}, "did you mean --log-level?"},
+		{"flag of no command here", []string{"bench", "vanilla", "--randomness", "00"}, "unknown flag --randomness (see 'cuseal bench vanilla --help')"},
 		{"mistyped subcommand flag", []string{"params", "generate", "--sector-sise", "2KiB"}, "did you mean --sector-size? see 'cuseal params generate --help'"},
 		{"empty c1", []string{"commit2", "--c1", empty}, "--c1 " + empty + ": empty file (2 bytes)"},
 		{"verify empty c1", []string{"verify", "--c1", empty, "--proof", empty}, "--c1 " + empty + ": empty file"},

@@ -152,7 +152,9 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 		name = strings.TrimLeft(name, "-")
 		hint := fmt.Sprintf("see '%s --help'", help)
 		if cli.SuggestFlag != nil {
-			if s := cli.SuggestFlag(flags, name, true); s != "" {
+			// Jaro-Winkler always names some flag; only a near one is a typo
+			// (bench vanilla --randomness is not a misspelt --cpuprofile).
+			if s := cli.SuggestFlag(flags, name, true); s != "" && editDistance(name, strings.TrimLeft(s, "-")) <= max(2, len(name)/4) {
 				hint = fmt.Sprintf("did you mean %s? %s", s, hint)
 			}
 		}
@@ -194,6 +196,27 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 		return usageErrorf("--%s=%s: want true or false", m[2], m[1])
 	}
 	return &exitError{code: exitUsage, err: err}
+}
+
+// editDistance is the Levenshtein distance of a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, sub)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // invalidValue matches the flag package's error for a value its flag cannot parse.

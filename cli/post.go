@@ -3,7 +3,6 @@
 package main
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
@@ -58,16 +57,29 @@ func postCommand() *cli.Command {
 				Name:      "winning",
 				Usage:     fmt.Sprintf("prove WinningPoSt from the challenged sector's vanilla proof (%d bytes), verified before it is written", groth16.ProofSize),
 				ArgsUsage: "[VANILLA_FILE...]",
-				Flags:     prove(),
-				Action:    func(c *cli.Context) error { return postProveAction(c, post.Winning) },
+				Description: "GenerateWinningPoStWithVanilla: --vanilla is the one challenged sector's vanilla proof, the\n" +
+					"bytes filecoin-ffi's GenerateSingleVanillaProof returns (or `cuseal post vanilla` writes, with\n" +
+					"the sector GenerateWinningPoStSectorChallenge picks). It is parsed strictly and checked against\n" +
+					"the randomness's challenges before any proving; the 192-byte proof is verified with the .vk\n" +
+					"before it is written. Test parameters: cuseal params generate --circuit winning-post.\n" +
+					"A defect exits 2 naming the field and byte offset; Ctrl-C exits 3; either way nothing is written.",
+				Flags:  prove(),
+				Action: func(c *cli.Context) error { return postProveAction(c, post.Winning) },
 			},
 			{
 				Name: "window",
 				Usage: fmt.Sprintf("prove WindowPoSt from the sectors' vanilla proofs (in ascending sector number): every partition, or --partition K from that partition's sectors (%d bytes per partition), verified before it is written",
 					groth16.ProofSize),
 				ArgsUsage: "[VANILLA_FILE...]",
-				Flags:     prove(&cli.IntFlag{Name: "partition", Usage: "prove only partition `K` from its sectors' vanilla proofs (GenerateSinglePartitionWindowPoStWithVanilla); -1: all", Value: -1}),
-				Action:    func(c *cli.Context) error { return postProveAction(c, post.Window) },
+				Description: "GenerateWindowPoStWithVanilla: --vanilla gives every challenged sector's vanilla proof (the\n" +
+					"bytes GenerateSingleVanillaProof returns, or `cuseal post vanilla` writes) in ascending sector\n" +
+					"number, as VerifyWindowPoSt lists them; another order or a sector given twice exits 2. They are\n" +
+					"split into partitions of the proof type's sectors per partition, the last padded. With\n" +
+					"--partition K (GenerateSinglePartitionWindowPoStWithVanilla) give only partition K's sectors.\n" +
+					"Every proof is verified with the .vk before the proofs are written (192 bytes per partition).\n" +
+					"Test parameters: cuseal params generate --circuit window-post. Ctrl-C: exit 3, nothing written.",
+				Flags:  prove(&cli.IntFlag{Name: "partition", Usage: "prove only partition `K` from its sectors' vanilla proofs (GenerateSinglePartitionWindowPoStWithVanilla); -1: all", Value: -1}),
+				Action: func(c *cli.Context) error { return postProveAction(c, post.Window) },
 			},
 			postVanillaCommand(),
 			{
@@ -163,20 +175,11 @@ func readPostInputs(c *cli.Context, kind post.Kind) (*postInputs, error) {
 	return &postInputs{cfg: cfg, rnd: rnd, miner: miner, paths: paths, vanilla: vanilla, dir: c.String("params-dir")}, nil
 }
 
-// checkAscendingSectors refuses WindowPoSt vanilla proofs out of ascending sector order:
-// proven in that order, the proof verifies with the .vk but never with VerifyWindowPoSt,
-// whose verifier lists the sectors by number. The sector_id is a vanilla proof's first 8
-// bytes (bincode u64); shorter files are left to the strict parser.
+// checkAscendingSectors refuses WindowPoSt vanilla proofs out of ascending sector order
+// before any work, as porep does, naming the two files.
 func checkAscendingSectors(in *postInputs) error {
-	for i := 1; i < len(in.vanilla); i++ {
-		a, b := in.vanilla[i-1], in.vanilla[i]
-		if len(a) < 8 || len(b) < 8 {
-			continue
-		}
-		if prev, id := binary.LittleEndian.Uint64(a), binary.LittleEndian.Uint64(b); id < prev {
-			return usageErrorf("--vanilla %s: sector %d after sector %d (%s): WindowPoSt wants the vanilla proofs in ascending sector number",
-				in.paths[i], id, prev, in.paths[i-1])
-		}
+	if i, err := porep.WindowPoStSectorOrder(in.vanilla); err != nil {
+		return usageErrorf("--vanilla %s (after %s): %v", in.paths[i], in.paths[i-1], err)
 	}
 	return nil
 }
@@ -243,7 +246,9 @@ func postProveAction(c *cli.Context, kind post.Kind) error {
 	if err := checkPoStParams(in.cfg, in.dir, true); err != nil {
 		return err
 	}
-	opts := append([]porep.Option{porep.WithParamsDir(in.dir), porep.WithBackend(backend), porep.WithContext(c.Context),
+	ctx, stop := interruptible(c)
+	defer stop()
+	opts := append([]porep.Option{porep.WithParamsDir(in.dir), porep.WithBackend(backend), porep.WithContext(ctx),
 		porep.WithLogger(slog.Default()), porep.WithSynthesisWorkers(c.Int("synth-workers")), warningsOption(c)}, productionOptions(c)...)
 	var pf []byte
 	partitions := 1
@@ -266,6 +271,9 @@ func postProveAction(c *cli.Context, kind post.Kind) error {
 		}
 	}
 	if err != nil {
+		if interruptedBySignal(c, ctx) {
+			return interruptedProof(ctx, "post "+strings.ToLower(kind.String()), outPath)
+		}
 		return classifyPorepError(err)
 	}
 	if err := writeProofOut(outPath, pf, c.Bool("hex")); err != nil {

@@ -131,7 +131,7 @@ func TestPostCLIBadInput(t *testing.T) {
 		{"missing vanilla", base("winning", "0", rnd, filepath.Join(tmp, "nope.bin")), "nope.bin"},
 		{"missing params", base("winning", "0", rnd, good), "cuseal params generate --circuit winning-post"},
 		{"negative partition", append(base("window", "10", rnd, good), "--partition", "-2"), "--partition -2"},
-		{"window sectors not ascending", base("window", "10", rnd, unsorted...), "sector-8.bin: sector 8 after sector 9"},
+		{"window sectors not ascending", base("window", "10", rnd, unsorted...), "sector-8.bin (after " + filepath.Join(tmp, "sector-9.bin") + "): porep: vanilla proof 1 (sector 8) after vanilla proof 0 (sector 9)"},
 		{"verify without sectors", []string{"post", "verify", "--proof-type", "0", "--randomness", rnd, "--proof", good}, "no challenged sectors"},
 		{"verify bad sector", []string{"post", "verify", "--proof-type", "0", "--randomness", rnd, "--proof", good, "--sector", "5=zz"}, `--sector "5=zz"`},
 	} {
@@ -153,5 +153,15 @@ func TestPostCLIBadInput(t *testing.T) {
 	wantOneLineError(t, stderr, "vanilla proof 0 (100 bytes")
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Fatalf("--out written after refusals: %v", err)
+	}
+}
+
+// TestPostProveHelp: post winning and window --help describe their input.
+func TestPostProveHelp(t *testing.T) {
+	for sub, want := range map[string]string{"winning": "GenerateWinningPoStWithVanilla", "window": "in ascending sector"} {
+		code, stdout, stderr := runCLI(t, "post", sub, "--help")
+		if code != exitOK || !strings.Contains(stdout, "DESCRIPTION:") || !strings.Contains(stdout, want) {
+			t.Errorf("post %s --help: exit %d: %s%s", sub, code, stdout, stderr)
+		}
 	}
 }

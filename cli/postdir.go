@@ -33,6 +33,7 @@ type postVanillaSet struct {
 	randomness abi.PoStRandomness
 	sectors    []proof.SectorInfo // in the vanilla proofs' order
 	vanilla    [][]byte
+	files      []string // the vanilla proofs' files, when read from a directory
 	synthetic  bool
 	source     string // "synthetic" or the directory read
 }
@@ -150,7 +151,7 @@ func readVanillaDir(dir string) (*postVanillaSet, error) {
 			return nil, inputError(fmt.Errorf("%s: comm_r: %v", path, err))
 		}
 		s.sectors = append(s.sectors, proof.SectorInfo{SealProof: seal, SectorNumber: v.SectorID, SealedCID: sealed})
-		s.vanilla = append(s.vanilla, b)
+		s.vanilla, s.files = append(s.vanilla, b), append(s.files, path)
 	}
 	return s, nil
 }

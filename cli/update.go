@@ -169,6 +169,10 @@ func readUpdateVanilla(c *cli.Context, cfg *update.Config) ([]string, [][]byte, 
 	if len(paths) == 0 {
 		return nil, nil, usageErrorf("--vanilla: no vanilla partition proofs (%s has %d partition(s): give one file per partition, or a directory)", cfg.Name, cfg.Partitions)
 	}
+	if len(paths) != cfg.Partitions {
+		return nil, nil, usageErrorf("--vanilla: %s has %s; got %s (give one vanilla partition proof per partition, in order, or a directory)",
+			cfg.Name, countOf(cfg.Partitions, "partition"), countOf(len(paths), "file"))
+	}
 	out := make([][]byte, len(paths))
 	for i, p := range paths {
 		b, err := os.ReadFile(p)
@@ -242,9 +246,14 @@ func updateProveAction(c *cli.Context) error {
 	if err := checkUpdateParams(in.cfg, in.dir, true); err != nil {
 		return err
 	}
-	opts := append(updateOptions(c, in), porep.WithBackend(backend), porep.WithSynthesisWorkers(c.Int("synth-workers")))
+	ctx, stop := interruptible(c)
+	defer stop()
+	opts := append(updateOptions(c, in), porep.WithBackend(backend), porep.WithSynthesisWorkers(c.Int("synth-workers")), porep.WithContext(ctx))
 	pf, err := porep.GenerateUpdateProofWithVanilla(in.cfg.Proof, in.oldSealed, in.newSealed, in.unsealed, vanilla, opts...)
 	if err != nil {
+		if interruptedBySignal(c, ctx) {
+			return interruptedProof(ctx, "update prove", outPath)
+		}
 		return classifyPorepError(err)
 	}
 	if err := writeProofOut(outPath, pf, c.Bool("hex")); err != nil {
@@ -300,4 +309,12 @@ func updateVerifyAction(c *cli.Context) error {
 		return errInvalidProof
 	}
 	return nil
+}
+
+// countOf is "1 file", "4 files".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -56,10 +56,11 @@ func updateConfigForSize(s string) (update.Config, error) {
 func updateEncodeCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "encode",
-		Usage: "put new data into a CC sector sealed by `cuseal seal` (filecoin-ffi EncodeInto) and write the updated sector to DIR",
+		Usage: "put new data into a sector sealed by `cuseal seal` (filecoin-ffi EncodeInto) and write the updated sector to DIR",
 		Description: "The test sealer's SnapDeals encoding: comm_d_new over the new data, phi and rho from\n" +
 			"comm_d_new and the sector key's comm_r, new replica = sector key + data*rho, its tree R and\n" +
-			"comm_r_new. --sector-key is the --out directory of `cuseal seal`. Prints comm_r_new and\n" +
+			"comm_r_new. --sector-key is the --out directory of `cuseal seal`: a sealed sector (in practice\n" +
+			"a CC sector; the encoding works on any, and neither this nor Rust's encode_into checks). Prints comm_r_new and\n" +
 			"comm_d_new as CIDs. On an error nothing is left in --out.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB, 8MiB, ...)", Value: "2KiB"},

@@ -10,6 +10,7 @@ package porep
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -158,7 +159,41 @@ func postProveInputs(proofType abi.RegisteredPoStProof, kind post.Kind, randomne
 		}
 	}
 	vps, err := parseVanillaProofs(cfg, proofs)
-	return cfg, rnd, vps, err
+	if err != nil {
+		return nil, rnd, nil, err
+	}
+	if kind == post.Window {
+		if _, err := WindowPoStSectorOrder(proofs); err != nil {
+			return nil, rnd, nil, err
+		}
+	}
+	return cfg, rnd, vps, nil
+}
+
+// WindowPoStSectorOrder checks that WindowPoSt vanilla proofs come in
+// strictly ascending sector number (the sector_id, a vanilla proof's first
+// 8 bytes, bincode u64; shorter proofs are left to the parser). Proven in
+// another order, the proof verifies with the .vk but not with
+// VerifyWindowPoSt, whose verifier lists the sectors by number (Rust's
+// verify_window_post: a BTreeMap). It returns the position of the first
+// proof out of order and an error wrapping ErrBadInput naming both
+// positions and sector numbers (a sector given twice likewise), or -1, nil.
+func WindowPoStSectorOrder(proofs [][]byte) (int, error) {
+	for i := 1; i < len(proofs); i++ {
+		a, b := proofs[i-1], proofs[i]
+		if len(a) < 8 || len(b) < 8 {
+			continue
+		}
+		prev, id := binary.LittleEndian.Uint64(a), binary.LittleEndian.Uint64(b)
+		switch {
+		case id == prev:
+			return i, badInputf("porep: vanilla proofs %d and %d are both for sector %d", i-1, i, id)
+		case id < prev:
+			return i, badInputf("porep: vanilla proof %d (sector %d) after vanilla proof %d (sector %d): WindowPoSt wants ascending sector numbers, as VerifyWindowPoSt lists them",
+				i, id, i-1, prev)
+		}
+	}
+	return -1, nil
 }
 
 // GenerateWinningPoStWithVanilla is filecoin-ffi's
@@ -187,7 +222,9 @@ func GenerateWinningPoStWithVanilla(proofType abi.RegisteredPoStProof, minerID a
 // by the proof type's sectors per partition with the last one padded; one
 // PoStProof holding the partition proofs concatenated (192 bytes each),
 // every one verified with the .vk before it is returned. Errors as
-// GenerateWinningPoStWithVanilla (a sector given twice is bad input).
+// GenerateWinningPoStWithVanilla; vanilla proofs out of ascending sector
+// number, or a sector given twice, are bad input (WindowPoStSectorOrder)
+// before any SNARK work.
 func GenerateWindowPoStWithVanilla(proofType abi.RegisteredPoStProof, minerID abi.ActorID, randomness abi.PoStRandomness, proofs [][]byte, opts ...Option) ([]proof.PoStProof, error) {
 	cfg, rnd, vps, err := postProveInputs(proofType, post.Window, randomness, proofs, nil)
 	if err != nil {
@@ -211,6 +248,7 @@ func GenerateWindowPoStWithVanilla(proofType abi.RegisteredPoStProof, minerID ab
 // challenges do not depend on a sector's position, so the proof equals
 // partition partitionIndex of GenerateWindowPoStWithVanilla's (with
 // WithDeterministicRandomness, r and s are those of partitionIndex).
+// Errors as GenerateWindowPoStWithVanilla.
 func GenerateSinglePartitionWindowPoStWithVanilla(proofType abi.RegisteredPoStProof, minerID abi.ActorID, randomness abi.PoStRandomness, proofs [][]byte, partitionIndex uint, opts ...Option) (*PartitionProof, error) {
 	cfg, rnd, vps, err := postProveInputs(proofType, post.Window, randomness, proofs, partitionCount)
 	if err != nil {

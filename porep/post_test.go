@@ -132,6 +132,19 @@ func TestPoStBadInput(t *testing.T) {
 		{"legacy type", window(abi.RegisteredPoStProof_StackedDrgWindow2KiBV1, w.Randomness, w.Vanilla), "legacy WindowPoSt V1"},
 		{"no proofs", window(w.Proof, w.Randomness, nil), "no vanilla proofs"},
 		{"duplicate sector", window(w.Proof, w.Randomness, [][]byte{w.Vanilla[1], w.Vanilla[1]}), "both for sector 21001"},
+		{"sectors out of order", window(w.Proof, w.Randomness, [][]byte{w.Vanilla[1], w.Vanilla[0]}), "vanilla proof 1 (sector 21000) after vanilla proof 0 (sector 21001): WindowPoSt wants ascending sector numbers"},
+		{"partition out of order", func() error {
+			_, err := GenerateSinglePartitionWindowPoStWithVanilla(w.Proof, 1000, w.Randomness, [][]byte{w.Vanilla[1], w.Vanilla[0]}, 0, opts...)
+			return err
+		}(), "vanilla proof 1 (sector 21000) after vanilla proof 0 (sector 21001)"},
+		{"job out of order", func() error {
+			_, err := PrepareWindowPoStPartition(w.Proof, 1000, w.Randomness, [][]byte{w.Vanilla[1], w.Vanilla[0]}, 0, opts...)
+			return err
+		}(), "vanilla proof 1 (sector 21000) after vanilla proof 0 (sector 21001)"},
+		{"job duplicate sector", func() error {
+			_, err := PrepareWindowPoStPartition(w.Proof, 1000, w.Randomness, [][]byte{w.Vanilla[0], w.Vanilla[0]}, 0, opts...)
+			return err
+		}(), "vanilla proofs 0 and 1 are both for sector 21000"},
 		{"missing params", window(w.Proof, w.Randomness, w.Vanilla), "parameter file not found"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

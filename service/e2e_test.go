@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -227,22 +226,7 @@ func TestPoStEndToEnd(t *testing.T) {
 	}
 	win := testpost.Load(t, "post-winning-2KiB-s22")
 	w := testpost.Load(t, "post-window-2KiB-s21")
-	// One parameter directory for both circuits.
-	dir := win.ParamsDir(t)
-	wdir := w.ParamsDir(t)
-	entries, err := os.ReadDir(wdir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		target, err := filepath.EvalSymlinks(filepath.Join(wdir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink(target, filepath.Join(dir, e.Name())); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testpost.JoinParamsDirs(t, win.ParamsDir(t), w.ParamsDir(t))
 	eng, err := engine.New(engine.Config{ParamsDir: dir, Backend: porep.BackendCPU})
 	if err != nil {
 		t.Fatal(err)
@@ -290,5 +274,13 @@ func TestPoStEndToEnd(t *testing.T) {
 	_, err = c.Prove(ctx, bad)
 	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "vanilla_proofs") {
 		t.Fatalf("vanilla proofs of another randomness: %v", err)
+	}
+	// The chain's verifier lists sectors by number: another order is refused before any proving.
+	swapped := req(w, pb.ProofKind_WINDOW_POST_PARTITION)
+	swapped.VanillaProofs = [][]byte{w.Vanilla[1], w.Vanilla[0]}
+	_, err = c.Prove(ctx, swapped)
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "vanilla_proofs") ||
+		!strings.Contains(err.Error(), "vanilla proof 1 (sector 21000) after vanilla proof 0 (sector 21001)") {
+		t.Fatalf("vanilla proofs out of sector order: %v", err)
 	}
 }

@@ -62,3 +62,27 @@ func LinkParams(t testing.TB, r1cs *cs.R1CS, toxicSeed [32]byte, cache, paramsPa
 		t.Fatal(err)
 	}
 }
+
+// JoinParamsDirs returns a new temporary directory linking every file of
+// the parameter directories dirs (as ParamsDir returns them), for a server
+// that proves several circuits.
+func JoinParamsDirs(t testing.TB, dirs ...string) string {
+	t.Helper()
+	out := t.TempDir()
+	for _, d := range dirs {
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			target, err := filepath.EvalSymlinks(filepath.Join(d, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(target, filepath.Join(out, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return out
+}

@@ -187,15 +187,22 @@ func checkAscendingSectors(in *postInputs) error {
 // checkPoStParams names a missing parameter file before any work.
 func checkPoStParams(cfg *post.Config, dir string, needParams bool) error {
 	pp, vp, _ := cfg.ParameterPaths(dir)
-	need := []string{vp}
+	return checkCircuitParams(cfg.Name, strings.ToLower(cfg.Kind.String())+"-post", cfg.SectorSize, dir, pp, vp, needParams)
+}
+
+// checkCircuitParams names a missing parameter file of the proof name (its
+// .vk, and its .params when needParams) before any work, with the params
+// generate command that writes test parameters for it.
+func checkCircuitParams(name, circuit string, sectorSize uint64, dir, paramsPath, vkPath string, needParams bool) error {
+	need := []string{vkPath}
 	if needParams {
-		need = append(need, pp)
+		need = append(need, paramsPath)
 	}
 	for _, p := range need {
 		if _, err := os.Stat(p); err != nil {
 			if os.IsNotExist(err) {
-				return usageErrorf("--params-dir: no parameters for %s: %s missing; generate test parameters with: cuseal params generate --circuit %s-post --sector-size %s --out %s",
-					cfg.Name, p, strings.ToLower(cfg.Kind.String()), stacked.SizeLabel(cfg.SectorSize), dir)
+				return usageErrorf("--params-dir: no parameters for %s: %s missing; generate test parameters with: cuseal params generate --circuit %s --sector-size %s --out %s",
+					name, p, circuit, stacked.SizeLabel(sectorSize), dir)
 			}
 			return inputError(fmt.Errorf("--params-dir: %w", fileError(err)))
 		}

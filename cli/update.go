@@ -187,20 +187,7 @@ func readUpdateVanilla(c *cli.Context, cfg *update.Config) ([]string, [][]byte, 
 // checkUpdateParams names a missing parameter file before any work.
 func checkUpdateParams(cfg *update.Config, dir string, needParams bool) error {
 	pp, vp, _ := cfg.ParameterPaths(dir)
-	need := []string{vp}
-	if needParams {
-		need = append(need, pp)
-	}
-	for _, p := range need {
-		if _, err := os.Stat(p); err != nil {
-			if os.IsNotExist(err) {
-				return usageErrorf("--params-dir: no parameters for %s: %s missing; generate test parameters with: cuseal params generate --circuit %s --sector-size %s --out %s",
-					cfg.Name, p, circuitUpdate, stacked.SizeLabel(cfg.SectorSize), dir)
-			}
-			return inputError(fmt.Errorf("--params-dir: %w", fileError(err)))
-		}
-	}
-	return nil
+	return checkCircuitParams(cfg.Name, circuitUpdate, cfg.SectorSize, dir, pp, vp, needParams)
 }
 
 // updateOptions are the porep options of --params-dir and

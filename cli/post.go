@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
@@ -184,6 +185,38 @@ func checkAscendingSectors(in *postInputs) error {
 	return nil
 }
 
+// runProve is the shared body of the proving commands (post winning|window,
+// update prove) around their Go API call: it checks --synth-workers,
+// --backend and --out, then the parameter files (checkParams), runs prove
+// under Ctrl-C handling with the backend, workers, context and warning
+// options, and writes the proof to --out (hex on stdout when outPath is "").
+// cmd names the command in the interrupted message.
+func runProve(c *cli.Context, cmd string, checkParams func() error, prove func(context.Context, ...porep.Option) ([]byte, error)) (pf []byte, outPath string, err error) {
+	if w := c.Int("synth-workers"); w < 0 {
+		return nil, "", usageErrorf("--synth-workers %d: must be at least 0", w)
+	}
+	backend, err := backendName(c)
+	if err != nil {
+		return nil, "", err
+	}
+	if outPath, err = checkOutFlag(c); err != nil {
+		return nil, "", err
+	}
+	if err := checkParams(); err != nil {
+		return nil, "", err
+	}
+	ctx, stop := interruptible(c)
+	defer stop()
+	pf, err = prove(ctx, porep.WithBackend(backend), porep.WithSynthesisWorkers(c.Int("synth-workers")), porep.WithContext(ctx), warningsOption(c))
+	if err != nil {
+		if interruptedBySignal(c, ctx) {
+			return nil, "", interruptedProof(ctx, cmd, outPath)
+		}
+		return nil, "", classifyPorepError(err)
+	}
+	return pf, outPath, writeProofOut(outPath, pf, c.Bool("hex"))
+}
+
 // checkPoStParams names a missing parameter file before any work.
 func checkPoStParams(cfg *post.Config, dir string, needParams bool) error {
 	pp, vp, _ := cfg.ParameterPaths(dir)
@@ -230,9 +263,6 @@ func postProveAction(c *cli.Context, kind post.Kind) error {
 	if len(in.vanilla) == 0 {
 		return usageErrorf("--vanilla: no vanilla proof files (one per sector)")
 	}
-	if w := c.Int("synth-workers"); w < 0 {
-		return usageErrorf("--synth-workers %d: must be at least 0", w)
-	}
 	partition := -1
 	if kind == post.Window {
 		if partition = c.Int("partition"); partition < -1 {
@@ -242,48 +272,33 @@ func postProveAction(c *cli.Context, kind post.Kind) error {
 			return err
 		}
 	}
-	backend, err := backendName(c)
-	if err != nil {
-		return err
-	}
-	outPath, err := checkOutFlag(c)
-	if err != nil {
-		return err
-	}
-	if err := checkPoStParams(in.cfg, in.dir, true); err != nil {
-		return err
-	}
-	ctx, stop := interruptible(c)
-	defer stop()
-	opts := append([]porep.Option{porep.WithParamsDir(in.dir), porep.WithBackend(backend), porep.WithContext(ctx),
-		porep.WithLogger(slog.Default()), porep.WithSynthesisWorkers(c.Int("synth-workers")), warningsOption(c)}, productionOptions(c)...)
-	var pf []byte
 	partitions := 1
-	switch {
-	case kind == post.Winning:
-		var ps []proof.PoStProof
-		if ps, err = porep.GenerateWinningPoStWithVanilla(in.cfg.Proof, in.miner, in.rnd, in.vanilla, opts...); err == nil {
-			pf = ps[0].ProofBytes
-		}
-	case partition >= 0:
-		var pp *porep.PartitionProof
-		if pp, err = porep.GenerateSinglePartitionWindowPoStWithVanilla(in.cfg.Proof, in.miner, in.rnd, in.vanilla, uint(partition), opts...); err == nil {
-			pf = pp.ProofBytes
-		}
-	default:
-		var ps []proof.PoStProof
-		if ps, err = porep.GenerateWindowPoStWithVanilla(in.cfg.Proof, in.miner, in.rnd, in.vanilla, opts...); err == nil {
-			pf = ps[0].ProofBytes
-			partitions = in.cfg.Partitions(len(in.vanilla))
-		}
-	}
+	pf, outPath, err := runProve(c, "post "+strings.ToLower(kind.String()), func() error { return checkPoStParams(in.cfg, in.dir, true) },
+		func(ctx context.Context, opts ...porep.Option) ([]byte, error) {
+			opts = append(append(opts, porep.WithParamsDir(in.dir), porep.WithLogger(slog.Default())), productionOptions(c)...)
+			switch {
+			case kind == post.Winning:
+				ps, err := porep.GenerateWinningPoStWithVanilla(in.cfg.Proof, in.miner, in.rnd, in.vanilla, opts...)
+				if err != nil {
+					return nil, err
+				}
+				return ps[0].ProofBytes, nil
+			case partition >= 0:
+				pp, err := porep.GenerateSinglePartitionWindowPoStWithVanilla(in.cfg.Proof, in.miner, in.rnd, in.vanilla, uint(partition), opts...)
+				if err != nil {
+					return nil, err
+				}
+				return pp.ProofBytes, nil
+			default:
+				ps, err := porep.GenerateWindowPoStWithVanilla(in.cfg.Proof, in.miner, in.rnd, in.vanilla, opts...)
+				if err != nil {
+					return nil, err
+				}
+				partitions = in.cfg.Partitions(len(in.vanilla))
+				return ps[0].ProofBytes, nil
+			}
+		})
 	if err != nil {
-		if interruptedBySignal(c, ctx) {
-			return interruptedProof(ctx, "post "+strings.ToLower(kind.String()), outPath)
-		}
-		return classifyPorepError(err)
-	}
-	if err := writeProofOut(outPath, pf, c.Bool("hex")); err != nil {
 		return err
 	}
 	out := postOutput{RegisteredProof: in.cfg.Name, Sectors: len(in.vanilla), Partitions: partitions, Proof: hex.EncodeToString(pf),

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
@@ -219,31 +220,11 @@ func updateProveAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if w := c.Int("synth-workers"); w < 0 {
-		return usageErrorf("--synth-workers %d: must be at least 0", w)
-	}
-	backend, err := backendName(c)
+	pf, outPath, err := runProve(c, "update prove", func() error { return checkUpdateParams(in.cfg, in.dir, true) },
+		func(ctx context.Context, opts ...porep.Option) ([]byte, error) {
+			return porep.GenerateUpdateProofWithVanilla(in.cfg.Proof, in.oldSealed, in.newSealed, in.unsealed, vanilla, append(updateOptions(c, in), opts...)...)
+		})
 	if err != nil {
-		return err
-	}
-	outPath, err := checkOutFlag(c)
-	if err != nil {
-		return err
-	}
-	if err := checkUpdateParams(in.cfg, in.dir, true); err != nil {
-		return err
-	}
-	ctx, stop := interruptible(c)
-	defer stop()
-	opts := append(updateOptions(c, in), porep.WithBackend(backend), porep.WithSynthesisWorkers(c.Int("synth-workers")), porep.WithContext(ctx))
-	pf, err := porep.GenerateUpdateProofWithVanilla(in.cfg.Proof, in.oldSealed, in.newSealed, in.unsealed, vanilla, opts...)
-	if err != nil {
-		if interruptedBySignal(c, ctx) {
-			return interruptedProof(ctx, "update prove", outPath)
-		}
-		return classifyPorepError(err)
-	}
-	if err := writeProofOut(outPath, pf, c.Bool("hex")); err != nil {
 		return err
 	}
 	out := updateOutput{UpdateProof: in.cfg.Name, Partitions: in.cfg.Partitions, Proof: hex.EncodeToString(pf), ProofFile: outPath, Seconds: time.Since(start).Seconds()}

@@ -300,6 +300,8 @@ func TestBadInput(t *testing.T) {
 		{"PoSt without vanilla_proofs", &pb.SubmitProofRequest{ProofKind: pb.ProofKind_WINDOW_POST_PARTITION, Randomness: make([]byte, 32)}, codes.InvalidArgument, "vanilla_proofs: empty"},
 		{"short commitment", &pb.SubmitProofRequest{ProofKind: pb.ProofKind_SNAP_DEALS_UPDATE, VanillaProofs: [][]byte{{1}},
 			CommROld: make([]byte, 32), CommRNew: make([]byte, 31), CommDNew: make([]byte, 32)}, codes.InvalidArgument, "comm_r_new: 31 bytes, want 32"},
+		// The fake engine proves only PoRep: a kind an engine was not built with
+		// answers UNIMPLEMENTED (the real engine proves SNAP_DEALS_UPDATE).
 		{"kind not built", &pb.SubmitProofRequest{ProofKind: pb.ProofKind_SNAP_DEALS_UPDATE, VanillaProofs: [][]byte{{1}},
 			CommROld: make([]byte, 32), CommRNew: make([]byte, 32), CommDNew: make([]byte, 32)}, codes.Unimplemented, "SNAP_DEALS_UPDATE"},
 		{"engine refuses the input", mod(func(r *pb.SubmitProofRequest) { r.RequestId = "engine-says-bad" }), codes.InvalidArgument, "comm_r mismatch at partition 0"},

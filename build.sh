@@ -5,7 +5,10 @@
 #   ./build.sh deps [--cuda]   install cmake, g++, python3 and protoc (and, with --cuda, nvcc + g++-11, and
 #                              fetch sppark's sources with cargo for the CUDA kernels)
 #   ./build.sh build           bin/cuseal (pure Go); also bin/cuseal-cuda when nvcc is present
-#   ./build.sh test            CTest host tests + go vet ./... + go test ./...
+#   ./build.sh test [--long|--huge]
+#                              CTest host tests + go vet ./... + go test ./...: the unit tier (minutes);
+#                              --long adds every layer's real proofs and sweeps (CI runs it), --huge also
+#                              the 32 GiB goldens and big counts (CUSEAL_TEST=unit|long|huge: docs/testing.md)
 #   ./build.sh lint            gofmt, go vet and staticcheck (pinned: STATICCHECK_VERSION, installed
 #                              with go install when missing) for the default, cuda and supraseal
 #                              tags; needs no native library or nvcc
@@ -193,25 +196,50 @@ cmd_build() {
 
 # ---------------------------------------------------------------------------------------------
 # test
+# The toxic seed of the shared 2 KiB test parameters: the rust-fil-proofs reference vectors'
+# (bytes 0x00…0x1f; internal/testparams.Seed), so one 1.1 GB set serves the end-to-end tests and
+# the byte-identity tests against bellperson's proofs.
+TEST_PARAMS_SEED=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+
 cmd_test() {
 	need_go
+	local tier=${CUSEAL_TEST:-unit} count=() timeout=20m
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--long) tier=long ;;
+		--huge) tier=huge ;;
+		--unit) tier=unit ;;
+		*) die "test: unknown flag $1 (want --long or --huge)" ;;
+		esac
+		shift
+	done
+	case "$tier" in
+	unit) ;;
+	# A conformance run must run: no cached results.
+	long) count=(-count=1) timeout=60m ;;
+	huge) count=(-count=1) timeout=180m ;;
+	*) die "test: CUSEAL_TEST=$tier: want unit, long or huge" ;;
+	esac
 	if has_native; then
 		cmake_host
 		run ctest --test-dir "$HOST_BUILD" -L host --output-on-failure -j "$JOBS"
 	fi
 	run "$GO" vet ./...
-	# The 2 KiB end-to-end tests (porep, cli) share one set of test parameters; generating it
-	# once here, before go test runs packages in parallel, keeps them from doing it twice.
-	case " ${GOTESTFLAGS:-} " in
-	*" -short "*) ;;
-	*)
-		build_pure
-		run bin/cuseal --log-level warn params generate --sector-size 2KiB --out "$PARAMS_CACHE" --reuse
-		;;
-	esac
+	# The tests share one set of 2 KiB test parameters; generating it once here, before go test
+	# runs packages in parallel, keeps them from doing it twice. Its time is reported apart.
+	build_pure
+	local stamp="$PARAMS_CACHE/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.cuseal-test.json"
+	if [ -f "$stamp" ] && ! grep -q "\"$TEST_PARAMS_SEED\"" "$stamp"; then
+		log "test: $PARAMS_CACHE holds 2 KiB test parameters from another seed; replacing them"
+		run rm -f "${stamp%.cuseal-test.json}".*
+	fi
+	local t0=$SECONDS
+	run bin/cuseal --log-level warn params generate --sector-size 2KiB --seed "$TEST_PARAMS_SEED" --out "$PARAMS_CACHE" --reuse
+	log "test: 2 KiB test parameters ready in $((SECONDS - t0)) s (generated once, then reused)"
+	t0=$SECONDS
 	# shellcheck disable=SC2086
-	run env CUSEAL_TEST_PARAMS_DIR="$PARAMS_CACHE" "$GO" test -count=1 -timeout 40m ${GOTESTFLAGS:-} ./...
-	log "test: all passed"
+	run env CUSEAL_TEST="$tier" CUSEAL_TEST_PARAMS_DIR="$PARAMS_CACHE" "$GO" test "${count[@]}" -timeout "$timeout" ${GOTESTFLAGS:-} ./...
+	log "test: all passed ($tier tier, go test in $((SECONDS - t0)) s)"
 }
 
 # ---------------------------------------------------------------------------------------------

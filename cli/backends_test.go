@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cuseal/cuseal/bridge/supraseal"
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep"
 )
@@ -102,11 +103,9 @@ func TestBackendList(t *testing.T) {
 // (both the CPU without a GPU), and "cpu,supraseal" / "cpu,cuda" where those are compiled in
 // and a device exists; the proofs (same fixed r, s) must be byte-identical.
 func TestBenchProveCompare2KiB(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: proves a 2 KiB sector (2.7M constraints) once per backend")
-	}
+	testenv.Long(t, "proves a 2 KiB sector (2.7M constraints) once per backend")
 	params := testparams.Dir()
-	if code, _, stderr := runCLI(t, "--log-level", "warn", "params", "generate", "--sector-size", "2KiB", "--out", params, "--reuse"); code != exitOK {
+	if code, _, stderr := runCLI(t, "--log-level", "warn", "params", "generate", "--sector-size", "2KiB", "--seed", testparams.SeedHex, "--out", params, "--reuse"); code != exitOK {
 		t.Fatalf("params generate: exit %d: %s", code, stderr)
 	}
 	c1 := sealedSample(t) + "/c1.json"

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/porep/post"
 )
@@ -95,9 +96,7 @@ func TestBenchVanillaSynth(t *testing.T) {
 // TestBenchProvePoSt proves a reference vector's vanilla proofs with bench
 // prove (each partition verified with the .vk inside).
 func TestBenchProvePoSt(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: PoSt test parameters and a CPU proof")
-	}
+	testenv.Long(t, "PoSt test parameters and a CPU proof")
 	v := testpost.Load(t, "post-window-2KiB-s21")
 	code, out, stderr := runCLI(t, "--log-level", "warn", "bench", "prove", "--circuit", circuitWindowPoSt, "--vanilla", vectorVanillaDir(t, v),
 		"--params-dir", v.ParamsDir(t), "--backend", "cpu", "--json")

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/cuseal/cuseal/internal/testenv"
 )
 
 // benchSynthJSON runs `cuseal bench synth ... --json` and decodes its output.
@@ -73,8 +75,8 @@ func TestBenchSynthSynthetic2KiB(t *testing.T) {
 
 	// The R1CS does not depend on the witness: a sealed sector's C1 gives the same digest,
 	// and a different witness digest.
-	if testing.Short() {
-		t.Log("-short: skipping the sealed-C1 digest comparison (two more R1CS recordings)")
+	if !testenv.Enabled(testenv.TierLong) {
+		t.Log("unit tier: skipping the sealed-C1 digest comparison (two more R1CS recordings)")
 		return
 	}
 	out := filepath.Join(dir, "sector")

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep/groth16"
@@ -31,9 +32,7 @@ func stopServe(t *testing.T, p *serveProc) {
 // --partition) over a unix socket to `cuseal serve` on the CPU backend;
 // each proof passes `post verify`.
 func TestClientProvePoSt(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: PoSt test parameters and CPU proofs")
-	}
+	testenv.Long(t, "PoSt test parameters and CPU proofs")
 	win := testpost.Load(t, "post-winning-2KiB-s22")
 	w := testpost.Load(t, "post-window-2KiB-s21")
 	params := testpost.JoinParamsDirs(t, win.ParamsDir(t), w.ParamsDir(t))
@@ -79,9 +78,7 @@ func TestClientProvePoSt(t *testing.T) {
 // bytes) to `cuseal serve` over a unix socket; the proof passes `update
 // verify`.
 func TestClientProveSnap(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: update test parameters and a CPU proof")
-	}
+	testenv.Long(t, "update test parameters and a CPU proof")
 	v := testupdate.Load(t)
 	params := v.ParamsDir(t)
 	sock := filepath.Join(t.TempDir(), "s.sock")

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/seal"
@@ -97,9 +98,7 @@ func TestDemoStepFailureCleansUp(t *testing.T) {
 // is updated with the sample and its SnapDeals proof verified, the proof files hold the proofs
 // the JSON reports, and the table lists every step's phases.
 func TestDemo2KiB(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: Groth16 setup (first run) and CPU proving of a 2.7M-constraint circuit")
-	}
+	testenv.Long(t, "Groth16 setup (first run) and CPU proving of a 2.7M-constraint circuit")
 	out := filepath.Join(t.TempDir(), "demo")
 	// A process of its own: the TEST parameters warning is given once per process.
 	code, stdout, stderr := runCLIProcess(t, "--log-level", "warn", "demo", "--params-dir", testparams.Dir(), "--out", out, "--backend", "cpu", "--snapdeals", "--json")

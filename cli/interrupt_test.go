@@ -20,6 +20,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/internal/testupdate"
 )
@@ -92,9 +93,7 @@ func (w *markWriter) String() string {
 // stops it with one line (exit 3) saying nothing was written, and no --out
 // file appears, as for seal and params generate.
 func TestProveSignal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: PoSt and update test parameters")
-	}
+	testenv.Long(t, "PoSt and update test parameters")
 	// Keep a late signal from killing the test binary.
 	guard := make(chan os.Signal, 1)
 	signal.Notify(guard, os.Interrupt)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
@@ -273,9 +274,7 @@ func TestMkdirAllTracked(t *testing.T) {
 // stamped as test parameters; a second run with --reuse reuses them, one
 // without refuses to overwrite. An unknown --circuit is a usage error.
 func TestParamsGeneratePoSt(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: two PoSt setups")
-	}
+	testenv.Long(t, "two PoSt setups")
 	for _, tc := range []struct{ circuit, folder string }{
 		{"window-post", "post-window-2KiB-s21"},
 		{"winning-post", "post-winning-2KiB-s22"},

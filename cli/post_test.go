@@ -13,6 +13,7 @@ import (
 
 	commcid "github.com/filecoin-project/go-fil-commcid"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/porep/groth16"
 )
@@ -45,9 +46,7 @@ func postSectorArgs(t *testing.T, v *testpost.Vector) []string {
 // randomness makes the proof invalid (exit 1). A single partition's proof
 // verifies as the proof of its sectors.
 func TestPostCLI(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: PoSt test parameters and CPU proofs")
-	}
+	testenv.Long(t, "PoSt test parameters and CPU proofs")
 	for _, tc := range []struct {
 		sub, folder, proofType string
 		more                   []string

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/porep/seal"
 )
@@ -55,9 +56,7 @@ func postVanillaJSON(t *testing.T, args ...string) postVanillaOutput {
 // with the challenged sectors named by --sector NUMBER=COMM_R from the
 // sealer's own record, not from the vanilla proofs.
 func TestPostVanillaEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: PoSt test parameters and two CPU proofs")
-	}
+	testenv.Long(t, "PoSt test parameters and two CPU proofs")
 	dirs := []string{sealedSample(t), sealSecond(t)}
 	rnd := "5a" + strings.Repeat("00", 30) + "17"
 	for _, tc := range []struct{ circuit, sub, folder, proofType string }{

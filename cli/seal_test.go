@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/seal"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -196,9 +197,7 @@ func TestSealStaleStaging(t *testing.T) {
 // --out/.staging-* behind in a trial. Now the signal cancels the run, which removes both and
 // the --out it created, and exits non-zero with one line.
 func TestSealSignalCleansUp(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: seals part of an 8 MiB sector")
-	}
+	testenv.Long(t, "seals part of an 8 MiB sector")
 	// Keep a late signal from killing the test binary.
 	guard := make(chan os.Signal, 1)
 	signal.Notify(guard, os.Interrupt)

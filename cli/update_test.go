@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep/update"
 )
@@ -93,9 +94,7 @@ func TestUpdateProveBadInput(t *testing.T) {
 // vector's toxic seed) and `update verify` (valid; another comm_d_new:
 // invalid, exit 1). -short skips it (a CPU proof of 1.7 M constraints).
 func TestUpdateProveVerifyE2E(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: update test parameters and a CPU proof")
-	}
+	testenv.Long(t, "update test parameters and a CPU proof")
 	v := testupdate.Load(t)
 	params := v.ParamsDir(t)
 	dir := t.TempDir()
@@ -271,9 +270,7 @@ func TestBenchUpdateBadInput(t *testing.T) {
 // test parameters that params info names; --reuse reuses them. -short
 // skips it (a setup of 1.7 M constraints writing a 656 MB .params).
 func TestParamsGenerateUpdate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the 2 KiB update setup")
-	}
+	testenv.Long(t, "the 2 KiB update setup")
 	v := testupdate.Load(t)
 	toxic := hex.EncodeToString(v.ToxicSeed[:])
 	cfg, err := update.ConfigFor(v.Proof)

@@ -21,6 +21,7 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/internal/testsector"
 	"github.com/cuseal/cuseal/porep"
@@ -230,15 +231,11 @@ func doSeal2K(root string) (*sealed2K, error) {
 
 // paramsDir returns the 2 KiB test parameters: $CUSEAL_TEST_PARAMS_DIR as
 // it is (what ./build.sh test fills), else generated once (or reused) into
-// testparams.Dir with testparams.Seed, which must be libcuseal's default
-// seed, as the porep tests do.
+// testparams.Dir with testparams.Seed, as the porep tests do.
 func paramsDir(t *testing.T) string {
 	t.Helper()
 	if d, ok := testparams.Preset(); ok {
 		return d
-	}
-	if defaultParamsSeed != testparams.Seed {
-		t.Fatalf("libcuseal's default seed %x is not the shared test parameters' %x", defaultParamsSeed, testparams.Seed)
 	}
 	t.Logf("%s is unset: generating (or reusing) 2 KiB test parameters in %s", testparams.EnvDir, testparams.Dir())
 	return testparams.Get2K(t)
@@ -394,7 +391,7 @@ func TestCABI(t *testing.T) {
 	lib := buildLib(t, "c-shared")
 	exe := compileC(t, lib)
 	s := seal2K(t)
-	if testing.Short() {
+	if !testenv.Enabled(testenv.TierLong) {
 		kv := parseKV(t, run(t, exe, programArgs(s, "-")...))
 		expectMessages(t, kv, s, "", nil, cShortProof)
 		return
@@ -418,9 +415,7 @@ func TestCABI(t *testing.T) {
 // and runs its cheap checks (the full path is TestCABI's). Skipped under
 // -short: building the archive compiles everything again (~40 s).
 func TestCArchive(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: building libcuseal.a takes a second full compile")
-	}
+	testenv.Long(t, "building libcuseal.a takes a second full compile")
 	lib := buildLib(t, "c-archive")
 	exe := compileC(t, lib)
 	s := seal2K(t)
@@ -446,7 +441,7 @@ func TestPythonCtypes(t *testing.T) {
 		env = []string{"LD_PRELOAD=" + lib}
 	}
 	run := func(t *testing.T, name string, args ...string) []byte { return runEnv(t, env, name, args...) }
-	if testing.Short() {
+	if !testenv.Enabled(testenv.TierLong) {
 		kv := parseKV(t, run(t, py, append([]string{script, lib}, programArgs(s, "-")...)...))
 		expectMessages(t, kv, s, "", nil, nil)
 		return

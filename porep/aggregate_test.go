@@ -17,6 +17,7 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/aggregate"
 	"github.com/cuseal/cuseal/porep/stacked"
@@ -231,9 +232,7 @@ func TestVerifySealNIGolden(t *testing.T) {
 // Long: a 1.1 GB parameter setup (kept in $TMPDIR/cuseal-golden-params for
 // later runs) and 13 proofs.
 func TestSealCommitPhase2NIGolden(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: Groth16 setup and 13 partition proofs of a 2 KiB NI-PoRep sector")
-	}
+	testenv.Long(t, "Groth16 setup and 13 partition proofs of a 2 KiB NI-PoRep sector")
 	var meta struct {
 		ToxicSeed string `json:"toxic_seed"`
 		RSSeed    string `json:"rs_seed"`

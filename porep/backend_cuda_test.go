@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/cuseal/cuseal/bridge"
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/groth16"
 )
@@ -25,9 +26,7 @@ func TestSealCommitPhase2CUDA(t *testing.T) {
 	if ok, why := cudaUsable(); !ok {
 		t.Skip("skipping GPU test: " + why)
 	}
-	if testing.Short() {
-		t.Skip("-short: 2 KiB test parameters take minutes to generate")
-	}
+	testenv.Long(t, "2 KiB test parameters take minutes to generate")
 	s := seal2K(t)
 	dir := testparams.Get2K(t)
 	cpu := proveMatchesCPU(t, s, dir, BackendCUDA)
@@ -53,11 +52,9 @@ func TestSealCommitPhase2CUDA(t *testing.T) {
 // TestSealCommitPhase2HostEmulation proves the 2 KiB sector through the CUDA
 // backend's host emulation of the kernels (no GPU needed) and requires the
 // CPU backend's bytes. About 2.7 M constraints (domain 2^22) run serially in
-// emulation: minutes, so it runs only with CUSEAL_HOST_EMULATION_2K=1.
+// emulation: minutes, so it is huge.
 func TestSealCommitPhase2HostEmulation(t *testing.T) {
-	if os.Getenv("CUSEAL_HOST_EMULATION_2K") != "1" {
-		t.Skip("set CUSEAL_HOST_EMULATION_2K=1 to prove 2 KiB through the host emulation (minutes)")
-	}
+	testenv.Huge(t, "the 2 KiB C2 through the CUDA backend's host emulation: minutes")
 	t.Setenv("CUSEAL_CUDA_DEVICES", "host")
 	s := seal2K(t)
 	dir := testparams.Get2K(t)

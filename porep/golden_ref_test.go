@@ -19,6 +19,7 @@ import (
 
 	"github.com/filecoin-project/go-state-types/abi"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/groth16"
 )
@@ -56,9 +57,7 @@ func seed32(t testing.TB, what, s string) [32]byte {
 // WithDeterministicRandomness(rs_seed) on the CPU backend and checks the
 // proof bytes equal bellperson's proof.bin.
 func TestReferenceParamsAndProofs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: parameter generation (1.1 GB) and two CPU proofs")
-	}
+	testenv.Long(t, "parameter generation (1.1 GB) and two CPU proofs")
 	cfg := config2K(t)
 	var m10 goldenSectorMeta
 	raw, err := os.ReadFile(filepath.Join(goldenDir, "2KiB-s10", "meta.json"))

@@ -39,7 +39,7 @@ func linkParams(t *testing.T, src, dir string, cfg *stacked.SectorConfig) {
 // names the file(s), instead of writing a proof the verifiers reject.
 // VerifySeal with the altered .vk is an input error too.
 func TestCommit2VKMismatch(t *testing.T) {
-	src := testparams.Cached2K(t)
+	src := testparams.Get2K(t)
 	s := seal2K(t)
 	cfg := config2K(t)
 	_, svp, _ := cfg.ParameterPaths(src)

@@ -20,6 +20,7 @@ import (
 	"github.com/ipfs/go-cid"
 
 	"github.com/cuseal/cuseal/internal/synthetic"
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/internal/testsector"
 	"github.com/cuseal/cuseal/porep/groth16"
@@ -86,9 +87,7 @@ func verifyInfo(t testing.TB, s *sealed2K, proofBytes []byte) proof.SealVerifyIn
 // same deterministic randomness (and preloaded parameters, backend "auto")
 // must give the same bytes.
 func TestSealCommitPhase2EndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: Groth16 setup and proving of a 2.7M-constraint circuit")
-	}
+	testenv.Long(t, "Groth16 setup and proving of a 2.7M-constraint circuit")
 	s := seal2K(t)
 	dir := testparams.Get2K(t)
 	start := time.Now()

@@ -22,6 +22,7 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/poseidon"
@@ -216,9 +217,7 @@ func TestPoStBadInput(t *testing.T) {
 // a changed proof or randomness must not. -short skips it (parameter
 // generation on first use, then CPU proofs of tens of seconds on 2 cores).
 func TestPoStGolden(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: PoSt test parameters and CPU proofs")
-	}
+	testenv.Long(t, "PoSt test parameters and CPU proofs")
 	t.Run("window", func(t *testing.T) {
 		g := loadPostGolden(t, "post-window-2KiB-s21")
 		dir := g.ParamsDir(t)

@@ -8,6 +8,7 @@ import (
 	"github.com/filecoin-project/go-state-types/proof"
 
 	"github.com/cuseal/cuseal/internal/synthetic"
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testupdate"
 )
 
@@ -16,9 +17,7 @@ import (
 // vector's test parameters; the same proof for another seed's commitments
 // does not. -short skips it (update test parameters and a CPU proof).
 func TestSyntheticUpdateVerifies(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: update test parameters and a CPU proof")
-	}
+	testenv.Long(t, "update test parameters and a CPU proof")
 	v := testupdate.Load(t)
 	dir := v.ParamsDir(t)
 	set, err := synthetic.Update(v.Proof, synthetic.UpdateOptions{Seed: 1})

@@ -18,6 +18,7 @@ import (
 	"github.com/filecoin-project/go-state-types/proof"
 	"github.com/ipfs/go-cid"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/paramfile"
@@ -101,9 +102,7 @@ type updateArgs struct {
 // parameters, 656 MB, generated on first use; two CPU proofs of a
 // 1.7 M-constraint circuit).
 func TestUpdateGolden(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: update test parameters and CPU proofs")
-	}
+	testenv.Long(t, "update test parameters and CPU proofs")
 	v := testupdate.Load(t)
 	dir := v.ParamsDir(t)
 	got, err := GenerateUpdateProofWithVanilla(v.Proof, v.OldSealed, v.NewSealed, v.NewUnseal, v.Vanilla,

@@ -21,6 +21,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/internal/testsector"
@@ -46,9 +47,7 @@ func params2K(t *testing.T, _ *stacked.SectorConfig) string {
 // retention; the raw C1 presented for another miner is refused naming
 // replica_id. (One proof only: CPU proving of a 2 KiB sector is the cost.)
 func TestEndToEnd2KiB(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: a CPU proof of a 2 KiB sector")
-	}
+	testenv.Long(t, "a CPU proof of a 2 KiB sector")
 	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
 	if err != nil {
 		t.Fatal(err)
@@ -221,9 +220,7 @@ func mustGet(t *testing.T, url string) []byte {
 // VerifyWinningPoSt / VerifyWindowPoSt, and a vanilla proof of another
 // randomness is refused as InvalidArgument.
 func TestPoStEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: PoSt test parameters and CPU proofs")
-	}
+	testenv.Long(t, "PoSt test parameters and CPU proofs")
 	win := testpost.Load(t, "post-winning-2KiB-s22")
 	w := testpost.Load(t, "post-window-2KiB-s21")
 	dir := testpost.JoinParamsDirs(t, win.ParamsDir(t), w.ParamsDir(t))

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/engine"
@@ -30,9 +31,7 @@ import (
 // vanilla proofs are refused as InvalidArgument naming them. -short skips
 // it (update test parameters and a CPU proof).
 func TestUpdateEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: update test parameters and a CPU proof")
-	}
+	testenv.Long(t, "update test parameters and a CPU proof")
 	v := testupdate.Load(t)
 	dir := v.ParamsDir(t)
 	eng, err := engine.New(engine.Config{ParamsDir: dir, Backend: porep.BackendCPU})

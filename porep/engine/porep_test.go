@@ -16,6 +16,7 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/internal/testsector"
 	"github.com/cuseal/cuseal/porep"
@@ -26,7 +27,7 @@ import (
 // and cached across runs; -short skips when none are cached).
 func params2K(t *testing.T) (string, stacked.SectorConfig) {
 	t.Helper()
-	return testparams.Cached2K(t), testparams.Config2K(t)
+	return testparams.Get2K(t), testparams.Config2K(t)
 }
 
 // commit2In wraps a C1 output as lotus-bench's Commit2In, as Curio sends it.
@@ -68,9 +69,7 @@ func verify2K(t *testing.T, dir string, s *testsector.Sealed, pf []byte) {
 // fails once on purpose: the partition is retried. (Two CPU proofs:
 // skipped under -short, as porep's end-to-end test.)
 func TestPoRepEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: two CPU proofs of a 2.7M-constraint circuit")
-	}
+	testenv.Long(t, "two CPU proofs of a 2.7M-constraint circuit")
 	dir, cfg := params2K(t)
 	s1, err := testsector.Seal(cfg, 1)
 	if err != nil {

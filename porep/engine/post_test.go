@@ -13,6 +13,7 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/porep"
 )
@@ -29,9 +30,7 @@ func postRequest(v *testpost.Vector, kind Kind) *Request {
 // partition_index 1 is blinded as porep blinds partition 1. Default
 // priorities are Curio's.
 func TestPoStGolden(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: PoSt test parameters and CPU proofs")
-	}
+	testenv.Long(t, "PoSt test parameters and CPU proofs")
 	cpu, err := NewBackendProver(porep.BackendCPU)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/filecoin-project/go-state-types/proof"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep"
 )
@@ -29,9 +30,7 @@ func updateRequest(v *testupdate.Vector) *Request {
 // bellperson's proof.bin and pass porep.VerifyReplicaUpdate; the priority
 // is Curio's NORMAL and the circuit id snap-2k. -short skips it.
 func TestUpdateGolden(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: update test parameters and a CPU proof")
-	}
+	testenv.Long(t, "update test parameters and a CPU proof")
 	cpu, err := NewBackendProver(porep.BackendCPU)
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuseal/cuseal/internal/goldentest"
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 )
 
@@ -166,9 +167,7 @@ func TestRustGoldenPoR(t *testing.T) {
 }
 
 func TestRustGoldenCreateLabel(t *testing.T) {
-	if testing.Short() {
-		t.Skip("532k-constraint circuit synthesized twice; skipped with -short")
-	}
+	testenv.Long(t, "532k-constraint circuit synthesized twice")
 	golden := loadRustGolden(t)
 	want, ok := golden["create_label_layer2"]
 	if !ok {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/poseidon"
 )
@@ -121,7 +122,7 @@ func TestPoRCircuitGolden(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if c.hash == TreeSHA256 && testing.Short() && c.base != 2 {
+			if c.hash == TreeSHA256 && !testenv.Enabled(testenv.TierLong) && c.base != 2 {
 				t.Skip("-short: one SHA-256 tree is enough")
 			}
 			rng := rand.New(rand.NewSource(int64(c.wantConstraints)))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 )
 
@@ -112,7 +113,7 @@ func TestSHA256FullHash(t *testing.T) {
 func TestSHA256MatchesStdlib(t *testing.T) {
 	rng := rand.New(rand.NewPCG(42, 7))
 	lengths := []int{0, 1, 3, 31, 32, 55, 56, 63, 64, 65, 100, 119, 120, 128, 150}
-	if testing.Short() {
+	if !testenv.Enabled(testenv.TierLong) {
 		lengths = []int{0, 3, 55, 56, 64}
 	}
 	for _, n := range lengths {

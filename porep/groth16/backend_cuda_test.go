@@ -16,6 +16,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuseal/cuseal/bridge"
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/gadget"
 )
@@ -205,9 +206,7 @@ func (c sha256Circuit) synthesize(t testing.TB, sys cs.ConstraintSystem) []fr.El
 }
 
 func TestCUDABackendHostSHA256Gadget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("SHA-256 gadget proof through the host emulation (~30k constraints): skipped with -short")
-	}
+	testenv.Long(t, "SHA-256 gadget proof through the host emulation (~30k constraints):")
 	c := sha256Circuit{msg: [8]byte{'c', 'u', 's', 'e', 'a', 'l', 0, 7}}
 	rec := cs.NewRecorder()
 	c.synthesize(t, rec)

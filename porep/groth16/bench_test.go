@@ -5,7 +5,6 @@ package groth16
 import (
 	"context"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc"
@@ -13,15 +12,12 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 )
 
-// Benchmarks. Large sizes (2^22) run only with CUSEAL_BENCH_LARGE=1 and
-// without -short. Figures and commands are recorded in docs/BENCHMARKS.md.
-
-func benchLarge() bool {
-	return os.Getenv("CUSEAL_BENCH_LARGE") == "1" && !testing.Short()
-}
+// Benchmarks. Large sizes (2^22) run only in the huge tier
+// (internal/testenv). Figures and commands are recorded in docs/BENCHMARKS.md.
 
 func randomScalars(n int) []fr.Element {
 	s := make([]fr.Element, n)
@@ -35,7 +31,7 @@ func randomScalars(n int) []fr.Element {
 // inverse coset FFT) at domain 2^20 (and 2^22 when large).
 func BenchmarkHCoefficients(b *testing.B) {
 	logs := []int{20}
-	if benchLarge() {
+	if testenv.Enabled(testenv.TierHuge) {
 		logs = append(logs, 22)
 	}
 	for _, lg := range logs {
@@ -112,7 +108,7 @@ var benchCircuit = randomCircuit{shapeSeed: 77, valueSeed: 1, nPub: 3, nAux0: 10
 // points/s reported), and for 2^22 constraints when large.
 func BenchmarkSetup(b *testing.B) {
 	sizes := []randomCircuit{benchCircuit}
-	if benchLarge() {
+	if testenv.Enabled(testenv.TierHuge) {
 		big := benchCircuit
 		big.nCons = 1<<22 - 7
 		sizes = append(sizes, big)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 )
 
@@ -262,7 +263,7 @@ func BenchmarkHashCircuit11(b *testing.B) { benchmarkHashCircuit(b, 11) }
 // constraints, step by step.
 func TestCircuitWitnessMatchesConstraints(t *testing.T) {
 	for arity := 1; arity <= MaxArity; arity++ {
-		if testing.Short() && arity > 12 && arity != 16 {
+		if !testenv.Enabled(testenv.TierLong) && arity > 12 && arity != 16 {
 			continue
 		}
 		tpl, err := templateFor(arity)

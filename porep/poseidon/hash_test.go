@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuseal/cuseal/internal/testenv"
 )
 
 // fromLimbs builds an element from 4 little-endian u64 limbs of the canonical
@@ -100,7 +102,7 @@ func randomElements(n int, seed int64) []fr.Element {
 func TestOptimizedMatchesReference(t *testing.T) {
 	const seed = 20240607
 	for arity := 1; arity <= MaxArity; arity++ {
-		if testing.Short() && arity > 12 && arity != 16 {
+		if !testenv.Enabled(testenv.TierLong) && arity > 12 && arity != 16 {
 			continue
 		}
 		c := mustConstants(arity)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cuseal/cuseal/internal/goldentest"
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/post"
 )
@@ -19,16 +20,16 @@ import (
 // the circuits of testdata/rust_golden_32g.json, from the vanilla proofs
 // cuseal-refproofs synth reads (scripts/bench-post-compare.sh runs both).
 // CUSEAL_BENCH_WINDOW_SECTORS=N cuts the window partition to its first N
-// sectors (its full 2349 need ~17 GB; they run only with
-// CUSEAL_RUST_GOLDEN_LARGE=1 or N set). Reports constraints (prover view: the
+// sectors (its full 2349 need ~17 GB; they run only in the huge tier or
+// with N set). Reports constraints (prover view: the
 // per-input rows included, as bellperson counts) and constraints/s.
 func BenchmarkSynthesis32GiB(b *testing.B) {
 	sectors, _ := strconv.Atoi(os.Getenv("CUSEAL_BENCH_WINDOW_SECTORS"))
 	for _, c := range goldentest.Load(b, "testdata/rust_golden_32g.json") {
 		b.Run(c.Name, func(b *testing.B) {
 			p, o := golden32Case(b, &c)
-			if o.Large && sectors == 0 && os.Getenv(largeGoldenEnv) != "1" {
-				b.Skipf("set CUSEAL_BENCH_WINDOW_SECTORS=N or %s=1", largeGoldenEnv)
+			if o.Large && sectors == 0 {
+				testenv.Huge(b, "the full 32 GiB window partition: ~17 GB (CUSEAL_BENCH_WINDOW_SECTORS=N cuts it)")
 			}
 			cut := sectors
 			if p.CutSectors > 0 {

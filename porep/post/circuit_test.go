@@ -10,6 +10,7 @@ import (
 
 	"github.com/filecoin-project/go-state-types/abi"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 )
 
@@ -38,7 +39,7 @@ func TestCircuitCounts(t *testing.T) {
 		if h.Inputs != w[0] || h.Aux != w[1] || h.Constraints+h.Inputs != w[2] || cfg.NumPublicInputs() != w[0] {
 			t.Errorf("%s: %d inputs, %d aux, %d constraints (prover view); rust-fil-proofs %v", cfg.Name, h.Inputs, h.Aux, h.Constraints+h.Inputs, w)
 		}
-		if w[2] > 400000 || (testing.Short() && cfg.SectorSize > 2<<10) {
+		if w[2] > 400000 || (!testenv.Enabled(testenv.TierLong) && cfg.SectorSize > 2<<10) {
 			continue
 		}
 		cnt := cs.NewCounter()
@@ -168,9 +169,7 @@ func TestSynthesizeParallelErrors(t *testing.T) {
 // each path's base, sub and top levels in order. The synthetic proofs'
 // paths do not verify, so the slots are built here, not by ProverSlots.
 func TestNewCircuitSubTopShapes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: two 370k-constraint syntheses")
-	}
+	testenv.Long(t, "two 370k-constraint syntheses")
 	for _, p := range []abi.RegisteredPoStProof{abi.RegisteredPoStProof_StackedDrgWinning32GiBV1, abi.RegisteredPoStProof_StackedDrgWinning64GiBV1} {
 		cfg := mustConfig(t, p)
 		v := syntheticVanilla(cfg, 5, 9)

@@ -22,6 +22,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"golang.org/x/crypto/blake2b"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
@@ -61,9 +62,7 @@ func goldenParams(t *testing.T, g golden) (*groth16.Params, string, *refMeta) {
 // folders. -short skips it: generating the parameters the first time takes
 // tens of seconds (later runs reuse them).
 func TestReferenceParamsAndProofs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: PoSt test parameter generation (first run) and CPU proofs")
-	}
+	testenv.Long(t, "PoSt test parameter generation (first run) and CPU proofs")
 	for _, g := range goldens {
 		t.Run(g.folder, func(t *testing.T) {
 			params, path, m := goldenParams(t, g)

@@ -14,7 +14,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os"
+	"flag"
 	"runtime"
 	"testing"
 	"time"
@@ -24,16 +24,16 @@ import (
 
 	"github.com/cuseal/cuseal/internal/goldentest"
 	"github.com/cuseal/cuseal/internal/synthetic"
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-// largeGoldenEnv enables the cases marked large (a full 32 GiB WindowPoSt
-// partition: 125M constraints, ~17 GB and minutes): "1" checks everything,
-// "r1cs" only what needs no ProvingAssignment (the streamed R1CS and the
-// public inputs; ~2 GB).
-const largeGoldenEnv = "CUSEAL_RUST_GOLDEN_LARGE"
+// r1csOnly limits the huge cases (a full 32 GiB WindowPoSt partition: 125M
+// constraints, ~17 GB and minutes) to what needs no ProvingAssignment: the
+// streamed R1CS and the public inputs (~0.3 GB).
+var r1csOnly = flag.Bool("golden.r1cs", false, "huge tier: check the full 32 GiB partition's R1CS and public inputs only (0.3 GB instead of ~17 GB)")
 
 // golden32Params is the generator input of a case (params in the JSON).
 type golden32Params struct {
@@ -73,11 +73,10 @@ func TestRustGolden32GiB(t *testing.T) {
 	for _, c := range goldentest.Load(t, "testdata/rust_golden_32g.json") {
 		t.Run(c.Name, func(t *testing.T) {
 			p, o := golden32Case(t, &c)
-			env := os.Getenv(largeGoldenEnv)
-			if o.Large && env != "1" && env != "r1cs" {
-				t.Skipf("set %s=1 (125M constraints, ~17 GB) or =r1cs (~2 GB)", largeGoldenEnv)
+			if o.Large {
+				testenv.Huge(t, "a full 32 GiB WindowPoSt partition: 125M constraints, ~17 GB (-golden.r1cs: 0.3 GB), minutes")
 			}
-			checkGolden32(t, &c, &p, &o, o.Large && env == "r1cs")
+			checkGolden32(t, &c, &p, &o, o.Large && *r1csOnly)
 		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/filecoin-project/go-state-types/abi"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -32,9 +33,7 @@ func peakRSS() string {
 // TestSeal8MiB seals a real 8 MiB sector (V1_1) end to end and verifies its
 // C1. Skipped with -short; its timings are recorded in docs/BENCHMARKS.md.
 func TestSeal8MiB(t *testing.T) {
-	if testing.Short() {
-		t.Skip("8 MiB seal skipped with -short")
-	}
+	testenv.Long(t, "8 MiB seal")
 	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg8MiBV1_1)
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 
 	"github.com/cuseal/cuseal/internal/synthetic"
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/seal"
 	"github.com/cuseal/cuseal/porep/stacked"
@@ -80,7 +81,7 @@ func TestStackedCircuitSatisfiedSealed(t *testing.T) {
 		reg(abi.RegisteredSealProof_StackedDrg2KiBV1), reg(abi.RegisteredSealProof_StackedDrg2KiBV1_1_Feat_SyntheticPoRep)}
 	for _, cfg := range cfgs {
 		t.Run(cfg.Name, func(t *testing.T) {
-			if testing.Short() && cfg.Name != cfg2k.Name {
+			if !testenv.Enabled(testenv.TierLong) && cfg.Name != cfg2k.Name {
 				t.Skip("-short: 2 KiB V1_1 only")
 			}
 			c1 := sealedC1(t, cfg, cfg.SectorSize, 11)

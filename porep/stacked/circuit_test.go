@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"math/rand"
-	"os"
 	"runtime"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/gadget"
 	"github.com/cuseal/cuseal/porep/poseidon"
@@ -257,12 +257,7 @@ func TestStackedCircuit32GiBOneChallenge(t *testing.T) {
 // circuit, per-input rows included). It synthesizes 130M constraints, so it
 // is skipped with -short.
 func TestStackedCircuit32GiBPartition(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: 130M-constraint synthesis")
-	}
-	if os.Getenv("CUSEAL_SKIP_32G") != "" {
-		t.Skip("CUSEAL_SKIP_32G set")
-	}
+	testenv.Long(t, "130M-constraint synthesis")
 	cfg := config32G(t)
 	g, err := GraphFor(&cfg)
 	if err != nil {
@@ -375,7 +370,7 @@ func TestSizeHintFor(t *testing.T) {
 	if h.Constraints != cnt.Constraints || h.Aux != cnt.Aux || h.Inputs != cnt.Inputs {
 		t.Fatalf("hint %+v, counted (%d, %d, %d)", h, cnt.Constraints, cnt.Aux, cnt.Inputs)
 	}
-	if testing.Short() {
+	if !testenv.Enabled(testenv.TierLong) {
 		return
 	}
 	cfg32 := config32G(t)

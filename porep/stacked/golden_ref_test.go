@@ -23,6 +23,7 @@ import (
 	"testing"
 
 	"github.com/cuseal/cuseal/internal/goldentest"
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -185,7 +186,7 @@ func hexd(d [32]byte) string { return hex.EncodeToString(d[:]) }
 func TestReferenceVectorsSynthesis(t *testing.T) {
 	for _, f := range refFolders {
 		t.Run(f.name, func(t *testing.T) {
-			if f.long && testing.Short() {
+			if f.long && !testenv.Enabled(testenv.TierLong) {
 				t.Skip("skipped with -short (seconds of synthesis)")
 			}
 			m := loadRefMeta(t, f.name)
@@ -205,7 +206,7 @@ func TestReferenceVectorsSynthesis(t *testing.T) {
 				if want.K != i {
 					t.Fatalf("meta.json partition[%d].k = %d", i, want.K)
 				}
-				if i > 0 && testing.Short() {
+				if i > 0 && !testenv.Enabled(testenv.TierLong) {
 					t.Logf("partitions 1…%d skipped with -short", len(m.Partition)-1)
 					break
 				}

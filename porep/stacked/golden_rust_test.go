@@ -23,6 +23,7 @@ import (
 	"testing"
 
 	"github.com/cuseal/cuseal/internal/goldentest"
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -38,11 +39,6 @@ type stackedParams struct {
 	PoRepID         string `json:"porep_id"`
 }
 
-// largeGoldenEnv opts in to the long cases: the 32 GiB shape (7.2M
-// constraints, about 3 GB of memory for the recorded matrices) and the
-// 32 KiB blank circuit.
-const largeGoldenEnv = "CUSEAL_RUST_GOLDEN_LARGE"
-
 // TestRustGoldenStackedCircuit compares, for each case of
 // testdata/rust_golden.json:
 //   - stacked_2KiB_V1_1, stacked_32KiB_test_8_8_2: NewCircuit from the C1
@@ -54,9 +50,8 @@ const largeGoldenEnv = "CUSEAL_RUST_GOLDEN_LARGE"
 //   - stacked_32GiB_V1_1_blank_1challenge: the production 32 GiB V1_1 shape
 //     with one challenge (a partition repeats it 18 times).
 //
-// The 32 GiB case and the 32 KiB blank case run only with
-// CUSEAL_RUST_GOLDEN_LARGE=1 (the default run stays under 30 s); the 32 KiB
-// real case is skipped with -short.
+// The 32 GiB case and the 32 KiB blank case are huge (7.2M constraints,
+// ~3 GB of recorded matrices); the 32 KiB real case is long.
 func TestRustGoldenStackedCircuit(t *testing.T) {
 	cases := goldentest.Load(t, filepath.Join("testdata", "rust_golden.json"))
 	cfg882, err := stacked.NewTestConfig(32<<10, stacked.Shape882, [32]byte{44}, stacked.APIVersion1_1_0)
@@ -74,11 +69,11 @@ func TestRustGoldenStackedCircuit(t *testing.T) {
 		}
 		t.Run(want.Name, func(t *testing.T) {
 			large := strings.Contains(want.Name, "32GiB") || want.Name == "stacked_32KiB_test_8_8_2_blank"
-			if large && os.Getenv(largeGoldenEnv) == "" {
-				t.Skipf("long (keeps the default tests under 30 s): set %s=1", largeGoldenEnv)
+			if large {
+				testenv.Huge(t, "the 32 GiB shape (7.2M constraints, ~3 GB of recorded matrices) and the 32 KiB blank circuit")
 			}
-			if testing.Short() && strings.Contains(want.Name, "32KiB") {
-				t.Skip("skipped with -short")
+			if strings.Contains(want.Name, "32KiB") {
+				testenv.Long(t, "the 32 KiB circuit: seconds of recording")
 			}
 			var p stackedParams
 			if err := json.Unmarshal(want.Params, &p); err != nil {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/filecoin-project/go-state-types/abi"
 	"golang.org/x/crypto/chacha20"
+
+	"github.com/cuseal/cuseal/internal/testenv"
 )
 
 // TestChachaCoreMatchesChaCha20: with 10 double rounds the core must equal
@@ -77,7 +79,7 @@ func TestParentCacheDigests(t *testing.T) {
 		t.Fatal(err)
 	}
 	sizes := []uint64{2 << 10}
-	if !testing.Short() {
+	if testenv.Enabled(testenv.TierLong) {
 		sizes = append(sizes, 8<<20)
 	}
 	for _, size := range sizes {

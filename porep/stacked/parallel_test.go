@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cuseal/cuseal/internal/synthetic"
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -90,9 +91,7 @@ func TestSynthesizeParallelErrors(t *testing.T) {
 // path gives the sequential witness, a/b/c and density digests, into fresh
 // and into reused (pooled, not cleared) storage.
 func TestSynthesizeParallelManyChallenges(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: 5 syntheses of 9.4M constraints")
-	}
+	testenv.Long(t, "5 syntheses of 9.4M constraints")
 	cfg, err := stacked.ConfigByName("StackedDrg2KiBV1_1")
 	if err != nil {
 		t.Fatal(err)

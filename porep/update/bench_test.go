@@ -3,19 +3,17 @@
 package update
 
 // Benchmarks (docs/BENCHMARKS.md, "CPU: EmptySectorUpdate"). 32 GiB runs
-// only with CUSEAL_BENCH_LARGE=1: one partition's a/b/c and aux take about
-// 10 GB.
+// only in the huge tier (internal/testenv): one partition's a/b/c and aux
+// take about 10 GB.
 
 import (
 	"context"
-	"os"
 	"testing"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
 )
-
-func benchLarge() bool { return os.Getenv("CUSEAL_BENCH_LARGE") == "1" && !testing.Short() }
 
 // benchSynth synthesizes c into a pre-sized ProvingAssignment b.N times,
 // sequentially (workers 0) or per challenge on workers goroutines.
@@ -59,8 +57,8 @@ func BenchmarkSynthesize(b *testing.B) {
 			workers int
 		}{{"sequential", 0}, {"parallel", 2}} {
 			b.Run(size.name+"/"+mode.name, func(b *testing.B) {
-				if size.name == "32GiB" && !benchLarge() {
-					b.Skip("CUSEAL_BENCH_LARGE=1: a 32 GiB partition needs ~10 GB")
+				if size.name == "32GiB" {
+					testenv.Huge(b, "a 32 GiB update partition needs ~10 GB")
 				}
 				var c *Circuit
 				if size.cfg == 0 {

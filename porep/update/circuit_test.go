@@ -5,18 +5,16 @@ package update
 import (
 	"context"
 	"errors"
-	"flag"
 	"strings"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
-
-var bigCounts = flag.Bool("update.bigcounts", false, "also count the blank circuits of 512 MiB, 32 GiB and 64 GiB (tens of seconds to minutes of CPU each, 57–85 M constraints)")
 
 // specCounts is update-circuit.md §8: circuit constraints (without the
 // per-input rows) and aux of one partition.
@@ -29,14 +27,14 @@ var specCounts = map[string][2]int{
 }
 
 // TestBlankCircuitCounts counts the blank circuit (SizeHintFor) of 2 KiB
-// and 8 MiB against §8; the larger sizes only with -update.bigcounts (each
-// is a shape-only synthesis of up to 85 M constraints).
+// against §8, 8 MiB in the long tier, the larger sizes in the huge tier
+// (each a shape-only synthesis of 57–85 M constraints: ~4.5 min in all).
 func TestBlankCircuitCounts(t *testing.T) {
 	for _, cfg := range Configs() {
-		if cfg.SectorSize > 8<<20 && !*bigCounts {
+		if cfg.SectorSize > 8<<20 && !testenv.Enabled(testenv.TierHuge) {
 			continue
 		}
-		if cfg.SectorSize > 2<<10 && testing.Short() {
+		if cfg.SectorSize > 2<<10 && !testenv.Enabled(testenv.TierLong) {
 			continue
 		}
 		want := specCounts[cfg.Name]
@@ -116,9 +114,7 @@ func TestCircuitBadInput(t *testing.T) {
 // its c_high (get_challenge_high_bits) against Challenges and
 // ChallengeHigh. Also: challenges of another partition's path are refused.
 func TestCircuitChallengesLargerSizes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: two shape-only top parts of ~6 M constraints each")
-	}
+	testenv.Long(t, "two shape-only top parts of ~6 M constraints each")
 	for _, tc := range []struct {
 		proof abi.RegisteredUpdateProof
 		k     int

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/cuseal/cuseal/internal/goldentest"
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 )
 
@@ -65,7 +66,7 @@ func TestReferenceVectorSynthesis(t *testing.T) {
 				return c.SynthesizeParallel(context.Background(), pa, len(c.Challenges))
 			}},
 		} {
-			if path.name == "parallel" && testing.Short() {
+			if path.name == "parallel" && !testenv.Enabled(testenv.TierLong) {
 				continue
 			}
 			pa := cs.NewProvingAssignment(hint)
@@ -93,7 +94,7 @@ func TestReferenceVectorSynthesis(t *testing.T) {
 		}
 		r1cs := rec.R1CS()
 		goldentest.Compare(t, "recorder", goldentest.ShapeChecks(r1cs, r1cs.Digest(), wc))
-		if testing.Short() {
+		if !testenv.Enabled(testenv.TierLong) {
 			continue
 		}
 		// The blank circuit has the same R1CS (the parameters' shape).

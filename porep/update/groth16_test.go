@@ -20,6 +20,7 @@ import (
 
 	"golang.org/x/crypto/blake2b"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
@@ -43,9 +44,7 @@ func hex32(t testing.TB, name, s string) [32]byte {
 // time takes minutes on a 2-core machine (later runs reuse them), and the
 // two CPU proofs of a 1.7 M-constraint circuit take tens of seconds.
 func TestReferenceParamsAndProof(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: update test parameter generation (first run: minutes) and CPU proofs")
-	}
+	testenv.Long(t, "update test parameter generation (first run: minutes) and CPU proofs")
 	m, cfg, _ := loadRef(t)
 	rec := cs.NewRecorder()
 	if err := BlankCircuit(cfg).Synthesize(context.Background(), rec); err != nil {

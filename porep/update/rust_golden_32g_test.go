@@ -14,7 +14,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
-	"os"
+	"flag"
 	"runtime"
 	"testing"
 	"time"
@@ -24,15 +24,16 @@ import (
 
 	"github.com/cuseal/cuseal/internal/goldentest"
 	"github.com/cuseal/cuseal/internal/synthetic"
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/stacked"
 	"github.com/cuseal/cuseal/porep/update"
 )
 
-// largeGoldenEnv enables the synthesis (one 32 GiB update partition: 81M
-// constraints, ~10 GB and minutes): "1" checks everything, "r1cs" only
-// what needs no ProvingAssignment (the streamed R1CS).
-const largeGoldenEnv = "CUSEAL_RUST_GOLDEN_LARGE"
+// r1csOnly limits the huge part (one 32 GiB update partition: 81M
+// constraints, ~10 GB and minutes) to what needs no ProvingAssignment: the
+// counts and the streamed R1CS.
+var r1csOnly = flag.Bool("golden.r1cs", false, "huge tier: check the 32 GiB partition's counts and streamed R1CS only (no ProvingAssignment, ~10 GB less)")
 
 // golden32Params is the generator input of the case (params in the JSON).
 type golden32Params struct {
@@ -52,7 +53,13 @@ type golden32Outputs struct {
 }
 
 func TestRustGolden32GiB(t *testing.T) {
-	env := os.Getenv(largeGoldenEnv)
+	mode := ""
+	if testenv.Enabled(testenv.TierHuge) {
+		mode = "1"
+		if *r1csOnly {
+			mode = "r1cs"
+		}
+	}
 	for _, c := range goldentest.Load(t, "testdata/rust_golden_32g.json") {
 		t.Run(c.Name, func(t *testing.T) {
 			var p golden32Params
@@ -63,7 +70,7 @@ func TestRustGolden32GiB(t *testing.T) {
 			if err := json.Unmarshal(c.Outputs, &o); err != nil {
 				t.Fatal(err)
 			}
-			checkGolden32(t, &c, &p, &o, env)
+			checkGolden32(t, &c, &p, &o, mode)
 		})
 	}
 }
@@ -107,7 +114,7 @@ func checkGolden32(t *testing.T, want *goldentest.Case, p *golden32Params, o *go
 	}
 	checkPublicInputs(t, "update.PublicInputs", in, o)
 	if mode != "1" && mode != "r1cs" {
-		t.Skipf("synthesis: set %s=1 (81M constraints, ~10 GB) or =r1cs", largeGoldenEnv)
+		t.Skip("huge tier: the synthesis of a 32 GiB update partition (81M constraints, ~10 GB, minutes; -golden.r1cs: counts and R1CS only)")
 	}
 	hint, err := update.SizeHintFor(cfg)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
 
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/poseidon"
 	"github.com/cuseal/cuseal/porep/stacked"
@@ -54,7 +55,7 @@ func testTrees(t testing.TB, cfg *Config) (*SectorTrees, fr.Element) {
 // runs without -short.
 func TestNewPartitionProof(t *testing.T) {
 	proofs := []abi.RegisteredUpdateProof{abi.RegisteredUpdateProof_StackedDrg2KiBV1}
-	if !testing.Short() {
+	if testenv.Enabled(testenv.TierLong) {
 		proofs = append(proofs, abi.RegisteredUpdateProof_StackedDrg8MiBV1)
 	}
 	for _, id := range proofs {
@@ -166,9 +167,7 @@ func TestNewPartitionProofBadInput(t *testing.T) {
 // every constraint of EmptySectorUpdateCircuit. Skipped with -short
 // (1.7 M constraints recorded).
 func TestNewPartitionProofSatisfiesCircuit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("records 1.7 M constraints")
-	}
+	testenv.Long(t, "records 1.7 M constraints")
 	cfg, err := ConfigFor(abi.RegisteredUpdateProof_StackedDrg2KiBV1)
 	if err != nil {
 		t.Fatal(err)

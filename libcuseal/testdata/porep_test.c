@@ -128,7 +128,7 @@ static void cheap_checks(void) {
 
 	rc = cuseal_porep_info(&json, &msg);
 	CHECK(rc == CUSEAL_POREP_OK && json != NULL && msg == NULL, "info: rc %d", rc);
-	CHECK(json && strstr(json, "\"abi_version\":1") != NULL, "info json: %s", json ? json : "(null)");
+	CHECK(json && strstr(json, "\"abi_version\":2") != NULL, "info json: %s", json ? json : "(null)");
 	printf("INFO=%s\n", json ? json : "");
 	cuseal_porep_string_free(json);
 

@@ -58,7 +58,9 @@ type res struct {
 	partial bool
 }
 
-func (r res) String() string { return fmt.Sprintf("status %d, %q, %d bytes", r.status, r.msg, len(r.out)) }
+func (r res) String() string {
+	return fmt.Sprintf("status %d, %q, %d bytes", r.status, r.msg, len(r.out))
+}
 
 // bytesCall runs an export with a (uint8_t**, size_t*) output.
 func bytesCall(f func(out **cU8, n *cSize, msg **cChar) int) res {

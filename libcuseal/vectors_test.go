@@ -11,6 +11,7 @@ import (
 
 	commcid "github.com/filecoin-project/go-fil-commcid"
 	"github.com/filecoin-project/go-state-types/abi"
+	"github.com/ipfs/go-cid"
 
 	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/internal/testupdate"
@@ -123,6 +124,19 @@ func vkDir(t testing.TB, v *vectors) string {
 		}
 	}
 	return dir
+}
+
+// aggCIDs are an aggregate sector's commitments as the Go API takes them.
+func aggCIDs(t testing.TB, s aggSector) (sealed, unsealed cid.Cid) {
+	t.Helper()
+	sealed, err := commcid.ReplicaCommitmentV1ToCID(s.CommR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unsealed, err = commcid.DataCommitmentV1ToCID(s.CommD); err != nil {
+		t.Fatal(err)
+	}
+	return sealed, unsealed
 }
 
 // commR is a sector's comm_r as the C ABI takes it.

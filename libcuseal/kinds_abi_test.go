@@ -232,7 +232,7 @@ func TestCKinds(t *testing.T) {
 }
 
 // pyKindsKeys are the values kinds_ctypes.py prints in every tier.
-var pyKindsKeys = []string{"CHALLENGES_WINDOW", "MSG_PY_RANDOMNESS_SHORT", "MSG_WINDOW_TRUNCATED_VANILLA", "MSG_UNKNOWN_POST_PROOF", "MSG_INVALID"}
+var pyKindsKeys = []string{"CHALLENGES_WINDOW", "WINNING_INDEX_OF_1000", "MSG_PY_RANDOMNESS_SHORT", "MSG_WINDOW_TRUNCATED_VANILLA", "MSG_UNKNOWN_POST_PROOF", "MSG_INVALID"}
 
 // TestPythonKinds runs testdata/kinds_ctypes.py against libcuseal.so: the
 // unit tier verifies each kind's reference proof and tampered copies,

@@ -402,10 +402,14 @@ func fallbackCall(p abi.RegisteredPoStProof, rnd []byte, ids []abi.SectorNumber,
 	for i, id := range ids {
 		in[i] = cU64(id)
 	}
+	return fallbackCallRaw(p, rnd, list(in...))
+}
+
+func fallbackCallRaw(p abi.RegisteredPoStProof, rnd []byte, ids arr[cU64]) (sectors, challenges []uint64, stride int, r res) {
 	var idsOut, chOut *cU64
 	var idsLen, strideOut cSize
 	var msg *cChar
-	st := cuseal_porep_generate_fallback_sector_challenges(cI64(p), cPtr(rnd), cSize(len(rnd)), list(in...).ptr(), cSize(len(in)), cU64(miner),
+	st := cuseal_porep_generate_fallback_sector_challenges(cI64(p), cPtr(rnd), cSize(len(rnd)), ids.ptr(), ids.count(), 1000,
 		&idsOut, &idsLen, &chOut, &strideOut, &msg)
 	r = res{status: int(st), msg: takeString(msg), partial: st != statusOK && (idsOut != nil || idsLen != 0 || chOut != nil || strideOut != 0)}
 	return takeU64s(idsOut, idsLen), takeU64s(chOut, idsLen*strideOut), int(strideOut), r
@@ -592,6 +596,16 @@ func TestCallsConcurrent(t *testing.T) {
 					errs <- fmt.Sprintf("goroutine %d: %s: %v", g, c.name, c.got)
 				}
 			}
+			if ids, chs, stride, r := fallbackCall(w.Proof, w.Randomness, []abi.SectorNumber{21000, 21001}, 1000); r.status != statusOK ||
+				len(ids) != 2 || stride != 10 || len(chs) != 20 || chs[0] != 44 {
+				errs <- fmt.Sprintf("goroutine %d: fallback challenges: %v %v %v", g, ids, chs, r)
+			}
+			if idx, r := winningChallengeCall(win.Proof, win.Randomness, 1000, 1000); r.status != statusOK || len(idx) != 1 {
+				errs <- fmt.Sprintf("goroutine %d: winning sector challenge: %v %v", g, idx, r)
+			}
+			if m := merge(w.Proof, byteList(w.Want, w.Want)); m.status != statusOK || len(m.out) != 2*len(w.Want) {
+				errs <- fmt.Sprintf("goroutine %d: merge: %v", g, m)
+			}
 			agg := aggregateCall(a.Proof, abi.RegisteredAggregationProof_SnarkPackV2, a.Miner, in, byteList(a.Sectors[0].Proof, a.Sectors[1].Proof), 2, o)
 			if agg.status != statusOK || !bytes.Equal(agg.out, a.Want) {
 				errs <- fmt.Sprintf("goroutine %d: aggregate: %v", g, agg)
@@ -613,5 +627,68 @@ func TestVerifySealUnknownProof(t *testing.T) {
 	st := cuseal_porep_verify_seal(999, cPtr(z), cPtr(z), 1000, 1, cPtr(z), cPtr(z), nil, 0, nil, &msg)
 	if m := takeString(msg); st != statusBadInput || m != "libcuseal: verify_seal: registered_proof 999: registered seal proof 999 is not a StackedDrg proof (0..19)" {
 		t.Errorf("verify_seal(999): %d %q", st, m)
+	}
+}
+
+// TestNullOutputs: every version-2 call that returns something refuses
+// NULL output pointers as bad input naming them, and a NULL err_msg is
+// allowed (the status alone).
+func TestNullOutputs(t *testing.T) {
+	v := loadVectors(t)
+	w, u, a := v.window, v.update, v.agg
+	o := options(t, vkDir(t, v), false)
+	vs, parts := byteList(w.Vanilla...), byteList(w.Want)
+	ids := list(cU64(21000))
+	in, proofs := aggInputs(a.Sectors...), byteList(a.Sectors[0].Proof, a.Sectors[1].Proof)
+	rnd := cPtr(w.Randomness)
+	for _, c := range []struct {
+		name, want string
+		call       func(msg **cChar) int
+	}{
+		{"generate_winning_post_sector_challenge", "indices_out or indices_len is NULL", func(msg **cChar) int {
+			return int(cuseal_porep_generate_winning_post_sector_challenge(cI64(v.winning.Proof), rnd, 32, 1, 1000, nil, nil, msg))
+		}},
+		{"generate_fallback_sector_challenges", "sector_ids_out, sector_ids_out_len, challenges_out or challenges_stride is NULL", func(msg **cChar) int {
+			var p *cU64
+			var n cSize
+			return int(cuseal_porep_generate_fallback_sector_challenges(cI64(w.Proof), rnd, 32, ids.ptr(), 1, 1000, &p, &n, nil, &n, msg))
+		}},
+		{"generate_winning_post_with_vanilla", "proof_out or proof_len is NULL", func(msg **cChar) int {
+			return int(cuseal_porep_generate_winning_post_with_vanilla(cI64(v.winning.Proof), rnd, 32, 1000, vs.ptr(), 1, o, nil, nil, msg))
+		}},
+		{"generate_single_window_post_with_vanilla", "proof_out or proof_len is NULL", func(msg **cChar) int {
+			var p *cU8
+			return int(cuseal_porep_generate_single_window_post_with_vanilla(cI64(w.Proof), rnd, 32, 1000, vs.ptr(), vs.count(), 0, o, &p, nil, msg))
+		}},
+		{"merge_window_post_partition_proofs", "proof_out or proof_len is NULL", func(msg **cChar) int {
+			return int(cuseal_porep_merge_window_post_partition_proofs(cI64(w.Proof), parts.ptr(), 1, nil, nil, msg))
+		}},
+		{"generate_empty_sector_update_proof_with_vanilla", "proof_out or proof_len is NULL", func(msg **cChar) int {
+			uv := byteList(u.Vanilla...)
+			return int(cuseal_porep_generate_empty_sector_update_proof_with_vanilla(cI64(u.Proof), uv.ptr(), 1, cPtr(u.CommROld[:]), cPtr(u.CommRNew[:]), cPtr(u.CommDNew[:]), o, nil, nil, msg))
+		}},
+		{"aggregate_seal_proofs", "aggregate_out or aggregate_len is NULL", func(msg **cChar) int {
+			return int(cuseal_porep_aggregate_seal_proofs(cI64(a.Proof), 1, cU64(a.Miner), in.ptr(), proofs.ptr(), 2, o, nil, nil, msg))
+		}},
+	} {
+		r := statusCall(c.call)
+		if want := "libcuseal: " + c.name + ": " + c.want; r.status != statusBadInput || r.msg != want {
+			t.Errorf("%s: %v; want %q", c.name, r, want)
+		}
+		if st := c.call(nil); st != statusBadInput {
+			t.Errorf("%s with a NULL err_msg: status %d", c.name, st)
+		}
+	}
+	// An array pointer NULL with a count, for the calls not covered above.
+	_, _, _, r := fallbackCallRaw(w.Proof, w.Randomness, arr[cU64]{nil, 3})
+	if r.status != statusBadInput || r.msg != "libcuseal: generate_fallback_sector_challenges: sector_ids is NULL with sector_ids_len 3" {
+		t.Errorf("sector_ids NULL: %v", r)
+	}
+	if r := aggregateCall(a.Proof, 1, a.Miner, arr[cAggInput]{nil, 2}, proofs, 2, o); r.status != statusBadInput ||
+		r.msg != "libcuseal: aggregate_seal_proofs: inputs is NULL with inputs_len 2" {
+		t.Errorf("aggregate inputs NULL: %v", r)
+	}
+	if r := winningProve(v.winning.Proof, v.winning.Randomness, 1000, byteList(), o); r.status != statusBadInput || !strings.Contains(r.msg, "0 vanilla proofs, want 1") {
+		t.Errorf("winning without vanilla proofs: %v", r)
 	}
 }

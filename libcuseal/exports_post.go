@@ -65,6 +65,9 @@ func cuseal_porep_generate_fallback_sector_challenges(registeredProof C.int64_t,
 	if err != nil {
 		return finish(err, errMsg)
 	}
+	if len(fc.Sectors) == 0 {
+		return finish(fmt.Errorf("libcuseal: %s: the Go API challenged no sector of %d", call, len(ids)), errMsg)
+	}
 	// One flat array with a stride: every challenged sector has the proof
 	// type's challenge count.
 	stride := len(fc.Challenges[fc.Sectors[0]])

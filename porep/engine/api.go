@@ -172,7 +172,7 @@ type DeviceStatus struct {
 	CurrentKind         Kind
 	Quarantined         bool
 	ConsecutiveFailures int
-	Busy                time.Duration // total time proving since start
+	Busy                time.Duration // total time proving since start, the proof in progress included
 	// BusyFraction is the share of the last BusyWindow (or of the
 	// engine's uptime, when shorter) the prover spent proving: 0 to 1.
 	BusyFraction float64

@@ -41,6 +41,9 @@ func (e *Engine) Status() Status {
 			Ordinal: d.ord, Name: d.p.Name(), Backend: d.p.Backend(),
 			Quarantined: d.quarantined, ConsecutiveFailures: d.fails, Busy: d.busyTotal,
 		}
+		if d.busy && !d.since.IsZero() {
+			ds.Busy += now.Sub(d.since) // the proof in progress
+		}
 		if w := now.Sub(from); w > 0 {
 			ds.BusyFraction = min(1, float64(d.busyIn(from, now))/float64(w))
 		}

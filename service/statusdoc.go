@@ -149,7 +149,7 @@ type StatusPartition struct {
 // StatusParams is one circuit's parameter file known to the server.
 type StatusParams struct {
 	CircuitID  string  `json:"circuit_id"` // e.g. porep-32g
-	File       *string `json:"file"`       // base name in the parameter directory
+	File       *string `json:"file"`       // base name in the parameter directory; null: not known
 	Tier       string  `json:"tier"`       // HOT (device or pinned), WARM (mapped), COLD (on disk)
 	Bytes      uint64  `json:"bytes"`
 	RefCount   int     `json:"ref_count"` // jobs using it now
@@ -209,8 +209,11 @@ func NewStatusDoc(st engine.Status, now time.Time, maxJobs int) StatusDoc {
 		d.Jobs = append(d.Jobs, statusJob(j, now))
 	}
 	for _, p := range st.Params {
-		d.Params = append(d.Params, StatusParams{CircuitID: p.CircuitID, File: ptr(filepath.Base(p.File)),
-			Tier: strings.ToUpper(p.Tier), Bytes: p.Bytes, RefCount: p.RefCount, LastUsedAt: optStamp(p.LastUsed)})
+		sp := StatusParams{CircuitID: p.CircuitID, Tier: strings.ToUpper(p.Tier), Bytes: p.Bytes, RefCount: p.RefCount, LastUsedAt: optStamp(p.LastUsed)}
+		if p.File != "" {
+			sp.File = ptr(filepath.Base(p.File)) // no path outside the parameter directory
+		}
+		d.Params = append(d.Params, sp)
 	}
 	return d
 }

@@ -227,8 +227,11 @@ func statusJob(j engine.JobStatus, now time.Time) StatusJob {
 			SynthesisSeconds: secs(j.Timings.Synthesis), ProvingSeconds: secs(j.Timings.Prove),
 			VerificationSeconds: secs(j.Timings.Verify), TotalSeconds: secs(j.Timings.Total)},
 	}
-	if j.State == engine.StateQueued {
-		sj.Stages.QueueWaitSeconds = secs(now.Sub(j.Submitted))
+	if !j.State.Final() { // so far, as of the document's time
+		sj.Stages.TotalSeconds = secs(now.Sub(j.Submitted))
+		if j.State == engine.StateQueued {
+			sj.Stages.QueueWaitSeconds = sj.Stages.TotalSeconds
+		}
 	}
 	if j.Error != "" {
 		// The first line: a panic's stack (source paths) stays in the log.

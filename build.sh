@@ -227,8 +227,9 @@ cmd_test() {
 		run ctest --test-dir "$HOST_BUILD" -L host --output-on-failure -j "$JOBS"
 	fi
 	run "$GO" vet ./...
-	# The tests share one set of 2 KiB test parameters; generating it once here, before go test
-	# runs packages in parallel, keeps them from doing it twice. Its time is reported apart.
+	# The tests share one set of 2 KiB test parameters per circuit (internal/testparams,
+	# internal/testpost.LinkParams); generating them once here, before go test runs packages in
+	# parallel, keeps them from doing it twice. Their time is reported apart.
 	build_pure
 	local stamp="$PARAMS_CACHE/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.cuseal-test.json"
 	if [ -f "$stamp" ] && ! grep -q "\"$TEST_PARAMS_SEED\"" "$stamp"; then
@@ -236,8 +237,11 @@ cmd_test() {
 		run rm -f "${stamp%.cuseal-test.json}".*
 	fi
 	local t0=$SECONDS
-	run bin/cuseal --log-level warn params generate --sector-size 2KiB --seed "$TEST_PARAMS_SEED" --out "$PARAMS_CACHE" --reuse
-	log "test: 2 KiB test parameters ready in $((SECONDS - t0)) s (generated once, then reused)"
+	local circuit
+	for circuit in porep winning-post window-post update; do
+		run bin/cuseal --log-level warn params generate --circuit "$circuit" --sector-size 2KiB --seed "$TEST_PARAMS_SEED" --out "$PARAMS_CACHE" --reuse
+	done
+	log "test: 2 KiB test parameters (PoRep, WinningPoSt, WindowPoSt, SnapDeals) ready in $((SECONDS - t0)) s (generated once, then reused)"
 	t0=$SECONDS
 	# shellcheck disable=SC2086
 	run env CUSEAL_TEST="$tier" CUSEAL_TEST_PARAMS_DIR="$PARAMS_CACHE" "$GO" test "${count[@]}" -timeout "$timeout" ${GOTESTFLAGS:-} ./...

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/cuseal/cuseal/internal/testenv"
+	"github.com/cuseal/cuseal/internal/testprover"
 	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep/update"
 )
@@ -88,13 +89,53 @@ func TestUpdateProveBadInput(t *testing.T) {
 	}
 }
 
+// TestUpdateProveReference: `update prove` of the 2 KiB reference vector's
+// partition proofs (testprover.BackendAnyRS: the reference double in the
+// unit tier, the CPU in the long tier) writes a 192-byte proof that
+// `update verify` accepts, and rejects with another comm_d_new (exit 1).
+func TestUpdateProveReference(t *testing.T) {
+	v := testupdate.Load(t)
+	params := v.ParamsDir(t)
+	comms := []string{"--comm-r-old", v.OldSealed.String(), "--comm-r-new", v.NewSealed.String(), "--comm-d-new", v.NewUnseal.String()}
+	pf := filepath.Join(t.TempDir(), "update.proof")
+	args := append([]string{"update", "prove", "--sector-size", "2KiB", "--params-dir", params, "--backend", testprover.BackendAnyRS(t),
+		"--out", pf, "--json"}, comms...)
+	for _, f := range v.VanillaFiles {
+		args = append(args, "--vanilla", f)
+	}
+	code, stdout, stderr := runCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("update prove: exit %d: %s", code, stderr)
+	}
+	var res updateOutput
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if b, err := os.ReadFile(pf); err != nil || len(b) != 192 || res.Partitions != 1 || res.UpdateProof != "StackedDrg2KiBV1" {
+		t.Fatalf("update prove wrote %d bytes (%v), printed %+v", len(b), err, res)
+	}
+	verify := func(commDNew string) (int, string, string) {
+		return runCLI(t, "update", "verify", "--sector-size", "2KiB", "--proof", pf, "--params-dir", params,
+			"--comm-r-old", v.OldSealed.String(), "--comm-r-new", v.NewSealed.String(), "--comm-d-new", commDNew)
+	}
+	if code, stdout, stderr := verify(v.NewUnseal.String()); code != exitOK || !strings.HasPrefix(stdout, "valid: StackedDrg2KiBV1 proof") {
+		t.Fatalf("update verify: exit %d: %s%s", code, stdout, stderr)
+	}
+	other := v.CommDNew
+	other[0] ^= 1
+	if code, _, stderr := verify(hex.EncodeToString(other[:])); code != exitInvalidProof {
+		t.Fatalf("update verify with another comm_d_new: exit %d: %s", code, stderr)
+	}
+}
+
 // TestUpdateProveVerifyE2E is SnapDeals end to end through the CLI with no
 // Rust stack: `seal` a CC 2 KiB sector, `update encode` new data into it,
 // `update vanilla`, `update prove` (test parameters of the reference
 // vector's toxic seed) and `update verify` (valid; another comm_d_new:
-// invalid, exit 1). -short skips it (a CPU proof of 1.7 M constraints).
+// invalid, exit 1). Long: a CPU proof of 1.7 M constraints of a sector
+// that is no reference vector (TestUpdateProveReference is the unit tier's).
 func TestUpdateProveVerifyE2E(t *testing.T) {
-	testenv.Long(t, "update test parameters and a CPU proof")
+	testenv.Long(t, "a CPU proof (1.7 M constraints) of a sector the test sealer updated")
 	v := testupdate.Load(t)
 	params := v.ParamsDir(t)
 	dir := t.TempDir()

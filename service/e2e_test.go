@@ -21,10 +21,9 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/internal/testpost"
-	"github.com/cuseal/cuseal/internal/testsector"
+	"github.com/cuseal/cuseal/internal/testprover"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/engine"
 	"github.com/cuseal/cuseal/porep/stacked"
@@ -38,26 +37,22 @@ func params2K(t *testing.T, _ *stacked.SectorConfig) string {
 	return testparams.Get2K(t)
 }
 
-// TestEndToEnd2KiB: the real engine (CPU backend, 2 KiB test parameters)
-// behind the server on a unix socket and on TCP loopback at once. Eight
-// clients, half on each, send Curio's request for one sector at the same
-// time (its request id, the C1 in the Commit2In wrapper): every answer is
-// the same proof, VerifySeal accepts it, the work runs once, and status,
-// metrics and /status show the job. The id again is answered from
-// retention; the raw C1 presented for another miner is refused naming
-// replica_id. (One proof only: CPU proving of a 2 KiB sector is the cost.)
+// TestEndToEnd2KiB: the real engine (2 KiB test parameters, r, s from the
+// reference vector's rs_seed) behind the server on a unix socket and on TCP
+// loopback at once. Eight clients, half on each, send Curio's request for
+// the 2KiB-s10 reference sector at the same time (its request id, the C1
+// in the Commit2In wrapper): every answer is bellperson's proof.bin,
+// VerifySeal accepts it, the work runs once, and status, metrics and
+// /status show the job. The id again is answered from retention; the raw C1
+// presented for another miner is refused naming replica_id. The engine
+// proves with testprover.Backend: the reference double in the unit tier,
+// the CPU backend in the long tier.
 func TestEndToEnd2KiB(t *testing.T) {
-	testenv.Long(t, "a CPU proof of a 2 KiB sector")
-	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := testprover.PoRep(t, "2KiB-s10")
+	cfg := v.Config
 	dir := params2K(t, &cfg)
-	sealed, err := testsector.Seal(cfg, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := engine.New(engine.Config{ParamsDir: dir, Backend: porep.BackendCPU})
+	seed := v.RSSeed
+	eng, err := engine.New(engine.Config{ParamsDir: dir, Backend: testprover.Backend(t), DeterministicSeed: &seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,20 +79,23 @@ func TestEndToEnd2KiB(t *testing.T) {
 	defer srv.GRPC().Stop()
 
 	req := func(id string, wrapped bool) *pb.SubmitProofRequest {
-		vp := sealed.C1
+		vp := v.C1
 		if wrapped {
-			vp = stacked.MarshalCommit2In(int64(testsector.Sector), cfg.SectorSize, sealed.C1)
+			vp = stacked.MarshalCommit2In(int64(v.Sector), cfg.SectorSize, v.C1)
 		}
 		return &pb.SubmitProofRequest{RequestId: id, ProofKind: pb.ProofKind_POREP_SEAL_COMMIT, SectorSize: cfg.SectorSize,
 			RegisteredProof: uint64(cfg.Proof), Priority: pb.Priority_NORMAL, VanillaProof: vp,
-			SectorNumber: uint64(testsector.Sector), MinerId: uint64(testsector.Miner)}
+			SectorNumber: uint64(v.Sector), MinerId: uint64(v.Miner)}
 	}
 	verify := func(t *testing.T, pf []byte) {
 		t.Helper()
+		if !bytes.Equal(pf, v.Want) {
+			t.Fatalf("proof %x\nbellperson %x", pf, v.Want)
+		}
 		ok, err := porep.VerifySeal(proof.SealVerifyInfo{
-			SealProof: cfg.Proof, SectorID: abi.SectorID{Miner: testsector.Miner, Number: testsector.Sector},
-			Randomness: testsector.Ticket, InteractiveRandomness: testsector.Seed, Proof: pf,
-			SealedCID: sealed.CommR, UnsealedCID: sealed.CommD,
+			SealProof: cfg.Proof, SectorID: abi.SectorID{Miner: v.Miner, Number: v.Sector},
+			Randomness: v.Ticket, InteractiveRandomness: v.Seed, Proof: pf,
+			SealedCID: v.CommR, UnsealedCID: v.CommD,
 		}, porep.WithParamsDir(dir))
 		if err != nil || !ok {
 			t.Fatalf("VerifySeal = %v, %v", ok, err)
@@ -118,8 +116,8 @@ func TestEndToEnd2KiB(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := clients[i%2].Prove(ctx, req("porep-1000-7", true))
-			answers <- answer{"porep-1000-7", res, err}
+			res, err := clients[i%2].Prove(ctx, req("porep-1000-10", true))
+			answers <- answer{"porep-1000-10", res, err}
 		}()
 	}
 	wg.Wait()
@@ -151,8 +149,8 @@ func TestEndToEnd2KiB(t *testing.T) {
 	}
 
 	// Retention: the same id and content is answered again without work.
-	res, err := clients[1].Prove(ctx, req("porep-1000-7", true))
-	if err != nil || res.JobId != jobs["porep-1000-7"] || !bytes.Equal(res.Proof, proofs["porep-1000-7"]) {
+	res, err := clients[1].Prove(ctx, req("porep-1000-10", true))
+	if err != nil || res.JobId != jobs["porep-1000-10"] || !bytes.Equal(res.Proof, proofs["porep-1000-10"]) {
 		t.Fatalf("retained result: %v %v", res, err)
 	}
 	if n := eng.Status().Counters.Completed; n != 1 {
@@ -170,7 +168,7 @@ func TestEndToEnd2KiB(t *testing.T) {
 	}
 	hs := httptest.NewServer(srv.MetricsHandler())
 	defer hs.Close()
-	for path, want := range map[string]string{"/metrics": `method="/cuzk.v1.ProvingEngine/Prove"`, "/status": jobs["porep-1000-7"]} {
+	for path, want := range map[string]string{"/metrics": `method="/cuzk.v1.ProvingEngine/Prove"`, "/status": jobs["porep-1000-10"]} {
 		resp, err := http.Get(hs.URL + path)
 		if err != nil {
 			t.Fatal(err)
@@ -187,7 +185,7 @@ func TestEndToEnd2KiB(t *testing.T) {
 	}
 
 	// The raw C1 presented for another miner: refused naming replica_id, and the server goes on.
-	bad := req("porep-1001-7", false)
+	bad := req("porep-1001-10", false)
 	bad.MinerId = 1001
 	res, err = clients[0].Prove(ctx, bad)
 	if st, _ := status.FromError(err); !(st.Code() == codes.InvalidArgument && strings.Contains(st.Message(), "replica_id")) &&
@@ -216,15 +214,20 @@ func mustGet(t *testing.T, url string) []byte {
 // TestPoStEndToEnd: Curio's WinningPoSt and WindowPoSt requests (vanilla
 // proofs, randomness, registered proof, miner, partition index; no
 // priority) for the two 2 KiB reference vectors, through the server and the
-// real engine on the CPU backend: each proof passes porep's
-// VerifyWinningPoSt / VerifyWindowPoSt, and a vanilla proof of another
-// randomness is refused as InvalidArgument.
+// real engine (r, s from their rs_seed; testprover.Backend: the reference
+// double in the unit tier, the CPU in the long tier): each proof is
+// bellperson's proof.bin and passes porep's VerifyWinningPoSt /
+// VerifyWindowPoSt, and a vanilla proof of another randomness is refused
+// as InvalidArgument.
 func TestPoStEndToEnd(t *testing.T) {
-	testenv.Long(t, "PoSt test parameters and CPU proofs")
 	win := testpost.Load(t, "post-winning-2KiB-s22")
 	w := testpost.Load(t, "post-window-2KiB-s21")
 	dir := testpost.JoinParamsDirs(t, win.ParamsDir(t), w.ParamsDir(t))
-	eng, err := engine.New(engine.Config{ParamsDir: dir, Backend: porep.BackendCPU})
+	if win.RSSeed != w.RSSeed {
+		t.Fatal("the PoSt vectors' rs_seed differ: one engine cannot reproduce both")
+	}
+	seed := win.RSSeed
+	eng, err := engine.New(engine.Config{ParamsDir: dir, Backend: testprover.Backend(t), DeterministicSeed: &seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,6 +255,9 @@ func TestPoStEndToEnd(t *testing.T) {
 	if err != nil || res.Status != pb.AwaitProofResponse_COMPLETED {
 		t.Fatalf("winning: %v, %v", res, err)
 	}
+	if !bytes.Equal(res.Proof, win.Want) {
+		t.Fatalf("winning proof %x, bellperson %x", res.Proof, win.Want)
+	}
 	ok, err := porep.VerifyWinningPoSt(proof.WinningPoStVerifyInfo{Randomness: win.Randomness, ChallengedSectors: win.Sectors,
 		Proofs: []proof.PoStProof{{PoStProof: win.Proof, ProofBytes: res.Proof}}}, porep.WithParamsDir(dir))
 	if !ok || err != nil {
@@ -260,6 +266,9 @@ func TestPoStEndToEnd(t *testing.T) {
 	res, err = c.Prove(ctx, req(w, pb.ProofKind_WINDOW_POST_PARTITION))
 	if err != nil || res.Status != pb.AwaitProofResponse_COMPLETED {
 		t.Fatalf("window: %v, %v", res, err)
+	}
+	if !bytes.Equal(res.Proof, w.Want) {
+		t.Fatalf("window proof %x, bellperson %x", res.Proof, w.Want)
 	}
 	ok, err = porep.VerifyWindowPoSt(proof.WindowPoStVerifyInfo{Randomness: w.Randomness, ChallengedSectors: w.Sectors,
 		Proofs: []proof.PoStProof{{PoStProof: w.Proof, ProofBytes: res.Proof}}}, porep.WithParamsDir(dir))

@@ -3,6 +3,7 @@
 package service_test
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
 	"slices"
@@ -14,7 +15,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/cuseal/cuseal/internal/testenv"
+	"github.com/cuseal/cuseal/internal/testprover"
 	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/engine"
@@ -26,15 +27,16 @@ import (
 // TestUpdateEndToEnd: Curio's SNAP_DEALS_UPDATE request (raw 32-byte
 // commitments, the partition proofs, request id snap-<miner>-<sector>, no
 // sector_size as on the snark-market path) for the 2 KiB reference vector,
-// through the server and the real engine on the CPU backend: the proof
-// passes porep.VerifyReplicaUpdate, and commitments that do not match the
-// vanilla proofs are refused as InvalidArgument naming them. -short skips
-// it (update test parameters and a CPU proof).
+// through the server and the real engine (r, s from its rs_seed;
+// testprover.Backend: the reference double in the unit tier, the CPU in
+// the long tier): the proof is bellperson's proof.bin and passes
+// porep.VerifyReplicaUpdate, and commitments that do not match the vanilla
+// proofs are refused as InvalidArgument naming them.
 func TestUpdateEndToEnd(t *testing.T) {
-	testenv.Long(t, "update test parameters and a CPU proof")
 	v := testupdate.Load(t)
 	dir := v.ParamsDir(t)
-	eng, err := engine.New(engine.Config{ParamsDir: dir, Backend: porep.BackendCPU})
+	seed := v.RSSeed
+	eng, err := engine.New(engine.Config{ParamsDir: dir, Backend: testprover.Backend(t), DeterministicSeed: &seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,6 +62,9 @@ func TestUpdateEndToEnd(t *testing.T) {
 	res, err := c.Prove(ctx, req)
 	if err != nil || res.Status != pb.AwaitProofResponse_COMPLETED {
 		t.Fatalf("snap: %v, %v", res, err)
+	}
+	if !bytes.Equal(res.Proof, v.Want) {
+		t.Fatalf("snap proof %x, bellperson %x", res.Proof, v.Want)
 	}
 	ok, err := porep.VerifyReplicaUpdate(proof.ReplicaUpdateInfo{UpdateProofType: v.Proof, OldSealedSectorCID: v.OldSealed,
 		NewSealedSectorCID: v.NewSealed, NewUnsealedSectorCID: v.NewUnseal, Proof: res.Proof}, porep.WithParamsDir(dir))

@@ -4,7 +4,6 @@ package testpost
 
 import (
 	"context"
-	"encoding/hex"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/cs"
-	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/post"
 )
 
@@ -38,19 +36,14 @@ func ParamsDir(t testing.TB, p abi.RegisteredPoStProof, toxicSeed [32]byte, vkFi
 }
 
 // LinkParams puts the test parameters of r1cs from toxicSeed at
-// paramsPath (a link to groth16.CachedSetup's file under <test params
-// dir>/<cache>) and a copy of vkFile at vkPath: any circuit's parameter
-// directory under the official names.
+// paramsPath and a copy of vkFile at vkPath: any circuit's parameter
+// directory under the official names. The .params is a link to
+// testparams.CachedParams' file (the one `./build.sh test` generated, else
+// one cached under <test params dir>/<cache>).
 func LinkParams(t testing.TB, r1cs *cs.R1CS, toxicSeed [32]byte, cache, paramsPath, vkPath, vkFile string) {
 	t.Helper()
-	cache = filepath.Join(testparams.Dir(), cache)
-	params, err := groth16.CachedSetup(cache, r1cs, toxicSeed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	params, cached := testparams.CachedParams(t, r1cs, toxicSeed, cache, filepath.Base(paramsPath))
 	params.Close()
-	d := r1cs.Digest()
-	cached := filepath.Join(cache, "cuseal-test-v1-"+hex.EncodeToString(d[:])+"-"+hex.EncodeToString(toxicSeed[:])+".params")
 	if err := os.Symlink(cached, paramsPath); err != nil {
 		t.Fatal(err)
 	}

@@ -16,8 +16,8 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testparams"
+	"github.com/cuseal/cuseal/internal/testprover"
 	"github.com/cuseal/cuseal/internal/testsector"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/stacked"
@@ -48,39 +48,23 @@ func porepReq(id string, c1 []byte) *Request {
 	}
 }
 
-func verify2K(t *testing.T, dir string, s *testsector.Sealed, pf []byte) {
-	t.Helper()
-	ok, err := porep.VerifySeal(proof.SealVerifyInfo{
-		SealProof:             abi.RegisteredSealProof_StackedDrg2KiBV1_1,
-		SectorID:              abi.SectorID{Miner: testsector.Miner, Number: testsector.Sector},
-		Randomness:            abi.SealRandomness(testsector.Ticket),
-		InteractiveRandomness: abi.InteractiveSealRandomness(testsector.Seed),
-		Proof:                 pf, SealedCID: s.CommR, UnsealedCID: s.CommD,
-	}, porep.WithParamsDir(dir))
-	if err != nil || !ok {
-		t.Fatalf("VerifySeal: %v, %v", ok, err)
-	}
-}
-
-// TestPoRepEndToEnd proves a 2 KiB sector through the engine on the CPU
-// backend with 8 concurrent callers of one request id (four Prove, four
-// Submit + Await): it is proven once, the proof passes porep.VerifySeal,
-// and with fixed randomness its bytes are SealCommitPhase2's. The prover
-// fails once on purpose: the partition is retried. (Two CPU proofs:
-// skipped under -short, as porep's end-to-end test.)
+// TestPoRepEndToEnd proves the 2 KiB reference sector (testdata/golden
+// 2KiB-s10) through the engine with 8 concurrent callers of one request id
+// (four Prove, four Submit + Await): it is proven once, with r, s from the
+// vector's rs_seed its bytes are bellperson's proof.bin, and the proof
+// passes porep.VerifySeal. The prover fails once on purpose: the partition
+// is retried. It proves with testprover.Backend: the reference double in
+// the unit tier (synthesis, parameters and verification real), the CPU
+// backend in the long tier.
 func TestPoRepEndToEnd(t *testing.T) {
-	testenv.Long(t, "two CPU proofs of a 2.7M-constraint circuit")
+	v := testprover.PoRep(t, "2KiB-s10")
 	dir, cfg := params2K(t)
-	s1, err := testsector.Seal(cfg, 1)
+	seed := v.RSSeed
+	prover, err := NewBackendProver(testprover.Backend(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	seed := [32]byte{7}
-	cpu, err := NewBackendProver(porep.BackendCPU)
-	if err != nil {
-		t.Fatal(err)
-	}
-	flaky := &DoubleProver{ProverName: "flaky-cpu", Inner: cpu, Fail: func(n int, _ *Work) error {
+	flaky := &DoubleProver{ProverName: "flaky", Inner: prover, Fail: func(n int, _ *Work) error {
 		if n == 1 {
 			return errors.New("injected fault")
 		}
@@ -99,7 +83,7 @@ func TestPoRepEndToEnd(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			req := porepReq("porep-1000-7", s1.C1)
+			req := vectorReq("porep-1000-10", v)
 			if i%2 == 0 {
 				results[i], errs[i] = e.Prove(ctx, req)
 				return
@@ -121,7 +105,10 @@ func TestPoRepEndToEnd(t *testing.T) {
 			t.Fatalf("caller %d: job %s differs from caller 0's %s", i, r.JobID, results[0].JobID)
 		}
 	}
-	verify2K(t, dir, s1, results[0].Proof)
+	if !bytes.Equal(results[0].Proof, v.Want) {
+		t.Fatalf("engine proof %x\nbellperson  %x", results[0].Proof, v.Want)
+	}
+	verifyVector(t, dir, v, results[0].Proof)
 	st := e.Status()
 	if len(st.Jobs) != 1 || st.Counters.Completed != 1 || st.Counters.Retries != 1 {
 		t.Fatalf("%d jobs, counters %+v; want 1 job, one retry", len(st.Jobs), st.Counters)
@@ -135,17 +122,35 @@ func TestPoRepEndToEnd(t *testing.T) {
 	if st.Budget.Assignments != 0 {
 		t.Fatalf("budget after the job: %+v", st.Budget)
 	}
-	want, err := porep.SealCommitPhase2(s1.C1, testsector.Sector, testsector.Miner,
-		porep.WithParamsDir(dir), porep.WithBackend(porep.BackendCPU), porep.WithDeterministicRandomness(seed))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(want, results[0].Proof) {
-		t.Fatal("engine proof differs from SealCommitPhase2's with the same randomness")
-	}
 	was, freed, err := e.Evict("porep-2k")
 	if err != nil || !was || freed != st.Budget.Params {
 		t.Fatalf("evict: %v %d %v", was, freed, err)
+	}
+}
+
+// vectorReq is the request Curio sends for a PoRep reference vector.
+func vectorReq(id string, v *testprover.PoRepVector) *Request {
+	return &Request{
+		RequestID: id, Kind: KindPoRepC2,
+		RegisteredProof: uint64(v.Config.Proof), SectorSize: v.Config.SectorSize,
+		SectorNumber: uint64(v.Sector), MinerID: uint64(v.Miner),
+		VanillaProof: v.C1,
+	}
+}
+
+// verifyVector checks pf with porep.VerifySeal against the vector's
+// commitments and randomness.
+func verifyVector(t *testing.T, dir string, v *testprover.PoRepVector, pf []byte) {
+	t.Helper()
+	ok, err := porep.VerifySeal(proof.SealVerifyInfo{
+		SealProof:             v.Config.Proof,
+		SectorID:              abi.SectorID{Miner: v.Miner, Number: v.Sector},
+		Randomness:            abi.SealRandomness(v.Ticket),
+		InteractiveRandomness: abi.InteractiveSealRandomness(v.Seed),
+		Proof:                 pf, SealedCID: v.CommR, UnsealedCID: v.CommD,
+	}, porep.WithParamsDir(dir))
+	if err != nil || !ok {
+		t.Fatalf("VerifySeal: %v, %v", ok, err)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testpost"
+	"github.com/cuseal/cuseal/internal/testprover"
 	"github.com/cuseal/cuseal/porep"
 )
 
@@ -24,14 +25,14 @@ func postRequest(v *testpost.Vector, kind Kind) *Request {
 }
 
 // TestPoStGolden proves the two 2 KiB PoSt reference vectors through the
-// engine on the CPU backend with r, s from their rs_seed: the bytes are
-// bellperson's proof.bin (which porep's PoSt API also gives) and pass
-// porep.VerifyWinningPoSt / VerifyWindowPoSt. A WindowPoSt partition with
-// partition_index 1 is blinded as porep blinds partition 1. Default
-// priorities are Curio's.
+// engine with r, s from their rs_seed: the bytes are bellperson's proof.bin
+// (which porep's PoSt API also gives) and pass porep.VerifyWinningPoSt /
+// VerifyWindowPoSt. Default priorities are Curio's. It proves with
+// testprover.Backend (the reference double in the unit tier, the CPU in
+// the long tier); the long tier also proves a WindowPoSt partition with
+// partition_index 1, blinded as porep blinds partition 1.
 func TestPoStGolden(t *testing.T) {
-	testenv.Long(t, "PoSt test parameters and CPU proofs")
-	cpu, err := NewBackendProver(porep.BackendCPU)
+	cpu, err := NewBackendProver(testprover.Backend(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestPoStGolden(t *testing.T) {
 			if was, _, err := e.Evict(tc.id); !was || err != nil {
 				t.Errorf("evict %s: %v, %v", tc.id, was, err)
 			}
-			if tc.kind != KindWindowPoStPartition {
+			if tc.kind != KindWindowPoStPartition || !testenv.Enabled(testenv.TierLong) {
 				return
 			}
 			req := postRequest(v, tc.kind)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/filecoin-project/go-state-types/proof"
 
-	"github.com/cuseal/cuseal/internal/testenv"
+	"github.com/cuseal/cuseal/internal/testprover"
 	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep"
 )
@@ -26,12 +26,12 @@ func updateRequest(v *testupdate.Vector) *Request {
 }
 
 // TestUpdateGolden proves the 2 KiB SnapDeals reference vector through the
-// engine on the CPU backend with r, s from its rs_seed: the bytes are
-// bellperson's proof.bin and pass porep.VerifyReplicaUpdate; the priority
-// is Curio's NORMAL and the circuit id snap-2k. -short skips it.
+// engine with r, s from its rs_seed: the bytes are bellperson's proof.bin
+// and pass porep.VerifyReplicaUpdate; the priority is Curio's NORMAL and
+// the circuit id snap-2k. It proves with testprover.Backend (the reference
+// double in the unit tier, the CPU in the long tier).
 func TestUpdateGolden(t *testing.T) {
-	testenv.Long(t, "update test parameters and a CPU proof")
-	cpu, err := NewBackendProver(porep.BackendCPU)
+	cpu, err := NewBackendProver(testprover.Backend(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func startBrowser(t *testing.T, bin string) *browser {
 	}
 	b := &browser{t: t, in: ourIn, calls: map[int]chan cdpMessage{}, events: make(chan cdpMessage, 256)}
 	b.cmd = exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions", "--disable-dev-shm-usage",
 		"--hide-scrollbars", "--user-data-dir="+t.TempDir(), "--remote-debugging-pipe", "about:blank")
 	b.cmd.ExtraFiles = []*os.File{toChrome, fromChrome} // fds 3 and 4
 	b.cmd.Stderr = &b.stderr

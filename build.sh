@@ -102,10 +102,12 @@ cmd_deps() {
 	# service/cuzkv1 TestGeneratedUpToDate compiles proving.proto and compares it with the
 	# committed generated code (skipped without protoc)
 	have protoc || pkgs+=(protobuf-compiler)
+	# service TestStatusPageBrowser loads the status page in a headless Chromium (fails under CI without one)
+	have chromium || have chromium-browser || have google-chrome || pkgs+=(chromium)
 	# cgo finds the native library of the CUDA variant through pkg-config (build/native/cuseal.pc)
 	[ "$cuda" = 1 ] && ! have "${PKG_CONFIG:-pkg-config}" && pkgs+=(pkg-config)
 	if [ ${#pkgs[@]} -eq 0 ]; then
-		log "deps: cmake, g++, make, python3 and protoc already present"
+		log "deps: cmake, g++, make, python3, protoc and chromium already present"
 	elif [ "$(id -u)" != 0 ]; then
 		printf 'build.sh: deps: not root; run as root:\n  apt-get update && apt-get install -y --no-install-recommends %s\n' "${pkgs[*]}" >&2
 		exit 1

@@ -210,7 +210,7 @@ func TestEndToEnd2KiB(t *testing.T) {
 }
 
 // TestCommit2VerifyBadInput covers the mistakes that are caught before any proving, so it
-// runs in -short mode too (no parameters needed).
+// runs in the unit tier (no parameters needed).
 func TestCommit2VerifyBadInput(t *testing.T) {
 	sector := sealedSample(t)
 	c1 := filepath.Join(sector, FileC1)

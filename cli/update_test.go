@@ -308,8 +308,8 @@ func TestBenchUpdateBadInput(t *testing.T) {
 // TestParamsGenerateUpdate: --circuit update from the reference vector's
 // toxic seed writes, under the official file names, a .vk byte-identical
 // to the one rust-fil-proofs made (porep/update/testdata), stamped as
-// test parameters that params info names; --reuse reuses them. -short
-// skips it (a setup of 1.7 M constraints writing a 656 MB .params).
+// test parameters that params info names; --reuse reuses them. Long tier
+// (a setup of 1.7 M constraints writing a 656 MB .params).
 func TestParamsGenerateUpdate(t *testing.T) {
 	testenv.Long(t, "the 2 KiB update setup")
 	v := testupdate.Load(t)

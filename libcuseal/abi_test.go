@@ -396,7 +396,7 @@ func compileProgram(t *testing.T, lib, src, include string) string {
 	return exe
 }
 
-// TestCABI runs testdata/porep_test.c against libcuseal.so. Under -short it
+// TestCABI runs testdata/porep_test.c against libcuseal.so. In the unit tier it
 // runs only the checks that need no parameters (version, info, bad input
 // with the Go API's messages, pre-cancelled call); the full run proves the
 // 2 KiB sector from C and checks that the proof equals the Go API's, that
@@ -457,7 +457,7 @@ func TestCABIVersion1Caller(t *testing.T) {
 }
 
 // TestPythonCtypes runs testdata/porep_ctypes.py against libcuseal.so:
-// under -short the bad-input checks only; the full run proves the 2 KiB
+// in the unit tier the bad-input checks only; the full run proves the 2 KiB
 // sector from Python and compares the proof with the Go API's, then
 // verifies it and a tampered copy.
 func TestPythonCtypes(t *testing.T) {

@@ -51,8 +51,8 @@ type refPart struct {
 }
 
 // refFolders are the sector folders (the agg-* folders hold aggregation
-// vectors, tested elsewhere). long: skipped with -short (seconds each on 2
-// cores); for 2KiB-ni-s12 only partition 0 runs with -short.
+// vectors, tested elsewhere). long: the long tier only (seconds each on 2
+// cores); for 2KiB-ni-s12 only partition 0 runs in the unit tier.
 var refFolders = []struct {
 	name string
 	long bool

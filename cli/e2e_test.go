@@ -363,6 +363,10 @@ func TestParseParamsSeed(t *testing.T) {
 	if err != nil || string(s[:len(defaultParamsSeed)]) != defaultParamsSeed || s[31] != 0 {
 		t.Fatalf("default seed %x, %v", s, err)
 	}
+	// The demo's test parameters are the shared test parameters (one cache for both).
+	if demoParamsSeed != testparams.SeedHex {
+		t.Fatalf("demo seed %s, the shared test parameters' %s", demoParamsSeed, testparams.SeedHex)
+	}
 	s, err = parseParamsSeed("258")
 	if err != nil || s[0] != 2 || s[1] != 1 || s[2] != 0 {
 		t.Fatalf("258 → %x, %v", s, err)

@@ -103,8 +103,8 @@ func (s *postVanillaSet) partitionVanilla(k int) [][]byte {
 // preparePoStPartition checks partition k's vanilla proofs as the prover
 // does and returns its job (porep.PrepareWinningPoSt /
 // PrepareWindowPoStPartition).
-func preparePoStPartition(s *postVanillaSet, k int, opts ...porep.Option) (*porep.PoStJob, error) {
-	var job *porep.PoStJob
+func preparePoStPartition(s *postVanillaSet, k int, opts ...porep.Option) (*porep.Job, error) {
+	var job *porep.Job
 	var err error
 	if s.cfg.Kind == post.Winning {
 		job, err = porep.PrepareWinningPoSt(s.cfg.Proof, s.miner, s.randomness, s.vanilla, opts...)

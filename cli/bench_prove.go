@@ -235,8 +235,8 @@ func proveInput(c *cli.Context, backends []string) (*proveJob, error) {
 		return nil, err
 	}
 	if !c.Bool("force") {
-		if err := preflightBackends(cfg.Name, backends, func(b string) (porep.Commit2Memory, error) {
-			return porep.EstimatePoStMemory(cfg, b, porep.WithParamsDir(dir))
+		if err := preflightBackends(cfg.Name, backends, func(b string) (porep.Memory, error) {
+			return porep.KeysFor(cfg, porep.WithParamsDir(dir)).Memory(b)
 		}); err != nil {
 			return nil, err
 		}
@@ -261,7 +261,7 @@ func proveInput(c *cli.Context, backends []string) (*proveJob, error) {
 // preflightBackends refuses (exit 2) a proof of one partition in flight
 // whose estimated memory for one of the backends (auto: the one it picks)
 // exceeds the available memory.
-func preflightBackends(name string, backends []string, estimate func(backend string) (porep.Commit2Memory, error)) error {
+func preflightBackends(name string, backends []string, estimate func(backend string) (porep.Memory, error)) error {
 	for _, b := range backends {
 		if b == porep.BackendAuto {
 			b = porep.AutoPreference()

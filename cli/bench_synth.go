@@ -350,7 +350,7 @@ func postSynthInput(c *cli.Context, spec *circuitSpec) (*synthJob, error) {
 	}
 	cfg := set.cfg
 	n := cfg.Partitions(len(set.vanilla))
-	jobs := make([]*porep.PoStJob, n)
+	jobs := make([]*porep.Job, n)
 	for k := range jobs {
 		if jobs[k], err = preparePoStPartition(set, k); err != nil {
 			return nil, err
@@ -360,10 +360,10 @@ func postSynthInput(c *cli.Context, spec *circuitSpec) (*synthJob, error) {
 		name: cfg.Name, sectorSize: cfg.SectorSize, source: set.source, about: set.about(),
 		partitions: n, challenges: cfg.Slots * cfg.SlotChallenges, sectors: len(set.vanilla), maxWorkers: cfg.Slots,
 		synthesize: func(ctx context.Context, k int, pool *cs.BufferPool, workers int) (*cs.Assignment, error) {
-			return jobs[k].Synthesize(ctx, pool, workers)
+			return jobs[k].SynthesizePartition(ctx, 0, pool, workers)
 		},
 		record: func(k int, rec *cs.Recorder) error {
-			circ, err := jobs[k].Circuit()
+			circ, err := jobs[k].PartitionCircuit(0)
 			if err != nil {
 				return err
 			}
@@ -402,7 +402,7 @@ func porepSynthInput(c *cli.Context) (*synthJob, error) {
 			if err != nil {
 				return err
 			}
-			return circ.Synthesize(rec)
+			return circ.Synthesize(context.Background(), rec)
 		},
 	}, nil
 }

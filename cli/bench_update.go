@@ -157,7 +157,7 @@ func updateSynthInput(c *cli.Context) (*synthJob, error) {
 			return job.SynthesizePartition(ctx, k, pool, workers)
 		},
 		record: func(k int, rec *cs.Recorder) error {
-			circ, err := job.Circuit(k)
+			circ, err := job.PartitionCircuit(k)
 			if err != nil {
 				return err
 			}
@@ -186,8 +186,8 @@ func updateProveInput(c *cli.Context, backends []string) (*proveJob, error) {
 		return nil, err
 	}
 	if !c.Bool("force") {
-		if err := preflightBackends(cfg.Name, backends, func(b string) (porep.Commit2Memory, error) {
-			return porep.EstimateUpdateMemory(cfg, b, porep.WithParamsDir(dir))
+		if err := preflightBackends(cfg.Name, backends, func(b string) (porep.Memory, error) {
+			return porep.KeysFor(cfg, porep.WithParamsDir(dir)).Memory(b)
 		}); err != nil {
 			return nil, err
 		}

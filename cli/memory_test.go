@@ -21,22 +21,22 @@ func TestEstimateCommit2Memory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	one, err := porep.EstimateCommit2Memory(&cfg, porep.BackendCPU, 1, false, 1114707768)
+	one, err := porep.EstimateMemory(&cfg, porep.BackendCPU, 1, false, 1114707768)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if one.Total < 3<<30 || one.Total > 5<<30 {
 		t.Fatalf("2 KiB estimate %d bytes, want 3-5 GiB", one.Total)
 	}
-	shape, _ := porep.EstimateCommit2Memory(&cfg, porep.BackendCPU, 1, false, 0)
+	shape, _ := porep.EstimateMemory(&cfg, porep.BackendCPU, 1, false, 0)
 	if d := int64(shape.Params) - 1114707768; d < 0 || d > 1114707768/10 {
 		t.Errorf(".params size from the shape %d, file 1114707768", shape.Params)
 	}
-	two, _ := porep.EstimateCommit2Memory(&cfg, porep.BackendCPU, 2, false, 1114707768)
+	two, _ := porep.EstimateMemory(&cfg, porep.BackendCPU, 2, false, 1114707768)
 	if two.Total != one.Total+2*one.PerPartition {
 		t.Errorf("2 in flight: %d, want %d", two.Total, one.Total+2*one.PerPartition)
 	}
-	cuda, _ := porep.EstimateCommit2Memory(&cfg, porep.BackendCUDA, 1, false, 1114707768)
+	cuda, _ := porep.EstimateMemory(&cfg, porep.BackendCUDA, 1, false, 1114707768)
 	if cuda.Backend != 0 || cuda.Total >= one.Total {
 		t.Errorf("cuda estimate %+v", cuda)
 	}

@@ -103,7 +103,7 @@ func paramsGenerateAction(c *cli.Context) error {
 		return usageErrorf("--out %s: refusing to write TEST parameters there: %s, and proofs made with test parameters are rejected on chain; choose another --out (or pass --force)", dir, reason)
 	}
 	if !c.Bool("force") {
-		if err := checkSetupMemory(tc.SectorSize, constraints); err != nil {
+		if err := checkSetupMemory(tc.ProofSectorSize(), constraints); err != nil {
 			return err
 		}
 	}
@@ -121,7 +121,7 @@ func paramsGenerateAction(c *cli.Context) error {
 	// Ctrl-C or SIGTERM during the setup, which cannot be cancelled, removes the temporary
 	// files (up to 1.1 GB at 2KiB) and the directory this run created, and returns; the
 	// process then exits, which ends the setup still running in its goroutine.
-	pp, vp, mp := tc.Files.ParameterPaths(dir)
+	pp, vp, mp := tc.ParameterPaths(dir)
 	preexisting := false
 	for _, p := range []string{pp, vp, mp} {
 		if _, err := os.Lstat(p); err == nil {
@@ -137,7 +137,7 @@ func paramsGenerateAction(c *cli.Context) error {
 		return err
 	case <-ctx.Done():
 		if !preexisting {
-			paramfile.CleanPartialTestParams(dir, tc.Files)
+			paramfile.CleanPartialTestParams(dir, tc)
 		}
 		removeCreated()
 		err = internalError(fmt.Errorf("params generate: interrupted (%v); removed its partial files", context.Cause(ctx)))
@@ -146,8 +146,8 @@ func paramsGenerateAction(c *cli.Context) error {
 }
 
 // paramsGenerate runs `params generate` once the flags are checked and dir exists.
-func paramsGenerate(c *cli.Context, tc paramfile.TestCircuit, seed [32]byte, dir string) error {
-	pp, vp, mp := tc.Files.ParameterPaths(dir)
+func paramsGenerate(c *cli.Context, tc paramfile.Circuit, seed [32]byte, dir string) error {
+	pp, vp, mp := tc.ParameterPaths(dir)
 	if !c.Bool("reuse") {
 		for _, p := range []string{pp, vp, mp} {
 			if _, err := os.Stat(p); err == nil {
@@ -159,9 +159,9 @@ func paramsGenerate(c *cli.Context, tc paramfile.TestCircuit, seed [32]byte, dir
 		return err
 	}
 	jsonOut := c.Bool("json")
-	bar := newPhaseProgress(c.App.ErrWriter, -1, fmt.Sprintf("%s test parameters", tc.Name))
+	bar := newPhaseProgress(c.App.ErrWriter, -1, fmt.Sprintf("%s test parameters", tc.ProofName()))
 	start := time.Now()
-	tp, err := paramfile.GenerateTestParamsFor(dir, tc, seed, slog.Default(), paramfile.WithProgress(func(ev paramfile.Event) {
+	tp, err := paramfile.GenerateTestParams(dir, tc, seed, slog.Default(), paramfile.WithProgress(func(ev paramfile.Event) {
 		bar.Phase(ev.Stage)
 	}))
 	bar.Done()
@@ -182,7 +182,7 @@ func paramsGenerate(c *cli.Context, tc paramfile.TestCircuit, seed [32]byte, dir
 		return internalError(err)
 	}
 	out := paramsGenerateOutput{
-		RegisteredProof: tc.Name,
+		RegisteredProof: tc.ProofName(),
 		Params:          tp.ParamsPath,
 		VK:              tp.VKPath,
 		Meta:            tp.MetaPath,
@@ -204,7 +204,7 @@ func paramsGenerate(c *cli.Context, tc paramfile.TestCircuit, seed [32]byte, dir
 		verb = "reused"
 	}
 	printf(c, "%s TEST parameters for %s (%d constraints, %d inputs, %d aux) in %.1fs — NOT FOR PRODUCTION\n",
-		verb, tc.Name, out.Constraints, out.Inputs, out.Aux, out.Seconds)
+		verb, tc.ProofName(), out.Constraints, out.Inputs, out.Aux, out.Seconds)
 	printf(c, "  params: %s\n  vk:     %s\n  seed:   %s\n", out.Params, out.VK, out.Seed)
 	return nil
 }
@@ -277,39 +277,39 @@ func checkSetupMemory(sectorSize uint64, constraints int) error {
 // PoRep StackedDrg<size>V1_1, WinningPoSt StackedDrgWinning<size>V1,
 // WindowPoSt StackedDrgWindow<size>V1_1 (the proofs Lotus and Curio use) or
 // the update proof StackedDrg<size>V1.
-func testCircuitFor(circuit, sectorSize string) (paramfile.TestCircuit, int, error) {
+func testCircuitFor(circuit, sectorSize string) (paramfile.Circuit, int, error) {
 	spec, err := lookupCircuit(circuit, false)
 	if err != nil {
-		return paramfile.TestCircuit{}, 0, err
+		return nil, 0, err
 	}
 	if spec.isUpdate {
 		cfg, err := updateConfigForSize(sectorSize)
 		if err != nil {
-			return paramfile.TestCircuit{}, 0, err
+			return nil, 0, err
 		}
 		hint, err := update.SizeHintFor(&cfg)
 		if err != nil {
-			return paramfile.TestCircuit{}, 0, internalError(err)
+			return nil, 0, internalError(err)
 		}
-		return porep.UpdateTestCircuit(&cfg), hint.Constraints + hint.Inputs, nil
+		return &cfg, hint.Constraints + hint.Inputs, nil
 	}
 	if !spec.isPoSt {
 		cfg, err := sectorConfigForSize(sectorSize)
 		if err != nil {
-			return paramfile.TestCircuit{}, 0, err
+			return nil, 0, err
 		}
 		constraints, _ := paramfile.EstimateTestParamsMemory(&cfg)
-		return paramfile.PoRepTestCircuit(&cfg), constraints, nil
+		return &cfg, constraints, nil
 	}
 	cfg, err := postConfigForSize(spec.postKind, sectorSize)
 	if err != nil {
-		return paramfile.TestCircuit{}, 0, err
+		return nil, 0, err
 	}
 	hint, err := post.SizeHintFor(cfg)
 	if err != nil {
-		return paramfile.TestCircuit{}, 0, internalError(err)
+		return nil, 0, internalError(err)
 	}
-	return porep.PoStTestCircuit(cfg), hint.Constraints + hint.Inputs, nil
+	return cfg, hint.Constraints + hint.Inputs, nil
 }
 
 // describeSeedHex renders a 32-byte seed (hex) the way --seed would take it: a short
@@ -395,7 +395,7 @@ func memoryLimit() (uint64, string, bool) {
 }
 
 // checkProveMemory refuses (exit 2) a commit2 or bench prove whose estimated peak memory
-// (porep.EstimateCommit2Memory) exceeds memoryLimit, naming the estimate, the limit and the
+// (porep.EstimateMemory) exceeds memoryLimit, naming the estimate, the limit and the
 // knobs that lower it: such a run otherwise dies after minutes with "runtime: out of memory"
 // and a goroutine dump, or from the OOM killer.
 func checkProveMemory(c *cli.Context, cfg *stacked.SectorConfig, backend, paramsPath string) error {
@@ -408,7 +408,7 @@ func checkProveMemory(c *cli.Context, cfg *stacked.SectorConfig, backend, params
 	if backend == porep.BackendAuto {
 		backend = porep.AutoPreference() // the backend auto tries first in this build
 	}
-	est, err := porep.EstimateCommit2Memory(cfg, backend, inFlight, preload, size)
+	est, err := porep.EstimateMemory(cfg, backend, inFlight, preload, size)
 	if err != nil {
 		return internalError(err)
 	}
@@ -417,7 +417,7 @@ func checkProveMemory(c *cli.Context, cfg *stacked.SectorConfig, backend, params
 
 // checkMemoryEstimate refuses (exit 2) to prove name when its estimated
 // memory need exceeds the available memory, naming the knobs that lower it.
-func checkMemoryEstimate(name, backend string, est porep.Commit2Memory, inFlight int, preload bool) error {
+func checkMemoryEstimate(name, backend string, est porep.Memory, inFlight int, preload bool) error {
 	limit, what, ok := memoryLimit()
 	if !ok || est.Total <= limit {
 		return nil

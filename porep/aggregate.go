@@ -336,7 +336,7 @@ func verifyNISeal(dir string, cfg *stacked.SectorConfig, info proof.SealVerifyIn
 // sealCommitNI aggregates the NI-PoRep partition proofs (filecoin-proofs
 // seal_commit_phase2 → aggregate_seal_commit_proofs with the one comm_r,
 // V2) and verifies the aggregate as verify_seal does before returning it.
-func sealCommitNI(s *settings, pc *parsedC1, proofs []groth16.Proof, sectorNum abi.SectorNumber, minerID abi.ActorID, start time.Time) ([]byte, error) {
+func sealCommitNI(s *settings, pc *parsedC1, proofs []groth16.Proof, sectorNum abi.SectorNumber, minerID abi.ActorID) ([]byte, error) {
 	t0 := time.Now()
 	c1 := pc.c1
 	out, err := aggregateProofs(s.paramsDir, transcriptInclude(true, [][32]byte{c1.CommR}, nil), proofs)
@@ -360,6 +360,5 @@ func sealCommitNI(s *settings, pc *parsedC1, proofs []groth16.Proof, sectorNum a
 	if !ok {
 		return nil, fmt.Errorf("porep: the produced NI-PoRep aggregate does not verify: %w", ErrAggregateInvalid)
 	}
-	s.log.Info("commit2 done", "proof", pc.cfg.Name, "bytes", len(out), "took", time.Since(start))
 	return out, nil
 }

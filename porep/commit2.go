@@ -3,7 +3,6 @@
 package porep
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -95,75 +94,6 @@ func parseC1(phase1Output []byte, sectorNum abi.SectorNumber, minerID abi.ActorI
 	return &parsedC1{c1: c1, cfg: cfg}, nil
 }
 
-// synthesized is one partition's assignment on its way to the prover.
-type synthesized struct {
-	k   int
-	a   *cs.Assignment
-	err error
-}
-
-// pipeline runs synth(k) for k = 0…n−1 in order on one goroutine and
-// prove(k, a) on the caller's, in the same order, with at most inFlight
-// assignments alive at once (synthesized and not yet proven): synthesis of
-// k+1 overlaps proving of k when inFlight ≥ 2. The first error (or ctx's
-// cancellation, checked between partitions) stops both sides.
-func pipeline(ctx context.Context, n, inFlight int, synth func(k int) (*cs.Assignment, error), prove func(k int, a *cs.Assignment) error) error {
-	if inFlight < 1 {
-		inFlight = 1
-	}
-	sem := make(chan struct{}, inFlight)
-	ch := make(chan synthesized)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		defer close(ch)
-		for k := 0; k < n; k++ {
-			select {
-			case sem <- struct{}{}:
-			case <-done:
-				return
-			}
-			var item synthesized
-			if err := ctx.Err(); err != nil {
-				item = synthesized{k: k, err: err}
-			} else {
-				a, err := synth(k)
-				item = synthesized{k, a, err}
-			}
-			select {
-			case ch <- item:
-			case <-done:
-				return
-			}
-			if item.err != nil {
-				return
-			}
-		}
-	}()
-	proven := 0
-	for item := range ch {
-		if item.err != nil {
-			return item.err
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if err := prove(item.k, item.a); err != nil {
-			return err
-		}
-		item.a = nil
-		<-sem // the assignment is no longer referenced here
-		proven++
-	}
-	if proven != n {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		return fmt.Errorf("porep: %d of %d partitions proven", proven, n)
-	}
-	return nil
-}
-
 // SealCommitPhase2 is filecoin-ffi's SealCommitPhase2: from a C1 output
 // (serde JSON of SealCommitPhase1Output, or lotus-bench's Commit2In JSON
 // wrapping it) it proves every partition's Stacked-DRG circuit and returns
@@ -189,126 +119,71 @@ func pipeline(ctx context.Context, n, inFlight int, synth func(k int) (*cs.Assig
 // before it is returned; it needs v28-fil-inner-product-v1.srs in the
 // parameter directory.
 func SealCommitPhase2(phase1Output []byte, sectorNum abi.SectorNumber, minerID abi.ActorID, opts ...Option) ([]byte, error) {
+	j, err := PrepareCommit2(phase1Output, sectorNum, minerID, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return j.prove()
+}
+
+// PrepareCommit2 parses and validates a C1 output (raw JSON or the
+// Commit2In wrapper) exactly as SealCommitPhase2 does, before anything is
+// synthesized or any parameter read (errors caused by the input wrap
+// ErrBadInput), and returns its partitions as a Job with the options
+// SealCommitPhase2 takes. A scheduler that runs the steps itself
+// (porep/engine) owns backends, randomness and workers: of opts, only
+// WithParamsDir, WithRequireProductionParams, WithDigestCacheFile,
+// WithLogger and WithProgress matter to it.
+func PrepareCommit2(phase1Output []byte, sectorNum abi.SectorNumber, minerID abi.ActorID, opts ...Option) (*Job, error) {
 	s := newSettings(opts)
 	start := time.Now()
 	pc, err := parseC1(phase1Output, sectorNum, minerID)
 	if err != nil {
 		return nil, err
 	}
-	cfg := &pc.cfg
-	backend, bname, err := newBackend(s.backend, s.log)
-	if err != nil {
-		return nil, err
-	}
-	if err := productionCheck(s, cfg, true); err != nil {
-		return nil, err
-	}
-	// The self-check below uses the .vk file verifiers will use, after
-	// checking that it holds the .params file's key.
-	params, pvk, err := paramfile.LoadProvingKeys(s.paramsDir, cfg)
-	if err != nil {
-		return nil, err
-	}
-	if s.preload {
-		t0 := time.Now()
-		if err := params.Preload(); err != nil {
-			return nil, fmt.Errorf("porep: preload %s: %w", params.Name(), err)
-		}
-		s.log.Info("params preloaded", "params", params.Name(), "took", time.Since(t0))
-	}
-	g, err := stacked.GraphFor(cfg)
+	g, err := stacked.GraphFor(&pc.cfg)
 	if err != nil {
 		return nil, fmt.Errorf("porep: %w", err)
 	}
-	s.log.Info("commit2 start", "proof", cfg.Name, "partitions", cfg.Partitions, "backend", bname, "params", params.Name())
-	s.progress(PhaseEvent{Phase: PhaseStart, Partition: -1, Backend: bname})
-
-	ctx := s.ctx
-	n := len(pc.c1.VanillaProofs)
-	proofs := make([]groth16.Proof, n)
-	// The partition size is measured once per shape (SizeHintFor caches it),
-	// here rather than inside partition 0's synthesis time.
-	if _, err := stacked.SizeHintFor(cfg); err != nil {
-		return nil, fmt.Errorf("porep: %w", err)
-	}
-	synth := func(k int) (*cs.Assignment, error) {
-		t0 := time.Now()
-		s.progress(PhaseEvent{Phase: PhaseSynthesizing, Partition: k, Backend: bname})
-		a, err := stacked.SynthesizePartition(ctx, pc.c1, cfg, k, synthPool, s.synthWorkers())
-		if err != nil {
-			return nil, fmt.Errorf("porep: %w", err)
-		}
-		took := time.Since(t0)
-		s.log.Info("partition synthesized", "k", k, "constraints", len(a.A), "aux", len(a.Aux), "took", took)
-		s.progress(PhaseEvent{Phase: PhaseSynthesized, Partition: k, Backend: bname, Took: took})
-		return a, nil
-	}
-	prove := func(k int, a *cs.Assignment) error {
-		t0 := time.Now()
-		public, err := pc.c1.PublicInputs(cfg, g, k)
-		if err != nil {
-			return fmt.Errorf("porep: partition %d: %w", k, err)
-		}
-		if !frSliceEqual(a.Input[1:], public) {
-			return fmt.Errorf("porep: partition %d: synthesized inputs differ from the public inputs the verifier derives", k)
-		}
-		rs, err := s.randomness(k)
-		if err != nil {
-			return fmt.Errorf("porep: partition %d: %w", k, err)
-		}
-		sctx := groth16.WithStageFunc(ctx, func(stage string) {
-			s.progress(PhaseEvent{Phase: PhaseStage, Partition: k, Backend: bname, Stage: stage})
-		})
-		ps, err := groth16.Prove(sctx, backend, params, []*cs.Assignment{a}, []groth16.Randomness{rs})
-		if err != nil {
-			return fmt.Errorf("porep: partition %d: prove: %w", k, err)
-		}
-		s.progress(PhaseEvent{Phase: PhaseStage, Partition: k, Backend: bname, Stage: "verify"})
-		if err := pvk.Verify(&ps[0], public); err != nil {
-			_, vp, _ := cfg.ParameterPaths(s.paramsDir)
-			return fmt.Errorf("porep: partition %d: the produced proof does not verify against %s: %w", k, vp, err)
-		}
-		proofs[k] = ps[0]
-		synthPool.Release(a) // a is not used after this
-		took := time.Since(t0)
-		s.log.Info("partition proven", "k", k, "took", took)
-		s.progress(PhaseEvent{Phase: PhaseProven, Partition: k, Backend: bname, Took: took})
-		return nil
-	}
-	synthPool.Reserve(s.inFlight)
-	if err := pipeline(ctx, n, s.inFlight, synth, prove); err != nil {
-		return nil, err
-	}
-	if cfg.Challenges == stacked.ChallengesNonInteractive {
-		return sealCommitNI(s, pc, proofs, sectorNum, minerID, start)
-	}
-	s.log.Info("commit2 done", "proof", cfg.Name, "bytes", n*groth16.ProofSize, "took", time.Since(start))
-	return groth16.EncodeProofs(proofs), nil
+	return newJob(s, &porepFamily{pc: pc, g: g, sectorNum: sectorNum, minerID: minerID}, start)
 }
 
-// synthPool recycles assignment storage across the partitions and the
-// calls of this process (see cs.BufferPool): later partitions synthesize
-// into memory that is already faulted in. It keeps as many sets as the
-// largest WithMaxPartitionsInFlight seen, and drops them when memory runs
-// short.
-var synthPool = &cs.BufferPool{}
+// porepFamily is PoRep C2 (StackedCompound): one Stacked-DRG circuit per
+// partition of the C1's vanilla proofs; NI-PoRep finishes with the
+// SnarkPack V2 aggregate of the partition proofs.
+type porepFamily struct {
+	pc        *parsedC1
+	g         *stacked.Graph
+	sectorNum abi.SectorNumber
+	minerID   abi.ActorID
+}
 
-// ReleaseSynthesisBuffers drops the assignment storage SealCommitPhase2
-// keeps for the next partition or call (about 16 GiB per partition in
-// flight at 32 GiB), so the garbage collector can return it to the system.
-// The storage is also dropped by itself when memory runs short; call this
-// when no more proofs are coming soon.
-func ReleaseSynthesisBuffers() { synthPool.Trim() }
+func (f *porepFamily) circuit() paramfile.Circuit { return &f.pc.cfg }
+func (f *porepFamily) partitions() int            { return len(f.pc.c1.VanillaProofs) }
+func (f *porepFamily) blinding(k int) int         { return k }
+func (f *porepFamily) what() string               { return "commit2" }
 
-// frSliceEqual reports whether two field element slices are equal.
-func frSliceEqual(a, b []fr.Element) bool {
-	if len(a) != len(b) {
-		return false
+func (f *porepFamily) build(k int) (cs.Circuit, error) {
+	c, err := stacked.NewCircuit(f.pc.c1, &f.pc.cfg, k)
+	if err != nil {
+		return nil, fmt.Errorf("porep: %w", err)
 	}
-	for i := range a {
-		if !a[i].Equal(&b[i]) {
-			return false
-		}
+	return c, nil
+}
+
+func (f *porepFamily) segment() (cs.SizeHint, error) { return stacked.ChallengeSizeHint(&f.pc.cfg) }
+
+func (f *porepFamily) public(k int) ([]fr.Element, error) {
+	public, err := f.pc.c1.PublicInputs(&f.pc.cfg, f.g, k)
+	if err != nil {
+		return nil, fmt.Errorf("porep: partition %d: %w", k, err)
 	}
-	return true
+	return public, nil
+}
+
+func (f *porepFamily) finish(s *settings, proofs []groth16.Proof) ([]byte, error) {
+	if f.pc.cfg.Challenges == stacked.ChallengesNonInteractive {
+		return sealCommitNI(s, f.pc, proofs, f.sectorNum, f.minerID)
+	}
+	return groth16.EncodeProofs(proofs), nil
 }

@@ -38,18 +38,11 @@ func warnTestParams(s *settings, path string) {
 	s.progress(PhaseEvent{Phase: PhaseWarning, Partition: -1, File: path, Message: msg})
 }
 
-// parameterFiles is a circuit whose parameter files have official names:
-// *stacked.SectorConfig (PoRep), *post.Config (PoSt), *update.Config
-// (SnapDeals).
-type parameterFiles interface {
-	ParameterPaths(dir string) (params, vk, meta string)
-}
-
 // productionCheck applies the production-parameter policy to the circuit's
 // files in s.paramsDir: with WithRequireProductionParams (or
 // FIL_PROOFS_VERIFY_PRODUCTION_PARAMS=1) every file is hashed against the
 // official table first; otherwise test-stamped files get the warning.
-func productionCheck(s *settings, circuit parameterFiles, withParams bool) error {
+func productionCheck(s *settings, circuit paramfile.Circuit, withParams bool) error {
 	pp, vp, _ := circuit.ParameterPaths(s.paramsDir)
 	paths := []string{vp}
 	if withParams {

@@ -8,15 +8,10 @@ package porep
 // challenges and vanilla-proof format live in porep/post.
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/binary"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -26,6 +21,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -205,11 +201,11 @@ func WindowPoStSectorOrder(proofs [][]byte) (int, error) {
 // parse or does not answer the randomness's challenges, and parameters of
 // another circuit; ErrParamsNotFound for missing parameter files.
 func GenerateWinningPoStWithVanilla(proofType abi.RegisteredPoStProof, minerID abi.ActorID, randomness abi.PoStRandomness, proofs [][]byte, opts ...Option) ([]proof.PoStProof, error) {
-	cfg, rnd, vps, err := postProveInputs(proofType, post.Winning, randomness, proofs, winningCount)
+	j, err := PrepareWinningPoSt(proofType, minerID, randomness, proofs, opts...)
 	if err != nil {
 		return nil, err
 	}
-	b, err := provePoSt(newSettings(opts), cfg, rnd, vps, []int{0}, 0)
+	b, err := j.prove()
 	if err != nil {
 		return nil, err
 	}
@@ -226,15 +222,11 @@ func GenerateWinningPoStWithVanilla(proofType abi.RegisteredPoStProof, minerID a
 // number, or a sector given twice, are bad input (WindowPoStSectorOrder)
 // before any SNARK work.
 func GenerateWindowPoStWithVanilla(proofType abi.RegisteredPoStProof, minerID abi.ActorID, randomness abi.PoStRandomness, proofs [][]byte, opts ...Option) ([]proof.PoStProof, error) {
-	cfg, rnd, vps, err := postProveInputs(proofType, post.Window, randomness, proofs, nil)
+	j, err := preparePoSt(proofType, post.Window, randomness, proofs, nil, -1, opts)
 	if err != nil {
 		return nil, err
 	}
-	ks := make([]int, cfg.Partitions(len(vps)))
-	for k := range ks {
-		ks[k] = k
-	}
-	b, err := provePoSt(newSettings(opts), cfg, rnd, vps, ks, 0)
+	b, err := j.prove()
 	if err != nil {
 		return nil, err
 	}
@@ -250,11 +242,11 @@ func GenerateWindowPoStWithVanilla(proofType abi.RegisteredPoStProof, minerID ab
 // WithDeterministicRandomness, r and s are those of partitionIndex).
 // Errors as GenerateWindowPoStWithVanilla.
 func GenerateSinglePartitionWindowPoStWithVanilla(proofType abi.RegisteredPoStProof, minerID abi.ActorID, randomness abi.PoStRandomness, proofs [][]byte, partitionIndex uint, opts ...Option) (*PartitionProof, error) {
-	cfg, rnd, vps, err := postProveInputs(proofType, post.Window, randomness, proofs, partitionCount)
+	j, err := PrepareWindowPoStPartition(proofType, minerID, randomness, proofs, partitionIndex, opts...)
 	if err != nil {
 		return nil, err
 	}
-	b, err := provePoSt(newSettings(opts), cfg, rnd, vps, []int{0}, int(partitionIndex))
+	b, err := j.prove()
 	if err != nil {
 		return nil, err
 	}
@@ -285,163 +277,99 @@ func MergeWindowPoStPartitionProofs(proofType abi.RegisteredPoStProof, partition
 	return out, nil
 }
 
-// provePoSt proves partitions ks of the vanilla proofs and returns the
-// proofs concatenated; partition ks[i] is blinded as partition
-// rsBase+ks[i]. Each partition's sectors are synthesized on
-// WithSynthesisWorkers goroutines (default GOMAXPROCS) into storage from
-// the shared pool, and each proof is checked against the verifier's public
-// inputs with the .vk file.
-func provePoSt(s *settings, cfg *post.Config, rnd [32]byte, vps []*post.VanillaProof, ks []int, rsBase int) ([]byte, error) {
+// winningCount: WinningPoSt proves the one challenged sector.
+func winningCount(cfg *post.Config, n int) error {
+	if n != post.WinningSectorCount {
+		return badInputf("porep: %s: %d vanilla proofs, want %d (the challenged sector's)", cfg.Name, n, post.WinningSectorCount)
+	}
+	return nil
+}
+
+// partitionCount: one WindowPoSt partition holds at most SectorCount sectors.
+func partitionCount(cfg *post.Config, n int) error {
+	if n > cfg.SectorCount {
+		return badInputf("porep: %s: %d vanilla proofs for one partition, at most %d", cfg.Name, n, cfg.SectorCount)
+	}
+	return nil
+}
+
+// PrepareWinningPoSt checks the arguments of GenerateWinningPoStWithVanilla
+// exactly as it does (errors wrap ErrBadInput) and returns its one circuit
+// as a Job (blinding index 0) with the options it takes. A scheduler that
+// runs the steps itself (porep/engine) owns backends, randomness and
+// workers: of opts, only WithParamsDir, WithRequireProductionParams,
+// WithDigestCacheFile, WithLogger and WithProgress matter to it.
+func PrepareWinningPoSt(proofType abi.RegisteredPoStProof, minerID abi.ActorID, randomness abi.PoStRandomness, proofs [][]byte, opts ...Option) (*Job, error) {
+	return preparePoSt(proofType, post.Winning, randomness, proofs, winningCount, 0, opts)
+}
+
+// PrepareWindowPoStPartition checks the arguments of
+// GenerateSinglePartitionWindowPoStWithVanilla exactly as it does (errors
+// wrap ErrBadInput) and returns partition partitionIndex as a Job of one
+// partition (blinding index partitionIndex), options as PrepareWinningPoSt.
+func PrepareWindowPoStPartition(proofType abi.RegisteredPoStProof, minerID abi.ActorID, randomness abi.PoStRandomness, proofs [][]byte, partitionIndex uint, opts ...Option) (*Job, error) {
+	return preparePoSt(proofType, post.Window, randomness, proofs, partitionCount, int(partitionIndex), opts)
+}
+
+// preparePoSt checks a Generate*WithVanilla call's arguments and computes
+// every partition's slots, so that a bad vanilla proof is reported before
+// any parameter is read or any work done. index ≥ 0 makes a job of the
+// vanilla proofs as one partition blinded as partition index; index < 0
+// one of all of them (WindowPoSt: ⌈sectors / SectorCount⌉ partitions, the
+// last padded).
+func preparePoSt(proofType abi.RegisteredPoStProof, kind post.Kind, randomness abi.PoStRandomness, proofs [][]byte,
+	count func(*post.Config, int) error, index int, opts []Option) (*Job, error) {
 	start := time.Now()
-	// Every partition's slots first: a bad vanilla proof is reported before
-	// any parameter is read or any work done.
-	slots := make([][]post.Slot, len(ks))
-	for i, k := range ks {
-		var err error
-		if slots[i], err = post.ProverSlots(cfg, rnd, vps, k); err != nil {
+	cfg, rnd, vps, err := postProveInputs(proofType, kind, randomness, proofs, count)
+	if err != nil {
+		return nil, err
+	}
+	n, base := 1, index
+	if index < 0 {
+		n, base = cfg.Partitions(len(vps)), 0
+	}
+	f := &postFamily{cfg: cfg, slots: make([][]post.Slot, n), base: base}
+	for k := range f.slots {
+		if f.slots[k], err = post.ProverSlots(cfg, rnd, vps, k); err != nil {
 			return nil, badInput(fmt.Errorf("porep: %s: %w", cfg.Name, err))
 		}
 	}
-	backend, bname, err := newBackend(s.backend, s.log)
+	return newJob(newSettings(opts), f, start)
+}
+
+// postFamily is FallbackPoSt (FallbackPoStCompound): one circuit per
+// partition of its slots (a sector's challenges each), the proofs
+// concatenated; partition k is blinded as partition base+k.
+type postFamily struct {
+	cfg   *post.Config
+	slots [][]post.Slot
+	base  int
+}
+
+func (f *postFamily) circuit() paramfile.Circuit    { return f.cfg }
+func (f *postFamily) partitions() int               { return len(f.slots) }
+func (f *postFamily) blinding(k int) int            { return f.base + k }
+func (f *postFamily) what() string                  { return "post" }
+func (f *postFamily) segment() (cs.SizeHint, error) { return post.SectorSizeHint(f.cfg) }
+
+func (f *postFamily) build(k int) (cs.Circuit, error) {
+	c, err := post.NewCircuit(f.cfg, f.slots[k])
 	if err != nil {
-		return nil, err
+		return nil, badInput(fmt.Errorf("porep: partition %d: %w", k, err))
 	}
-	params, pvk, err := loadPoStKeys(s, cfg, true)
+	return c, nil
+}
+
+func (f *postFamily) public(k int) ([]fr.Element, error) {
+	public, err := post.PublicInputs(f.slots[k])
 	if err != nil {
-		return nil, err
+		return nil, badInput(fmt.Errorf("porep: partition %d: %w", k, err))
 	}
-	synthPool.Reserve(1)
-	s.log.Info("post start", "proof", cfg.Name, "partitions", len(ks), "backend", bname, "params", params.Name())
-	s.progress(PhaseEvent{Phase: PhaseStart, Partition: -1, Backend: bname})
-	out := make([]byte, 0, len(ks)*groth16.ProofSize)
-	for i, k := range ks {
-		t0 := time.Now()
-		s.progress(PhaseEvent{Phase: PhaseSynthesizing, Partition: k, Backend: bname})
-		a, err := synthesizePoSt(s.ctx, cfg, slots[i], k, synthPool, s.synthWorkers())
-		if err != nil {
-			return nil, err
-		}
-		s.progress(PhaseEvent{Phase: PhaseSynthesized, Partition: k, Backend: bname, Took: time.Since(t0)})
-		public, err := postPublicInputs(slots[i], a, k)
-		if err != nil {
-			return nil, err
-		}
-		rs, err := s.randomness(rsBase + k)
-		if err != nil {
-			return nil, fmt.Errorf("porep: partition %d: %w", k, err)
-		}
-		ps, err := groth16.Prove(s.ctx, backend, params, []*cs.Assignment{a}, []groth16.Randomness{rs})
-		if err != nil {
-			return nil, fmt.Errorf("porep: partition %d: prove: %w", k, err)
-		}
-		if err := verifyPartition(s.paramsDir, cfg, pvk, &ps[0], public, k); err != nil {
-			return nil, err
-		}
-		synthPool.Release(a) // a is not used after this
-		b := ps[0].Bytes()
-		out = append(out, b[:]...)
-		s.progress(PhaseEvent{Phase: PhaseProven, Partition: k, Backend: bname, Took: time.Since(t0)})
-	}
-	s.log.Info("post done", "proof", cfg.Name, "bytes", len(out), "took", time.Since(start))
-	return out, nil
+	return public, nil
 }
 
-// postKeys caches the opened PoSt parameter files by path (and identity).
-var (
-	postKeysMu sync.Mutex
-	postKeys   = map[string]postKeyEntry{}
-)
-
-type postKeyEntry struct {
-	size, mtime int64
-	params      *groth16.Params
-	pvk         *groth16.PreparedVerifyingKey
-	vk          []byte // the .vk's encoding
-}
-
-// postFileError words an os error about a parameter file: missing is
-// ErrParamsNotFound, anything else bad input naming the file.
-func postFileError(path string, err error) error {
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%w: %s", ErrParamsNotFound, path)
-	}
-	var fe *groth16.FormatError
-	var pe *fs.PathError
-	if errors.As(err, &fe) || errors.As(err, &pe) {
-		return badInputf("porep: %s: %w", path, err)
-	}
-	return fmt.Errorf("porep: %s: %w", path, err)
-}
-
-// loadPoStKeys reads cfg's .vk (and, withParams, its .params) from the
-// parameter directory after the production-parameter policy
-// (productionCheck: WithRequireProductionParams, the TEST warning), as
-// loadKeys does.
-func loadPoStKeys(s *settings, cfg *post.Config, withParams bool) (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
-	if err := productionCheck(s, cfg, withParams); err != nil {
-		return nil, nil, err
-	}
-	return loadKeys(s.paramsDir, cfg, cfg.Name, withParams)
-}
-
-// keyFiles is a circuit whose keys loadKeys reads: its parameter paths and
-// its number of public inputs (ONE included).
-type keyFiles interface {
-	parameterFiles
-	NumPublicInputs() int
-}
-
-// loadKeys reads the .vk (and, withParams, the .params) of circuit name
-// from dir, cached per path and identity. The .vk must have one IC point
-// per public input of the circuit, and the .params must hold the same
-// verifying key: parameters of another circuit are bad input.
-func loadKeys(dir string, cfg keyFiles, name string, withParams bool) (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
-	pp, vp, _ := cfg.ParameterPaths(dir)
-	vfi, err := os.Stat(vp)
-	if err != nil {
-		return nil, nil, postFileError(vp, err)
-	}
-	var pfi fs.FileInfo
-	if withParams {
-		if pfi, err = os.Stat(pp); err != nil {
-			return nil, nil, postFileError(pp, err)
-		}
-	}
-	postKeysMu.Lock()
-	defer postKeysMu.Unlock()
-	e, ok := postKeys[vp]
-	if !ok || e.size != vfi.Size() || e.mtime != vfi.ModTime().UnixNano() {
-		vk, err := groth16.ReadVerifyingKeyFile(vp)
-		if err != nil {
-			return nil, nil, postFileError(vp, err)
-		}
-		if len(vk.IC) != cfg.NumPublicInputs() {
-			return nil, nil, badInputf("porep: %s: vk has %d IC points, the %s circuit has %d public inputs (ONE included): a key of another circuit",
-				vp, len(vk.IC), name, cfg.NumPublicInputs())
-		}
-		pvk, err := groth16.PrepareVerifyingKey(vk)
-		if err != nil {
-			return nil, nil, fmt.Errorf("porep: %s: %w", vp, err)
-		}
-		e = postKeyEntry{size: vfi.Size(), mtime: vfi.ModTime().UnixNano(), pvk: pvk, vk: vk.Bytes()}
-		postKeys[vp] = e
-	}
-	if !withParams {
-		return nil, e.pvk, nil
-	}
-	pe, ok := postKeys[pp]
-	if !ok || pe.size != pfi.Size() || pe.mtime != pfi.ModTime().UnixNano() {
-		p, err := groth16.OpenParams(pp, false)
-		if err != nil {
-			return nil, nil, postFileError(pp, err)
-		}
-		pe = postKeyEntry{size: pfi.Size(), mtime: pfi.ModTime().UnixNano(), params: p}
-		postKeys[pp] = pe
-	}
-	if !bytes.Equal(pe.params.VK.Bytes(), e.vk) {
-		return nil, nil, badInputf("porep: %s and %s hold different verifying keys: they come from different setups, and proofs made with this .params would not verify against this .vk", vp, pp)
-	}
-	return pe.params, e.pvk, nil
+func (f *postFamily) finish(_ *settings, proofs []groth16.Proof) ([]byte, error) {
+	return groth16.EncodeProofs(proofs), nil
 }
 
 // postPublicSectors converts the challenged sectors of a verify info:
@@ -516,7 +444,7 @@ func verifyPoSt(s *settings, kind post.Kind, randomness abi.PoStRandomness, proo
 	if err != nil {
 		return false, badInputf("porep: proof: %w", err)
 	}
-	_, pvk, err := loadPoStKeys(s, cfg, false)
+	pvk, err := keysOf(s, cfg).loadVK()
 	if err != nil {
 		return false, err
 	}

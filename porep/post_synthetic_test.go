@@ -73,8 +73,8 @@ func TestPoStProductionParams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err) // preparing reads no parameters
 	}
-	if _, _, err := job.LoadKeys(); !errors.Is(err, ErrBadInput) {
-		t.Errorf("PoStJob.LoadKeys: %v", err)
+	if _, _, err := job.Keys().Load(); !errors.Is(err, ErrBadInput) {
+		t.Errorf("Job.Keys().Load: %v", err)
 	}
 	info := proof.WindowPoStVerifyInfo{Randomness: v.Randomness, Proofs: []proof.PoStProof{{PoStProof: v.Proof, ProofBytes: v.Want}}, ChallengedSectors: v.Sectors, Prover: v.Miner}
 	if _, err := VerifyWindowPoSt(info, opts...); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), ".vk") {

@@ -9,7 +9,6 @@ package porep
 // porep/update.
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -146,111 +145,63 @@ func updateProveInputs(proofType abi.RegisteredUpdateProof, oldSealedCID, newSea
 // WithSynthesisWorkers (challenges synthesized in parallel),
 // WithRequireProductionParams, WithContext, WithLogger, WithProgress.
 func GenerateUpdateProofWithVanilla(proofType abi.RegisteredUpdateProof, oldSealedCID, newSealedCID, unsealedCID cid.Cid, vanillaProofs [][]byte, opts ...Option) ([]byte, error) {
+	j, err := PrepareUpdate(proofType, oldSealedCID, newSealedCID, unsealedCID, vanillaProofs, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return j.prove()
+}
+
+// PrepareUpdate checks the arguments of GenerateUpdateProofWithVanilla
+// exactly as it does (errors wrap ErrBadInput and name the field) and
+// returns its partitions as a Job with the options it takes. A scheduler
+// that runs the steps itself (porep/engine) owns backends, randomness and
+// workers: of opts, only WithParamsDir, WithRequireProductionParams,
+// WithDigestCacheFile, WithLogger and WithProgress matter to it.
+func PrepareUpdate(proofType abi.RegisteredUpdateProof, oldSealedCID, newSealedCID, unsealedCID cid.Cid, vanillaProofs [][]byte, opts ...Option) (*Job, error) {
+	start := time.Now()
 	in, err := updateProveInputs(proofType, oldSealedCID, newSealedCID, unsealedCID, vanillaProofs)
 	if err != nil {
 		return nil, err
 	}
-	return proveUpdate(newSettings(opts), in)
+	return newJob(newSettings(opts), &updateFamily{in}, start)
 }
 
-// proveUpdate proves every partition of in, synthesis of partition k+1
-// overlapping the proof of k (WithMaxPartitionsInFlight), and checks each
-// proof against the .vk.
-func proveUpdate(s *settings, in *updateInputs) ([]byte, error) {
-	start := time.Now()
-	cfg := in.cfg
-	backend, bname, err := newBackend(s.backend, s.log)
-	if err != nil {
-		return nil, err
-	}
-	if err := productionCheck(s, cfg, true); err != nil {
-		return nil, err
-	}
-	params, pvk, err := loadKeys(s.paramsDir, cfg, cfg.Name, true)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := update.SizeHintFor(cfg); err != nil {
-		return nil, fmt.Errorf("porep: %w", err)
-	}
-	s.log.Info("update start", "proof", cfg.Name, "partitions", cfg.Partitions, "backend", bname, "params", params.Name())
-	s.progress(PhaseEvent{Phase: PhaseStart, Partition: -1, Backend: bname})
-	ctx := s.ctx
-	proofs := make([]groth16.Proof, cfg.Partitions)
-	synth := func(k int) (*cs.Assignment, error) {
-		t0 := time.Now()
-		s.progress(PhaseEvent{Phase: PhaseSynthesizing, Partition: k, Backend: bname})
-		a, err := synthesizeUpdate(ctx, cfg, &in.comms, in.proofs[k], k, synthPool, s.synthWorkers())
-		if err != nil {
-			return nil, err
-		}
-		s.progress(PhaseEvent{Phase: PhaseSynthesized, Partition: k, Backend: bname, Took: time.Since(t0)})
-		return a, nil
-	}
-	prove := func(k int, a *cs.Assignment) error {
-		t0 := time.Now()
-		public, err := updatePublicInputs(cfg, &in.comms, a, k)
-		if err != nil {
-			return err
-		}
-		rs, err := s.randomness(k)
-		if err != nil {
-			return fmt.Errorf("porep: partition %d: %w", k, err)
-		}
-		ps, err := groth16.Prove(ctx, backend, params, []*cs.Assignment{a}, []groth16.Randomness{rs})
-		if err != nil {
-			return fmt.Errorf("porep: partition %d: prove: %w", k, err)
-		}
-		if err := verifyPartition(s.paramsDir, cfg, pvk, &ps[0], public, k); err != nil {
-			return err
-		}
-		proofs[k] = ps[0]
-		synthPool.Release(a) // a is not used after this
-		s.progress(PhaseEvent{Phase: PhaseProven, Partition: k, Backend: bname, Took: time.Since(t0)})
-		return nil
-	}
-	synthPool.Reserve(s.inFlight)
-	if err := pipeline(ctx, cfg.Partitions, s.inFlight, synth, prove); err != nil {
-		return nil, err
-	}
-	s.log.Info("update done", "proof", cfg.Name, "bytes", cfg.ProofSize(), "took", time.Since(start))
-	return groth16.EncodeProofs(proofs), nil
-}
+// updateFamily is SnapDeals (EmptySectorUpdateCompound): one
+// EmptySectorUpdate circuit per partition, the proofs concatenated.
+type updateFamily struct{ *updateInputs }
 
-// synthesizeUpdate synthesizes partition k's circuit into an assignment
-// from pool, its challenges on up to workers goroutines (1:
-// sequentially).
-func synthesizeUpdate(ctx context.Context, cfg *update.Config, c *updateCommitments, p *update.PartitionProof, k int, pool *cs.BufferPool, workers int) (*cs.Assignment, error) {
-	hint, err := update.SizeHintFor(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("porep: %w", err)
-	}
-	circ, err := update.NewCircuit(cfg, k, &c.ROld, &c.DNew, &c.RNew, p)
+func (f *updateFamily) circuit() paramfile.Circuit    { return f.cfg }
+func (f *updateFamily) partitions() int               { return f.cfg.Partitions }
+func (f *updateFamily) blinding(k int) int            { return k }
+func (f *updateFamily) what() string                  { return "update" }
+func (f *updateFamily) segment() (cs.SizeHint, error) { return update.ChallengeSizeHint(f.cfg) }
+
+func (f *updateFamily) build(k int) (cs.Circuit, error) {
+	c := &f.comms
+	circ, err := update.NewCircuit(f.cfg, k, &c.ROld, &c.DNew, &c.RNew, f.proofs[k])
 	if err != nil {
 		return nil, badInput(fmt.Errorf("porep: partition %d: %w", k, err))
 	}
-	pa := pool.NewProvingAssignment(hint)
-	if workers > 1 {
-		err = circ.SynthesizeParallel(ctx, pa, workers)
-	} else {
-		err = circ.Synthesize(ctx, pa)
-	}
-	a := pa.Assignment()
-	if err != nil {
-		pool.Release(a)
-		return nil, fmt.Errorf("porep: partition %d: synthesize: %w", k, err)
-	}
-	return a, nil
+	return circ, nil
+}
+
+func (f *updateFamily) public(k int) ([]fr.Element, error) {
+	return updatePublicInputs(f.cfg, &f.comms, k)
+}
+
+func (f *updateFamily) finish(_ *settings, proofs []groth16.Proof) ([]byte, error) {
+	return groth16.EncodeProofs(proofs), nil
 }
 
 // updatePublicInputs returns partition k's public inputs as the verifier
-// derives them, after checking that a (when not nil) carries them.
-func updatePublicInputs(cfg *update.Config, c *updateCommitments, a *cs.Assignment, k int) ([]fr.Element, error) {
+// derives them.
+func updatePublicInputs(cfg *update.Config, c *updateCommitments, k int) ([]fr.Element, error) {
 	public, err := update.PublicInputs(cfg, k, &c.ROld, &c.DNew, &c.RNew)
 	if err != nil {
 		return nil, badInput(fmt.Errorf("porep: %w", err))
 	}
-	return public, checkInputs(a, public, k)
+	return public, nil
 }
 
 // VerifyReplicaUpdate is filecoin-ffi's VerifyReplicaUpdate (filecoin-proofs
@@ -280,34 +231,15 @@ func VerifyReplicaUpdate(info proof.ReplicaUpdateInfo, opts ...Option) (bool, er
 	if err != nil {
 		return false, badInputf("porep: proof: %w", err)
 	}
-	if err := productionCheck(s, cfg, false); err != nil {
-		return false, err
-	}
-	_, pvk, err := loadKeys(s.paramsDir, cfg, cfg.Name, false)
+	pvk, err := keysOf(s, cfg).loadVK()
 	if err != nil {
 		return false, err
 	}
 	publics := make([][]fr.Element, cfg.Partitions)
 	for k := range publics {
-		if publics[k], err = updatePublicInputs(cfg, &comms, nil, k); err != nil {
+		if publics[k], err = updatePublicInputs(cfg, &comms, k); err != nil {
 			return false, err
 		}
 	}
 	return verifyProofs(pvk, ps, publics)
-}
-
-// UpdateParameterPaths returns cfg's .params and .vk paths in the
-// parameter directory opts select (WithParamsDir, else the default).
-func UpdateParameterPaths(cfg *update.Config, opts ...Option) (params, vk string) {
-	params, vk, _ = cfg.ParameterPaths(newSettings(opts).paramsDir)
-	return params, vk
-}
-
-// UpdateTestCircuit is cfg's circuit for paramfile.GenerateTestParamsFor
-// (`cuseal params generate --circuit update`): its official file names and
-// identity, and the R1CS of its blank circuit (update.BlankCircuit, as
-// rust-fil-proofs' parameter generation).
-func UpdateTestCircuit(cfg *update.Config) paramfile.TestCircuit {
-	c := *cfg
-	return blankTestCircuit(c.Name, c.SectorSize, &c, func() blankCircuit { return update.BlankCircuit(&c) })
 }

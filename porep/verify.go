@@ -87,10 +87,7 @@ func VerifySeal(info proof.SealVerifyInfo, opts ...Option) (bool, error) {
 		return false, badInputf("porep: proof is %d bytes, want %d (%d partitions × %d) for %s",
 			len(info.Proof), want, cfg.Partitions, groth16.ProofSize, cfg.Name)
 	}
-	if err := productionCheck(s, &cfg, false); err != nil {
-		return false, err
-	}
-	pvk, err := paramfile.LoadVK(s.paramsDir, &cfg)
+	pvk, err := keysOf(s, &cfg).loadVK()
 	if err != nil {
 		return false, err
 	}

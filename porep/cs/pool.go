@@ -121,25 +121,28 @@ func (s *bufferSet) fits(n, aux, in int) bool {
 
 // NewProvingAssignment is cs.NewProvingAssignment with storage from the
 // pool: a kept set that fits hint (exactly sized sets are kept per shape),
-// else a new one. Sets of other shapes are dropped then.
+// else a new one. Sets of other shapes are dropped then. A nil pool gives
+// new storage that Release does not keep.
 func (bp *BufferPool) NewProvingAssignment(hint SizeHint) *ProvingAssignment {
 	n := hint.Constraints + hint.Inputs
 	in := max(hint.Inputs, 1)
 	var set *bufferSet
-	bp.mu.Lock()
-	for i, s := range bp.free {
-		if s.fits(n, hint.Aux, in) {
-			set = s
-			bp.free = append(bp.free[:i], bp.free[i+1:]...)
-			break
+	if bp != nil {
+		bp.mu.Lock()
+		for i, s := range bp.free {
+			if s.fits(n, hint.Aux, in) {
+				set = s
+				bp.free = append(bp.free[:i], bp.free[i+1:]...)
+				break
+			}
 		}
+		if set == nil {
+			// Another shape: what is kept would only hold memory.
+			clear(bp.free)
+			bp.free = bp.free[:0]
+		}
+		bp.mu.Unlock()
 	}
-	if set == nil {
-		// Another shape: what is kept would only hold memory.
-		clear(bp.free)
-		bp.free = bp.free[:0]
-	}
-	bp.mu.Unlock()
 	if set == nil {
 		set = &bufferSet{
 			a: makeFr(n), b: makeFr(n), c: makeFr(n),
@@ -155,7 +158,9 @@ func (bp *BufferPool) NewProvingAssignment(hint SizeHint) *ProvingAssignment {
 		bDenIn:  bitmap{words: set.den[1][:0]},
 		bDenAux: bitmap{words: set.den[2][:0]},
 		cands:   make([]cand, 0, 64),
-		pooled:  set,
+	}
+	if bp != nil {
+		p.pooled = set
 	}
 	p.abc0 = [3]*fr.Element{ptr0(p.a), ptr0(p.b), ptr0(p.c)}
 	p.AllocInput(&frOne)
@@ -165,9 +170,9 @@ func (bp *BufferPool) NewProvingAssignment(hint SizeHint) *ProvingAssignment {
 // Release hands a's storage back to the pool; a and every slice taken from
 // it must not be used afterwards (the next assignment overwrites them).
 // Assignments not made by a BufferPool, or whose vectors outgrew their
-// hint, are ignored; releasing twice is a no-op.
+// hint, are ignored; releasing twice, or to a nil pool, is a no-op.
 func (bp *BufferPool) Release(a *Assignment) {
-	if a == nil || a.pooled == nil {
+	if bp == nil || a == nil || a.pooled == nil {
 		return
 	}
 	set := a.pooled

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/stacked"
@@ -123,17 +124,18 @@ type paramsSpec struct {
 	load  func() (*keys, error)
 }
 
-// newParamsSpec is the spec of a parameter file whose keys load loads and
-// evict drops from porep's process-wide cache.
-func newParamsSpec(id, file string, bytes uint64, load func() (*groth16.Params, *groth16.PreparedVerifyingKey, error), evict func()) *paramsSpec {
+// newParamsSpec is the spec of circuit id's keys k (porep.Keys: loaded
+// and evicted through porep/paramfile's process-wide cache).
+func newParamsSpec(id string, k *porep.Keys, bytes uint64) *paramsSpec {
+	file, _ := k.Paths()
 	return &paramsSpec{
 		id: id, file: file, bytes: bytes,
 		load: func() (*keys, error) {
-			p, pvk, err := load()
+			p, pvk, err := k.Load()
 			if err != nil {
 				return nil, err
 			}
-			return &keys{params: p, pvk: pvk, evict: evict}, nil
+			return &keys{params: p, pvk: pvk, evict: func() { k.Evict() }}, nil
 		},
 	}
 }

@@ -35,14 +35,14 @@ func (pk *porepKind) prepare(req *Request) (plan, error) {
 		}
 		return nil, err
 	}
-	cfg := job.Config()
+	cfg := job.Circuit().(*stacked.SectorConfig)
 	if cfg.Registered && uint64(cfg.Proof) != req.RegisteredProof {
 		return nil, badInputf("engine: POREP_SEAL_COMMIT: registered_proof = %d, but the C1 output is for %s (%d)", req.RegisteredProof, cfg.Name, uint64(cfg.Proof))
 	}
 	if req.SectorSize != 0 && req.SectorSize != cfg.SectorSize {
 		return nil, badInputf("engine: POREP_SEAL_COMMIT: sector_size = %d, but the C1 output is for %s (sector size %d)", req.SectorSize, cfg.Name, cfg.SectorSize)
 	}
-	m, err := job.Memory(pk.backend)
+	m, err := job.Keys().Memory(pk.backend)
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
@@ -60,12 +60,7 @@ func circuitID(cfg *stacked.SectorConfig) string {
 
 func (pk *porepKind) spec(cfg *stacked.SectorConfig, bytes uint64) *paramsSpec {
 	c := *cfg
-	file, _ := porep.ParameterPaths(&c, pk.opts...)
-	return newParamsSpec(circuitID(&c), file, bytes,
-		func() (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
-			return porep.LoadCommit2Keys(&c, pk.opts...)
-		},
-		func() { porep.EvictCommit2Keys(&c, pk.opts...) })
+	return newParamsSpec(circuitID(&c), porep.KeysFor(&c, pk.opts...), bytes)
 }
 
 // circuit knows the interactive PoRep circuits of every sector size
@@ -80,7 +75,7 @@ func (pk *porepKind) circuit(id string) (*paramsSpec, bool) {
 		if err != nil || circuitID(&cfg) != id {
 			continue
 		}
-		m, err := porep.EstimateCommit2Memory(&cfg, pk.backend, 1, false, porep.ParamsFileSize(&cfg, pk.opts...))
+		m, err := porep.KeysFor(&cfg, pk.opts...).Memory(pk.backend)
 		if err != nil {
 			return nil, false
 		}
@@ -89,19 +84,9 @@ func (pk *porepKind) circuit(id string) (*paramsSpec, bool) {
 	return nil, false
 }
 
-// partitionJob is a porep job of several partition circuits
-// (porep.Commit2Job, porep.UpdateJob).
-type partitionJob interface {
-	Partitions() int
-	SynthesizePartition(ctx context.Context, k int, pool *cs.BufferPool, workers int) (*cs.Assignment, error)
-	PublicInputs(k int, a *cs.Assignment) ([]fr.Element, error)
-	VerifyPartition(pvk *groth16.PreparedVerifyingKey, k int, proof *groth16.Proof, public []fr.Element) error
-	Finish(proofs []groth16.Proof) ([]byte, error)
-}
-
-// jobPlan is the plan of a partitionJob.
+// jobPlan is the plan of a porep.Job, of any kind.
 type jobPlan struct {
-	job   partitionJob
+	job   *porep.Job
 	pool  *cs.BufferPool
 	spec  *paramsSpec
 	bytes uint64
@@ -112,13 +97,17 @@ type jobPlan struct {
 	public [][]fr.Element
 }
 
-func newJobPlan(job partitionJob, pool *cs.BufferPool, spec *paramsSpec, bytes uint64) *jobPlan {
+func newJobPlan(job *porep.Job, pool *cs.BufferPool, spec *paramsSpec, bytes uint64) *jobPlan {
 	return &jobPlan{job: job, pool: pool, spec: spec, bytes: bytes, public: make([][]fr.Element, job.Partitions())}
 }
 
 func (p *jobPlan) partitions() int        { return p.job.Partitions() }
 func (p *jobPlan) params() *paramsSpec    { return p.spec }
 func (p *jobPlan) partitionBytes() uint64 { return p.bytes }
+
+// blindingIndex: a WindowPoSt partition is blinded as partition
+// partition_index, as porep blinds it.
+func (p *jobPlan) blindingIndex(k int) int { return p.job.BlindingIndex(k) }
 
 func (p *jobPlan) synthesize(ctx context.Context, k, threads int) (*cs.Assignment, error) {
 	a, err := p.job.SynthesizePartition(ctx, k, p.pool, threads)

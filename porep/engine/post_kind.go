@@ -3,16 +3,13 @@
 package engine
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
 
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/cs"
-	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/post"
 )
 
@@ -51,7 +48,7 @@ func (pk *postKind) prepare(req *Request) (plan, error) {
 	if req.SectorSize != 0 && req.SectorSize != cfg.SectorSize {
 		return nil, badInputf("engine: %s: sector_size = %d, but registered_proof %d (%s) is for sector size %d", pk.name(), req.SectorSize, req.RegisteredProof, cfg.Name, cfg.SectorSize)
 	}
-	var job *porep.PoStJob
+	var job *porep.Job
 	if pk.kind == post.Winning {
 		if req.PartitionIndex != 0 {
 			return nil, badInputf("engine: %s: partition_index = %d, WinningPoSt has one circuit", pk.name(), req.PartitionIndex)
@@ -66,11 +63,11 @@ func (pk *postKind) prepare(req *Request) (plan, error) {
 		}
 		return nil, err
 	}
-	m, err := job.Memory(pk.backend)
+	m, err := job.Keys().Memory(pk.backend)
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
-	return &postPlan{job: job, pool: pk.pool, spec: pk.spec(job.Config(), m.Params), bytes: m.PerPartition + m.Backend}, nil
+	return newJobPlan(job, pk.pool, pk.spec(&cfg, m.Params), m.PerPartition+m.Backend), nil
 }
 
 // postCircuitID is the cuzk-style id of cfg's circuit: winning-32g,
@@ -84,12 +81,7 @@ func postCircuitID(cfg *post.Config) string {
 
 func (pk *postKind) spec(cfg *post.Config, bytes uint64) *paramsSpec {
 	c := *cfg
-	file, _ := porep.PoStParameterPaths(&c, pk.opts...)
-	return newParamsSpec(postCircuitID(&c), file, bytes,
-		func() (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
-			return porep.LoadPoStKeys(&c, pk.opts...)
-		},
-		func() { porep.EvictPoStKeys(&c, pk.opts...) })
+	return newParamsSpec(postCircuitID(&c), porep.KeysFor(&c, pk.opts...), bytes)
 }
 
 // circuit knows the PoSt circuits of its kind for every sector size.
@@ -98,55 +90,11 @@ func (pk *postKind) circuit(id string) (*paramsSpec, bool) {
 		if cfg.Kind != pk.kind || postCircuitID(&cfg) != id {
 			continue
 		}
-		m, err := porep.EstimatePoStMemory(&cfg, pk.backend, pk.opts...)
+		m, err := porep.KeysFor(&cfg, pk.opts...).Memory(pk.backend)
 		if err != nil {
 			return nil, false
 		}
 		return pk.spec(&cfg, m.Params), true
 	}
 	return nil, false
-}
-
-type postPlan struct {
-	job   *porep.PoStJob
-	pool  *cs.BufferPool
-	spec  *paramsSpec
-	bytes uint64
-	// public is checked against the assignment at synthesis; written by the
-	// synthesis goroutine, read by the proving one after the engine's lock
-	// hands the partition over.
-	public []fr.Element
-}
-
-func (p *postPlan) partitions() int        { return 1 }
-func (p *postPlan) params() *paramsSpec    { return p.spec }
-func (p *postPlan) partitionBytes() uint64 { return p.bytes }
-
-// blindingIndex: a WindowPoSt partition is blinded as partition
-// partition_index, as porep blinds it.
-func (p *postPlan) blindingIndex(int) int { return p.job.Index() }
-
-func (p *postPlan) synthesize(ctx context.Context, _ int, threads int) (*cs.Assignment, error) {
-	a, err := p.job.Synthesize(ctx, p.pool, threads)
-	if err != nil {
-		return nil, err
-	}
-	if p.public, err = p.job.PublicInputs(a); err != nil {
-		p.pool.Release(a)
-		return nil, err
-	}
-	return a, nil
-}
-
-func (p *postPlan) release(a *cs.Assignment) { p.pool.Release(a) }
-
-func (p *postPlan) verify(_ int, _ *cs.Assignment, proof *groth16.Proof, keys *keys) error {
-	return p.job.Verify(keys.pvk, proof, p.public)
-}
-
-func (p *postPlan) finish(proofs []groth16.Proof) ([]byte, error) {
-	if len(proofs) != 1 {
-		return nil, fmt.Errorf("engine: %d proofs for one PoSt circuit", len(proofs))
-	}
-	return groth16.EncodeProofs(proofs), nil
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/cs"
-	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/update"
 )
 
@@ -67,11 +66,11 @@ func (uk *updateKind) prepare(req *Request) (plan, error) {
 		}
 		return nil, err
 	}
-	m, err := job.Memory(uk.backend)
+	m, err := job.Keys().Memory(uk.backend)
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
-	return newJobPlan(job, uk.pool, uk.spec(job.Config(), m.Params), m.PerPartition+m.Backend), nil
+	return newJobPlan(job, uk.pool, uk.spec(&cfg, m.Params), m.PerPartition+m.Backend), nil
 }
 
 // updateCircuitID is the cuzk-style id of cfg's circuit: snap-32g.
@@ -79,12 +78,7 @@ func updateCircuitID(cfg *update.Config) string { return "snap-" + sizeID(cfg.Se
 
 func (uk *updateKind) spec(cfg *update.Config, bytes uint64) *paramsSpec {
 	c := *cfg
-	file, _ := porep.UpdateParameterPaths(&c, uk.opts...)
-	return newParamsSpec(updateCircuitID(&c), file, bytes,
-		func() (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
-			return porep.LoadUpdateKeys(&c, uk.opts...)
-		},
-		func() { porep.EvictUpdateKeys(&c, uk.opts...) })
+	return newParamsSpec(updateCircuitID(&c), porep.KeysFor(&c, uk.opts...), bytes)
 }
 
 // circuit knows the update circuits of every sector size.
@@ -93,7 +87,7 @@ func (uk *updateKind) circuit(id string) (*paramsSpec, bool) {
 		if updateCircuitID(&cfg) != id {
 			continue
 		}
-		m, err := porep.EstimateUpdateMemory(&cfg, uk.backend, uk.opts...)
+		m, err := porep.KeysFor(&cfg, uk.opts...).Memory(uk.backend)
 		if err != nil {
 			return nil, false
 		}

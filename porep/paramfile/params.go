@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/cuseal/cuseal/porep/groth16"
-	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 // ErrParamsNotFound is returned when a parameter or verifying-key file is
@@ -59,18 +58,18 @@ var (
 	vkCache       = map[string]cachedVK{}
 )
 
-// Evict drops cfg's .params and .vk in dir from the process-wide caches (a
+// Evict drops c's .params and .vk in dir from the process-wide caches (a
 // later LoadParams, LoadVK or LoadProvingKeys maps and prepares them again)
 // and reports whether the .params was loaded. The mapping is released when
 // its last user lets go of it (a finalizer calls Close), so a proof still
 // running on it is not disturbed. The engine's parameter residency uses it.
-func Evict(dir string, cfg *stacked.SectorConfig) (wasLoaded bool) {
-	pp, vp, _ := cfg.ParameterPaths(dir)
+func Evict(dir string, c Circuit) (wasLoaded bool) {
+	pp, vp, _ := c.ParameterPaths(dir)
 	paramsCacheMu.Lock()
 	defer paramsCacheMu.Unlock()
-	if c, ok := paramsCache[pp]; ok {
+	if e, ok := paramsCache[pp]; ok {
 		delete(paramsCache, pp)
-		runtime.SetFinalizer(c.p, (*groth16.Params).Close)
+		runtime.SetFinalizer(e.p, (*groth16.Params).Close)
 		wasLoaded = true
 	}
 	delete(vkCache, vp)
@@ -150,32 +149,32 @@ func paramFileError(path string, err error) error {
 	return badInputf("porep: %s: %w", path, err)
 }
 
-// LoadParams opens (or returns the already opened) .params file of cfg in
+// LoadParams opens (or returns the already opened) .params file of c in
 // dir, unchecked as rust-fil-proofs reads it in production, and checks its
-// .meta (sector size) and its shape against cfg's circuit (one IC point
-// per public input, L and domain sizes). The mapping is kept for the life
-// of the process, keyed by path, size and mtime; the caller must not close
+// .meta (sector size) and its shape against the circuit (one IC point per
+// public input, L and domain sizes). The mapping is kept for the life of
+// the process, keyed by path, size and mtime; the caller must not close
 // it. Errors wrap ErrParamsNotFound or ErrBadInput, naming the file, or are
 // internal (a failed mmap).
-func LoadParams(dir string, cfg *stacked.SectorConfig) (*groth16.Params, error) {
-	path, _, _ := cfg.ParameterPaths(dir)
+func LoadParams(dir string, c Circuit) (*groth16.Params, error) {
+	path, _, _ := c.ParameterPaths(dir)
 	id, err := StatID(path)
 	if err != nil {
 		return nil, err
 	}
 	paramsCacheMu.Lock()
 	defer paramsCacheMu.Unlock()
-	if c, ok := paramsCache[path]; ok && c.id == id {
-		return c.p, nil
+	if e, ok := paramsCache[path]; ok && e.id == id {
+		return e.p, nil
 	}
-	if err := checkMeta(dir, cfg); err != nil {
+	if err := checkMeta(dir, c); err != nil {
 		return nil, err
 	}
 	p, err := groth16.OpenParams(path, false)
 	if err != nil {
 		return nil, paramReadError(path, err)
 	}
-	if err := checkParamsShape(path, p, cfg); err != nil {
+	if err := checkParamsShape(path, p, c); err != nil {
 		p.Close()
 		return nil, err
 	}
@@ -185,36 +184,36 @@ func LoadParams(dir string, cfg *stacked.SectorConfig) (*groth16.Params, error) 
 	return p, nil
 }
 
-// LoadVK reads (or returns the already prepared) .vk file of cfg in dir,
-// cached like LoadParams; a key with another IC count than cfg's public
-// inputs wraps ErrBadInput.
-func LoadVK(dir string, cfg *stacked.SectorConfig) (*groth16.PreparedVerifyingKey, error) {
-	_, pvk, err := loadVKFile(dir, cfg)
+// LoadVK reads (or returns the already prepared) .vk file of c in dir,
+// cached like LoadParams, after checking the .meta; a key with another IC
+// count than c's public inputs wraps ErrBadInput.
+func LoadVK(dir string, c Circuit) (*groth16.PreparedVerifyingKey, error) {
+	_, pvk, err := loadVKFile(dir, c)
 	return pvk, err
 }
 
 // loadVKFile is LoadVK returning the decoded key too.
-func loadVKFile(dir string, cfg *stacked.SectorConfig) (*groth16.VerifyingKey, *groth16.PreparedVerifyingKey, error) {
-	_, path, _ := cfg.ParameterPaths(dir)
+func loadVKFile(dir string, c Circuit) (*groth16.VerifyingKey, *groth16.PreparedVerifyingKey, error) {
+	_, path, _ := c.ParameterPaths(dir)
 	id, err := StatID(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	paramsCacheMu.Lock()
 	defer paramsCacheMu.Unlock()
-	if c, ok := vkCache[path]; ok && c.id == id {
-		return c.vk, c.pvk, nil
+	if e, ok := vkCache[path]; ok && e.id == id {
+		return e.vk, e.pvk, nil
 	}
-	if err := checkMeta(dir, cfg); err != nil {
+	if err := checkMeta(dir, c); err != nil {
 		return nil, nil, err
 	}
 	vk, err := groth16.ReadVerifyingKeyFile(path)
 	if err != nil {
 		return nil, nil, paramReadError(path, err)
 	}
-	if len(vk.IC) != cfg.NumPublicInputs() {
+	if len(vk.IC) != c.NumPublicInputs() {
 		return nil, nil, badInputf("porep: %s: vk has %d IC points, the %s circuit has %d public inputs (ONE included): parameters for another circuit",
-			path, len(vk.IC), cfg.Name, cfg.NumPublicInputs())
+			path, len(vk.IC), c.ProofName(), c.NumPublicInputs())
 	}
 	pvk, err := groth16.PrepareVerifyingKey(vk)
 	if err != nil {
@@ -240,23 +239,25 @@ func paramReadError(path string, err error) error {
 	return fmt.Errorf("porep: %s: %w", path, err)
 }
 
-// LoadProvingKeys loads cfg's .params and .vk from dir and checks that the
+// LoadProvingKeys loads c's .params and .vk from dir and checks that the
 // .vk file, which verifiers (cuseal verify, rust-fil-proofs verify_seal,
-// the chain) use, holds the same verifying key as the .params file the
-// prover uses: porep.SealCommitPhase2 self-verifies with the .vk, and a pair from
-// two setups would otherwise yield proofs that only the .params's own key
-// accepts. The comparison is of the encoded points (about 4.7 KB), done on
-// every call; the files themselves are cached.
-func LoadProvingKeys(dir string, cfg *stacked.SectorConfig) (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
-	params, err := LoadParams(dir, cfg)
+// verify_*_post and verify_empty_sector_update_proof, the chain) use, holds
+// the same verifying key as the .params file the prover uses: porep's
+// provers self-verify with the .vk, and a pair from two setups would
+// otherwise yield proofs that only the .params's own key accepts; the
+// error names both files and the first differing field. The comparison is
+// of the decoded points (about 4.7 KB for PoRep), done on every call; the
+// files themselves are cached.
+func LoadProvingKeys(dir string, c Circuit) (*groth16.Params, *groth16.PreparedVerifyingKey, error) {
+	params, err := LoadParams(dir, c)
 	if err != nil {
 		return nil, nil, err
 	}
-	vk, pvk, err := loadVKFile(dir, cfg)
+	vk, pvk, err := loadVKFile(dir, c)
 	if err != nil {
 		return nil, nil, err
 	}
-	pp, vp, _ := cfg.ParameterPaths(dir)
+	pp, vp, _ := c.ParameterPaths(dir)
 	if field := vkDifference(&params.VK, vk); field != "" {
 		return nil, nil, badInputf("porep: %s and %s hold different verifying keys (first difference: %s): they come from different setups, and proofs made with this .params would not verify against this .vk; %s",
 			vp, pp, field, whichKeyIsWrong(vp, pp))
@@ -291,11 +292,11 @@ func vkDifference(a, b *groth16.VerifyingKey) string {
 	return ""
 }
 
-// checkMeta compares the sector_size of cfg's .meta file in dir, when there
+// checkMeta compares the sector_size of c's .meta file in dir, when there
 // is one (rust-fil-proofs CacheEntryMetadata, {"sector_size": N}), with
-// cfg's sector size.
-func checkMeta(dir string, cfg *stacked.SectorConfig) error {
-	_, _, path := cfg.ParameterPaths(dir)
+// c's sector size.
+func checkMeta(dir string, c Circuit) error {
+	_, _, path := c.ParameterPaths(dir)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -309,49 +310,46 @@ func checkMeta(dir string, cfg *stacked.SectorConfig) error {
 	if err := json.Unmarshal(data, &meta); err != nil || meta.SectorSize == nil {
 		return badInputf("porep: %s: not a parameter metadata file (want {\"sector_size\": N})", path)
 	}
-	if *meta.SectorSize != cfg.SectorSize {
+	if *meta.SectorSize != c.ProofSectorSize() {
 		return badInputf("porep: %s: sector_size %d, but %s has sector size %d: parameters for another sector size",
-			path, *meta.SectorSize, cfg.Name, cfg.SectorSize)
+			path, *meta.SectorSize, c.ProofName(), c.ProofSectorSize())
 	}
 	return nil
 }
 
 // checkParamsShape compares the query counts in p's header with the shape
-// of cfg's circuit (stacked.SizeHintFor, exact): one IC point per public
-// input, one L point per auxiliary variable, and an H query of domain−1
-// points where the domain is the smallest power of two holding the
-// constraints plus one row per input (bellperson's generator). Parameters
-// for another sector size would otherwise only fail after synthesis.
-func checkParamsShape(path string, p *groth16.Params, cfg *stacked.SectorConfig) error {
-	if len(p.VK.IC) != cfg.NumPublicInputs() {
+// of c's circuit (Circuit.Size, exact): one IC point per public input, one
+// L point per auxiliary variable, and an H query of domain−1 points where
+// the domain is the smallest power of two holding the constraints plus one
+// row per input (bellperson's generator). Parameters for another sector
+// size would otherwise only fail after synthesis.
+func checkParamsShape(path string, p *groth16.Params, c Circuit) error {
+	if len(p.VK.IC) != c.NumPublicInputs() {
 		return badInputf("porep: %s: vk has %d IC points, the %s circuit has %d public inputs (ONE included): parameters for another circuit",
-			path, len(p.VK.IC), cfg.Name, cfg.NumPublicInputs())
+			path, len(p.VK.IC), c.ProofName(), c.NumPublicInputs())
 	}
-	hint, err := stacked.SizeHintFor(cfg)
+	hint, err := c.SizeHint()
 	if err != nil {
 		return fmt.Errorf("porep: %w", err)
 	}
-	domain := 1
-	for domain < hint.Constraints+hint.Inputs {
-		domain <<= 1
-	}
+	domain := domainSize(hint)
 	if p.NumL() != hint.Aux || p.DomainSize() != domain {
 		return badInputf("porep: %s: parameters for %d auxiliary variables and a domain of %d, the %s circuit has %d and %d: parameters for another sector size or circuit",
-			path, p.NumL(), p.DomainSize(), cfg.Name, hint.Aux, domain)
+			path, p.NumL(), p.DomainSize(), c.ProofName(), hint.Aux, domain)
 	}
 	return nil
 }
 
-// CheckParamsHeader checks the shape of cfg's .params file in dir against
+// CheckParamsHeader checks the shape of c's .params file in dir against
 // the circuit when the file is there and its header reads, for
 // porep.VerifySeal: it needs only the .vk, and a .params file it cannot open
 // is not its concern. Only an ErrBadInput error is returned.
-func CheckParamsHeader(dir string, cfg *stacked.SectorConfig) error {
-	path, _, _ := cfg.ParameterPaths(dir)
+func CheckParamsHeader(dir string, c Circuit) error {
+	path, _, _ := c.ParameterPaths(dir)
 	if _, err := os.Stat(path); err != nil {
 		return nil
 	}
-	if _, err := LoadParams(dir, cfg); errors.Is(err, ErrBadInput) {
+	if _, err := LoadParams(dir, c); errors.Is(err, ErrBadInput) {
 		return err
 	}
 	return nil

@@ -3,6 +3,7 @@
 package paramfile
 
 import (
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -84,31 +85,31 @@ func ReadTestStamp(path string) (*TestStamp, error) {
 	return &st, nil
 }
 
-// recordR1CS synthesizes cfg's blank circuit (one partition) into a
+// recordR1CS synthesizes c's blank circuit (one partition) into a
 // cs.Recorder and returns the R1CS as the prover sees it (per-input rows
 // included): the first stage of GenerateTestParams, what the parameters
-// are generated from. It is not exported: nothing else needs the blank
-// circuit's R1CS (bench synth and the golden tests record their own
-// circuits with cs.NewRecorder).
-func recordR1CS(cfg *stacked.SectorConfig) (*cs.R1CS, error) {
+// are generated from.
+func recordR1CS(c Circuit) (*cs.R1CS, error) {
 	rec := cs.NewRecorder()
-	if err := stacked.BlankCircuit(cfg).Synthesize(rec); err != nil {
-		return nil, fmt.Errorf("porep: record %s: %w", cfg.Name, err)
+	if err := c.BlankCircuit().Synthesize(context.Background(), rec); err != nil {
+		return nil, fmt.Errorf("porep: record %s: %w", c.ProofName(), err)
 	}
 	return rec.R1CS(), nil
 }
 
-// GenerateTestParams writes INSECURE Groth16 parameters for cfg's circuit
-// into dir under the Filecoin file names (.params, .vk, .meta) so that
-// porep.SealCommitPhase2 and porep.VerifySeal find them with
-// porep.WithParamsDir(dir): the blank circuit is recorded (recordR1CS) and groth16.Setup runs with toxic
-// waste derived from seed (groth16.ToxicWasteFromSeed). A stamp file
-// "<stem>.cuseal-test.json" names the seed and R1CS digest; when it and the
-// parameter files already match, nothing is regenerated (Reused). When
-// parameter files for cfg exist in dir and the stamp records another seed or
-// R1CS digest, or there is no stamp, it overwrites nothing and returns a
-// *ParamsConflictError (errors.Is ErrParamsConflict). Files are written
-// atomically (temporary file + rename), the stamp last.
+// GenerateTestParams writes INSECURE Groth16 parameters for circuit c
+// (PoRep, PoSt, SnapDeals: `cuseal params generate --circuit`) into dir
+// under the Filecoin file names (.params, .vk, .meta recording
+// c.ProofSectorSize()) so that porep's provers and verifiers find them with
+// porep.WithParamsDir(dir): the blank circuit is recorded (recordR1CS) and
+// groth16.Setup runs with toxic waste derived from seed
+// (groth16.ToxicWasteFromSeed). A stamp file "<stem>.cuseal-test.json"
+// names the seed and R1CS digest; when it and the parameter files already
+// match, nothing is regenerated (Reused). When parameter files for c exist
+// in dir and the stamp records another seed or R1CS digest, or there is no
+// stamp, it overwrites nothing and returns a *ParamsConflictError
+// (errors.Is ErrParamsConflict). Files are written atomically (temporary
+// file + rename), the stamp last.
 //
 // FOR TESTS ONLY: anyone who knows seed can forge proofs. Setup for a
 // 2 KiB sector (2.7M constraints, domain 2^22) takes about a minute on two
@@ -117,40 +118,7 @@ func recordR1CS(cfg *stacked.SectorConfig) (*cs.R1CS, error) {
 // Options: WithProgress receives an Event naming the stage as each stage
 // starts: "recording the circuit", "setup (powers of tau, queries)",
 // "writing the files".
-func GenerateTestParams(dir string, cfg *stacked.SectorConfig, seed [32]byte, log *slog.Logger, opts ...Option) (*TestParams, error) {
-	return GenerateTestParamsFor(dir, PoRepTestCircuit(cfg), seed, log, opts...)
-}
-
-// PoRepTestCircuit is cfg's PoRep circuit (one partition) as a TestCircuit.
-func PoRepTestCircuit(cfg *stacked.SectorConfig) TestCircuit {
-	return TestCircuit{Name: cfg.Name, SectorSize: cfg.SectorSize, Files: cfg,
-		Record: func() (*cs.R1CS, error) { return recordR1CS(cfg) }}
-}
-
-// ParamFiles names a circuit's parameter files and identity, as
-// rust-fil-proofs does: *stacked.SectorConfig and *post.Config.
-type ParamFiles interface {
-	ParameterPaths(dir string) (params, vk, meta string)
-	ParameterFileStem() string
-	ParameterIdentifier() string
-}
-
-// TestCircuit is a circuit GenerateTestParamsFor writes test parameters
-// for: its registered proof's Name (logs), the SectorSize its .meta
-// records, its files, and Record, which returns its blank circuit's R1CS
-// (per-input rows included).
-type TestCircuit struct {
-	Name       string
-	SectorSize uint64
-	Files      ParamFiles
-	Record     func() (*cs.R1CS, error)
-}
-
-// GenerateTestParamsFor is GenerateTestParams for any circuit (the PoSt
-// circuits: porep.GeneratePoStTestParams), with the same stamp, reuse and
-// conflict rules.
-func GenerateTestParamsFor(dir string, c TestCircuit, seed [32]byte, log *slog.Logger, opts ...Option) (*TestParams, error) {
-	cfg := c.Files
+func GenerateTestParams(dir string, c Circuit, seed [32]byte, log *slog.Logger, opts ...Option) (*TestParams, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -159,9 +127,8 @@ func GenerateTestParamsFor(dir string, c TestCircuit, seed [32]byte, log *slog.L
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("porep: test params: %w", err)
 	}
-	pp, vp, mp := cfg.ParameterPaths(dir)
-	out := &TestParams{ParamsPath: pp, VKPath: vp, MetaPath: mp,
-		StampPath: filepath.Join(dir, cfg.ParameterFileStem()+".cuseal-test.json")}
+	pp, vp, mp := c.ParameterPaths(dir)
+	out := &TestParams{ParamsPath: pp, VKPath: vp, MetaPath: mp, StampPath: stampPath(dir, c)}
 	// Never overwrite parameters made from another seed or circuit (or of
 	// unknown origin): every proof made with them would stop verifying.
 	// The seed is checked before the (slow) recording, the digest after.
@@ -176,23 +143,23 @@ func GenerateTestParamsFor(dir string, c TestCircuit, seed [32]byte, log *slog.L
 		switch {
 		case err != nil:
 			return nil, &ParamsConflictError{Path: existing[0], Reason: fmt.Sprintf("has no readable stamp (%v)", err)}
-		case old.Seed != hex.EncodeToString(seed[:]) || old.Circuit != cfg.ParameterIdentifier():
+		case old.Seed != hex.EncodeToString(seed[:]) || old.Circuit != c.ParameterIdentifier():
 			return nil, &ParamsConflictError{Path: out.StampPath, StampSeed: old.Seed, StampDigest: old.R1CSDigest,
 				Reason: fmt.Sprintf("records seed %s for %s", old.Seed, old.Circuit)}
 		}
 	}
 	t0 := time.Now()
 	stage("recording the circuit")
-	r1cs, err := c.Record()
+	r1cs, err := recordR1CS(c)
 	if err != nil {
 		return nil, err
 	}
 	out.R1CSDigest = r1cs.Digest()
 	out.Constraints, out.Inputs, out.Aux = r1cs.NumConstraints(), r1cs.NumInputs, r1cs.NumAux
-	log.Info("test params: circuit recorded", "circuit", c.Name, "constraints", out.Constraints, "took", time.Since(t0))
+	log.Info("test params: circuit recorded", "circuit", c.ProofName(), "constraints", out.Constraints, "took", time.Since(t0))
 	stamp := TestStamp{
 		Warning:    "TEST PARAMETERS: toxic waste derived from the seed (cuseal-toxic-v1); anyone knowing it can forge proofs",
-		Circuit:    cfg.ParameterIdentifier(),
+		Circuit:    c.ParameterIdentifier(),
 		Seed:       hex.EncodeToString(seed[:]),
 		R1CSDigest: hex.EncodeToString(out.R1CSDigest[:]),
 	}
@@ -224,9 +191,9 @@ func GenerateTestParamsFor(dir string, c TestCircuit, seed [32]byte, log *slog.L
 		return nil, fmt.Errorf("porep: test params: %w", err)
 	}
 	r1cs = nil
-	log.Info("test params: setup done", "circuit", c.Name, "took", time.Since(t1))
+	log.Info("test params: setup done", "circuit", c.ProofName(), "took", time.Since(t1))
 	stage("writing the files")
-	if err := writeTestParamsFiles(out, c.SectorSize, params, stampJSON); err != nil {
+	if err := writeTestParamsFiles(out, c.ProofSectorSize(), params, stampJSON); err != nil {
 		return nil, err
 	}
 	log.Info("test params: written", "params", pp, "took", time.Since(t0))
@@ -269,15 +236,20 @@ func writeTestParamsFiles(out *TestParams, sectorSize uint64, params *groth16.Pa
 	return nil
 }
 
-// CleanPartialTestParams removes what an interrupted GenerateTestParams for
-// cfg left in dir: its temporary files (atomicfile's ".<name>.tmp*", and
+// stampPath is the test stamp of c's parameters in dir.
+func stampPath(dir string, c Circuit) string {
+	return filepath.Join(dir, c.ParameterFileStem()+".cuseal-test.json")
+}
+
+// CleanPartialTestParams removes what an interrupted GenerateTestParams
+// for c left in dir: its temporary files (atomicfile's ".<name>.tmp*", and
 // ".tmp-<name>-*" as cuseal before it named some) and, when no stamp was written, the
 // parameter files of this run. Call it only for a dir that held none of
-// cfg's parameter files before the run; it is for a signal handler (a
+// c's parameter files before the run; it is for a signal handler (a
 // killed process cannot clean up after itself).
-func CleanPartialTestParams(dir string, cfg ParamFiles) {
-	pp, vp, mp := cfg.ParameterPaths(dir)
-	stamp := filepath.Join(dir, cfg.ParameterFileStem()+".cuseal-test.json")
+func CleanPartialTestParams(dir string, c Circuit) {
+	pp, vp, mp := c.ParameterPaths(dir)
+	stamp := stampPath(dir, c)
 	for _, p := range []string{pp, vp, mp, stamp} {
 		for _, pat := range []string{atomicfile.TempGlob(p), filepath.Join(dir, ".tmp-"+filepath.Base(p)+"-*")} {
 			tmps, _ := filepath.Glob(pat)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/filecoin-project/go-state-types/abi"
 
+	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
@@ -190,3 +191,18 @@ func (c *Config) ParameterFileStem() string {
 func (c *Config) ParameterPaths(dir string) (params, vk, meta string) {
 	return stacked.ParameterPathsFor(dir, c.ParameterFileStem())
 }
+
+// The rest of paramfile.Circuit: the circuit's parameter identity, for
+// loading, checking, sizing and generating its parameter files.
+
+// ProofName is Name, for messages about its parameter files.
+func (c *Config) ProofName() string { return c.Name }
+
+// ProofSectorSize is SectorSize, what the parameters' .meta records.
+func (c *Config) ProofSectorSize() uint64 { return c.SectorSize }
+
+// SizeHint is SizeHintFor(c): one partition circuit's exact shape.
+func (c *Config) SizeHint() (cs.SizeHint, error) { return SizeHintFor(c) }
+
+// BlankCircuit is BlankCircuit(c), the circuit parameters are made for.
+func (c *Config) BlankCircuit() cs.Circuit { return BlankCircuit(c) }

@@ -331,15 +331,10 @@ func HashSingleColumn(sys cs.ConstraintSystem, column []gadget.AllocatedNum) (ga
 // StackedCircuit::synthesize (porep-circuit.md §2.1–§2.2): same
 // allocations, constraints and coefficients in the same order. Inputs:
 // replica_id, comm_d, comm_r, then 18 per challenge. A structural defect
-// (see Validate) is reported before anything is written.
-func (c *Circuit) Synthesize(sys cs.ConstraintSystem) error {
-	return c.SynthesizeContext(context.Background(), sys)
-}
-
-// SynthesizeContext is Synthesize that stops with ctx's error, checked
-// before each challenge (a 32 GiB challenge is ~7M constraints), leaving sys
-// partially written: discard it then.
-func (c *Circuit) SynthesizeContext(ctx context.Context, sys cs.ConstraintSystem) error {
+// (see Validate) is reported before anything is written. It stops with
+// ctx's error, checked before each challenge (a 32 GiB challenge is ~7M
+// constraints), leaving sys partially written: discard it then.
+func (c *Circuit) Synthesize(ctx context.Context, sys cs.ConstraintSystem) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
@@ -387,7 +382,7 @@ func (c *Circuit) synthesizeTop(sys cs.ConstraintSystem) (commD, commC, commRLas
 
 // SynthesizeParallel synthesizes the circuit into p — a fresh
 // ProvingAssignment (ONE allocated, nothing else) — with the same result
-// as SynthesizeContext, bit for bit (R1CS order, aux and input numbering,
+// as Synthesize, bit for bit (R1CS order, aux and input numbering,
 // witness, a/b/c, densities), but with the challenge sub-circuits on up to
 // workers goroutines at once: the top part (§2.1 steps 1–7) is synthesized
 // first, then every challenge into its own precomputed range of p
@@ -551,7 +546,7 @@ func ChallengeSizeHint(cfg *SectorConfig) (cs.SizeHint, error) {
 		one := *cfg
 		one.ChallengesPerPartition = 1
 		cnt := cs.NewCounter()
-		if err := BlankCircuit(&one).Synthesize(cnt); err != nil {
+		if err := BlankCircuit(&one).Synthesize(context.Background(), cnt); err != nil {
 			return cs.SizeHint{}, err
 		}
 		v = cs.SizeHint{Constraints: cnt.Constraints - topConstraints, Aux: cnt.Aux - topAux, Inputs: cnt.Inputs - 1 - topInputs}

@@ -94,7 +94,7 @@ func TestStackedCircuitSatisfiedSealed(t *testing.T) {
 				t.Fatal(err)
 			}
 			sys := cs.NewTestCS()
-			if err := circ.Synthesize(sys); err != nil {
+			if err := circ.Synthesize(context.Background(), sys); err != nil {
 				t.Fatal(err)
 			}
 			if sys.NumInputs() != cfg.NumPublicInputs() {
@@ -119,7 +119,7 @@ func TestStackedCircuitSatisfiedSealed(t *testing.T) {
 			// A wrong data leaf must not satisfy the circuit.
 			circ.Proofs[0].DataLeaf.Add(&circ.Proofs[0].DataLeaf, new(fr.Element).SetOne())
 			bad := cs.NewTestCS()
-			if err := circ.Synthesize(bad); err != nil {
+			if err := circ.Synthesize(context.Background(), bad); err != nil {
 				t.Fatal(err)
 			}
 			if bad.Validate() == nil {
@@ -197,7 +197,7 @@ func benchSynthesize(b *testing.B, c1 *stacked.C1Output, cfg *stacked.SectorConf
 			b.Fatal(err)
 		}
 		pa := cs.NewProvingAssignment(hint)
-		if err := circ.Synthesize(pa); err != nil {
+		if err := circ.Synthesize(context.Background(), pa); err != nil {
 			b.Fatal(err)
 		}
 		a := pa.Assignment()

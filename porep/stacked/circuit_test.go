@@ -135,7 +135,7 @@ func TestStackedCircuitGoldenShapes(t *testing.T) {
 			replicaID, commD, commR, seed := circRandDomain(rng), circRandDomain(rng), circRandDomain(rng), circRandDomain(rng)
 			circ := synthCircuit(t, &cfg, g, replicaID, commD, commR, seed, 0, rng)
 			sys := cs.NewTestCS()
-			if err := circ.Synthesize(sys); err != nil {
+			if err := circ.Synthesize(context.Background(), sys); err != nil {
 				t.Fatal(err)
 			}
 			if sys.NumInputs() != 22 || sys.NumConstraints() != tc.want {
@@ -174,10 +174,10 @@ func TestBlankCircuitShape(t *testing.T) {
 	rng := rand.New(rand.NewSource(9))
 	d := circRandDomain(rng)
 	rec1, rec2 := cs.NewRecorder(), cs.NewRecorder()
-	if err := synthCircuit(t, &cfg, g, d, d, d, d, 0, rng).Synthesize(rec1); err != nil {
+	if err := synthCircuit(t, &cfg, g, d, d, d, d, 0, rng).Synthesize(context.Background(), rec1); err != nil {
 		t.Fatal(err)
 	}
-	if err := BlankCircuit(&cfg).Synthesize(rec2); err != nil {
+	if err := BlankCircuit(&cfg).Synthesize(context.Background(), rec2); err != nil {
 		t.Fatal(err)
 	}
 	if rec1.Digest() != rec2.Digest() {
@@ -200,7 +200,7 @@ func TestCircuitValidate(t *testing.T) {
 		c := BlankCircuit(&cfg)
 		mutate(c)
 		sys := cs.NewCounter()
-		if err := c.Synthesize(sys); err == nil {
+		if err := c.Synthesize(context.Background(), sys); err == nil {
 			t.Errorf("%s: accepted", name)
 		} else if sys.Aux != 0 || sys.Constraints != 0 {
 			t.Errorf("%s: rejected after synthesizing %d constraints", name, sys.Constraints)
@@ -241,7 +241,7 @@ func TestStackedCircuit32GiBOneChallenge(t *testing.T) {
 	c.Proofs = c.Proofs[:1]
 	sys := cs.NewCounter()
 	start := time.Now()
-	if err := c.Synthesize(sys); err != nil {
+	if err := c.Synthesize(context.Background(), sys); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("one 32 GiB challenge: %d constraints in %v", sys.Constraints, time.Since(start))
@@ -268,7 +268,7 @@ func TestStackedCircuit32GiBPartition(t *testing.T) {
 	c := synthCircuit(t, &cfg, g, d, d, d, d, 0, rng)
 	sys := cs.NewCounter()
 	start := time.Now()
-	if err := c.Synthesize(sys); err != nil {
+	if err := c.Synthesize(context.Background(), sys); err != nil {
 		t.Fatal(err)
 	}
 	var ms runtime.MemStats
@@ -347,7 +347,7 @@ func TestSynthesizeContextCancelled(t *testing.T) {
 	cfg := stackedTestConfig(TreeShape{8, 0, 0})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := BlankCircuit(&cfg).SynthesizeContext(ctx, cs.NewCounter()); !errors.Is(err, context.Canceled) {
+	if err := BlankCircuit(&cfg).Synthesize(ctx, cs.NewCounter()); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled synthesis: %v", err)
 	}
 }
@@ -364,7 +364,7 @@ func TestSizeHintFor(t *testing.T) {
 		t.Fatal(err)
 	}
 	cnt := cs.NewCounter()
-	if err := BlankCircuit(&cfg).Synthesize(cnt); err != nil {
+	if err := BlankCircuit(&cfg).Synthesize(context.Background(), cnt); err != nil {
 		t.Fatal(err)
 	}
 	if h.Constraints != cnt.Constraints || h.Aux != cnt.Aux || h.Inputs != cnt.Inputs {

@@ -150,7 +150,7 @@ var refPool = &cs.BufferPool{}
 var synthPaths = []synthPath{
 	{"sequential", func(_ *stacked.C1Output, _ *stacked.SectorConfig, _ int, circ *stacked.Circuit) (*cs.Assignment, error) {
 		pa := cs.NewProvingAssignment(cs.SizeHint{})
-		if err := circ.Synthesize(pa); err != nil {
+		if err := circ.Synthesize(context.Background(), pa); err != nil {
 			return nil, err
 		}
 		return pa.Assignment(), nil
@@ -251,7 +251,7 @@ func checkRefPartition(t *testing.T, c1 *stacked.C1Output, cfg *stacked.SectorCo
 
 	// Shape: the recorded R1CS.
 	rec := cs.NewRecorder()
-	if err := circ.Synthesize(rec); err != nil {
+	if err := circ.Synthesize(context.Background(), rec); err != nil {
 		t.Fatal(err)
 	}
 	r1cs := rec.R1CS()

@@ -14,6 +14,7 @@ package stacked_test
 // coefficients), witness, a/b/c evaluations and densities.
 
 import (
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"os"
@@ -116,7 +117,7 @@ func TestRustGoldenStackedCircuit(t *testing.T) {
 
 func checkStackedDigests(t *testing.T, want *goldentest.Case, circ *stacked.Circuit, c1 *stacked.C1Output, cfg *stacked.SectorConfig, partition int, blank bool) {
 	rec := cs.NewRecorder()
-	if err := circ.Synthesize(rec); err != nil {
+	if err := circ.Synthesize(context.Background(), rec); err != nil {
 		t.Fatal(err)
 	}
 	r1cs := rec.R1CS()
@@ -128,7 +129,7 @@ func checkStackedDigests(t *testing.T, want *goldentest.Case, circ *stacked.Circ
 	runtime.GC()
 
 	pa := cs.NewProvingAssignment(cs.SizeHint{})
-	if err := circ.Synthesize(pa); err != nil {
+	if err := circ.Synthesize(context.Background(), pa); err != nil {
 		t.Fatal(err)
 	}
 	asg := pa.Assignment()

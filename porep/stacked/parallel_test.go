@@ -118,7 +118,7 @@ func TestSynthesizeParallelManyChallenges(t *testing.T) {
 		return [3][32]byte{a.WitnessDigest(), a.ABCDigest(), a.DensityDigest()}
 	}
 	seq := cs.NewProvingAssignment(hint)
-	if err := circ.Synthesize(seq); err != nil {
+	if err := circ.Synthesize(context.Background(), seq); err != nil {
 		t.Fatal(err)
 	}
 	want := digests(seq.Assignment())
@@ -170,7 +170,7 @@ func TestSynthesizePartition(t *testing.T) {
 			t.Fatal(err)
 		}
 		pa := cs.NewProvingAssignment(cs.SizeHint{})
-		if err := circ.Synthesize(pa); err != nil {
+		if err := circ.Synthesize(context.Background(), pa); err != nil {
 			t.Fatal(err)
 		}
 		want := digests(pa.Assignment())

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/cuseal/cuseal/porep/cs"
 )
 
 // ParameterVersion is the parameter-cache VERSION of storage-proofs-core
@@ -58,3 +60,18 @@ func ParameterPathsFor(dir, stem string) (params, vk, meta string) {
 	p := filepath.Join(dir, stem)
 	return p + ".params", p + ".vk", p + ".meta"
 }
+
+// The rest of paramfile.Circuit: the circuit's parameter identity, for
+// loading, checking, sizing and generating its parameter files.
+
+// ProofName is Name, for messages about its parameter files.
+func (c *SectorConfig) ProofName() string { return c.Name }
+
+// ProofSectorSize is SectorSize, what the parameters' .meta records.
+func (c *SectorConfig) ProofSectorSize() uint64 { return c.SectorSize }
+
+// SizeHint is SizeHintFor(c): one partition circuit's exact shape.
+func (c *SectorConfig) SizeHint() (cs.SizeHint, error) { return SizeHintFor(c) }
+
+// BlankCircuit is BlankCircuit(c), the circuit parameters are made for.
+func (c *SectorConfig) BlankCircuit() cs.Circuit { return BlankCircuit(c) }

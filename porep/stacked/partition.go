@@ -10,30 +10,23 @@ import (
 )
 
 // SynthesizePartition builds partition k's circuit from c1 (NewCircuit) and
-// synthesizes it into a ProvingAssignment pre-sized to the partition's exact
-// size (SizeHintFor), so that no vector reallocates. It is the one
-// orchestration of partition synthesis: porep.SealCommitPhase2 and
-// `cuseal bench synth` both call it. Rust twin: StackedCompound::circuit
-// for partition k, synthesized by bellperson's synthesize_circuits_batch.
-//
-// workers > 1 synthesizes the challenges on up to that many goroutines
-// (SynthesizeParallel: capped at the number of challenges and by memory);
-// workers ≤ 1 synthesizes them in order on the caller's goroutine
-// (SynthesizeContext). The assignment is the same bit for bit either way.
-// ctx is checked before each challenge.
+// synthesizes it through the one orchestration, cs.BufferPool.Synthesize:
+// into a ProvingAssignment pre-sized to the partition's exact size
+// (SizeHintFor), storage from pool (nil: fresh, not kept), its challenges
+// on up to workers goroutines (ChallengeSizeHint each; workers ≤ 1: in
+// order). porep proves every family through the same orchestration;
+// `cuseal bench synth` calls this for C1 files and synthetic C1s. Rust
+// twin: StackedCompound::circuit for partition k, synthesized by
+// bellperson's synthesize_circuits_batch.
 //
 // Shape: with h = SizeHintFor(cfg), len(A) = len(B) = len(C) =
 // h.Constraints + h.Inputs (the per-input rows included), len(Aux) = h.Aux,
 // len(Input) = h.Inputs with ONE first; Input[1:] are the partition's
 // public inputs (C1Output.PublicInputs).
 //
-// Memory: the storage comes from pool (reused, not cleared: synthesis
-// overwrites every element), or is freshly allocated when pool is nil. The
-// caller owns the returned assignment; give it back with pool.Release once
-// nothing reads it any more (its slices are the pool's storage from then
-// on), or drop it for the garbage collector. On error no assignment is
-// returned and the partly written storage is left to the garbage collector,
-// not to the pool.
+// Memory: the caller owns the returned assignment; give it back with
+// pool.Release once nothing reads it. On error no assignment is returned
+// and its storage is back in pool.
 //
 // Errors: NewCircuit's (k out of range, a value of c1 that does not fit cfg,
 // naming its JSON path), SizeHintFor's, and, wrapped as "partition k:
@@ -45,28 +38,17 @@ func SynthesizePartition(ctx context.Context, c1 *C1Output, cfg *SectorConfig, k
 	if err != nil {
 		return nil, err
 	}
-	hint, err := SizeHintFor(cfg) // measured once per shape, then cached
+	size, err := SizeHintFor(cfg) // measured once per shape, then cached
 	if err != nil {
 		return nil, err
 	}
-	var pa *cs.ProvingAssignment
-	if pool != nil {
-		pa = pool.NewProvingAssignment(hint)
-	} else {
-		pa = cs.NewProvingAssignment(hint)
+	per, err := ChallengeSizeHint(cfg)
+	if err != nil {
+		return nil, err
 	}
-	if workers > 1 {
-		per, err := ChallengeSizeHint(cfg)
-		if err == nil {
-			err = circ.SynthesizeParallel(ctx, pa, per, workers)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("partition %d: synthesize: %w", k, err)
-		}
-		return pa.Assignment(), nil
-	}
-	if err := circ.SynthesizeContext(ctx, pa); err != nil {
+	a, err := pool.Synthesize(ctx, circ, size, per, workers)
+	if err != nil {
 		return nil, fmt.Errorf("partition %d: synthesize: %w", k, err)
 	}
-	return pa.Assignment(), nil
+	return a, nil
 }

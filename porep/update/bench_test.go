@@ -22,7 +22,8 @@ func benchSynth(b *testing.B, c *Circuit, workers int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := ChallengeSizeHint(&c.Cfg); err != nil {
+	per, err := ChallengeSizeHint(&c.Cfg)
+	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
@@ -32,7 +33,7 @@ func benchSynth(b *testing.B, c *Circuit, workers int) {
 		if workers == 0 {
 			err = c.Synthesize(context.Background(), pa)
 		} else {
-			err = c.SynthesizeParallel(context.Background(), pa, workers)
+			err = c.SynthesizeParallel(context.Background(), pa, per, workers)
 		}
 		if err != nil {
 			b.Fatal(err)
@@ -98,12 +99,16 @@ func BenchmarkProve2KiB(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	per, err := ChallengeSizeHint(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
 	c, _, _ := refCircuit(b, 0)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		pa := cs.NewProvingAssignment(hint)
-		if err := c.SynthesizeParallel(context.Background(), pa, 2); err != nil {
+		if err := c.SynthesizeParallel(context.Background(), pa, per, 2); err != nil {
 			b.Fatal(err)
 		}
 		r, err := groth16.NewRandomness()

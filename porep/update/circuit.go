@@ -527,21 +527,18 @@ func ChallengeSizeHint(cfg *Config) (cs.SizeHint, error) {
 // densities), but with the challenges on up to workers goroutines: the top
 // part (§5.1) first, then every challenge into its own precomputed range of
 // p (cs.ProvingAssignment.SynthesizeSegments; a challenge reads only the
-// top part's variables and its own). Challenges are handed out in order;
-// ctx is checked before each. workers < 1 means 1; it is capped at the
-// number of challenges and by memory (stacked.ChallengeScratchBytes per
-// worker within half of MemAvailable).
-func (c *Circuit) SynthesizeParallel(ctx context.Context, p *cs.ProvingAssignment, workers int) error {
+// top part's variables and its own; per is ChallengeSizeHint of the
+// circuit's configuration). Challenges are handed out in order; ctx is
+// checked before each. workers < 1 means 1; it is capped at the number of
+// challenges and by memory (stacked.ChallengeScratchBytes per worker
+// within half of MemAvailable).
+func (c *Circuit) SynthesizeParallel(ctx context.Context, p *cs.ProvingAssignment, per cs.SizeHint, workers int) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
 	if p.NumInputs() != 1 || p.NumAux() != 0 || p.NumConstraints() != 0 {
 		return fmt.Errorf("update: circuit: SynthesizeParallel needs a fresh ProvingAssignment (has %d inputs, %d aux, %d constraints)",
 			p.NumInputs(), p.NumAux(), p.NumConstraints())
-	}
-	per, err := ChallengeSizeHint(&c.Cfg)
-	if err != nil {
-		return err
 	}
 	t, err := c.synthesizeTop(p)
 	if err != nil {

@@ -63,7 +63,11 @@ func TestReferenceVectorSynthesis(t *testing.T) {
 			// One worker per challenge, whatever GOMAXPROCS: the segments
 			// interleave even on one core.
 			{"parallel", func(pa *cs.ProvingAssignment) error {
-				return c.SynthesizeParallel(context.Background(), pa, len(c.Challenges))
+				per, err := ChallengeSizeHint(&c.Cfg)
+				if err != nil {
+					return err
+				}
+				return c.SynthesizeParallel(context.Background(), pa, per, len(c.Challenges))
 			}},
 		} {
 			if path.name == "parallel" && !testenv.Enabled(testenv.TierLong) {

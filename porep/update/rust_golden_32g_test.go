@@ -147,7 +147,11 @@ func checkGolden32(t *testing.T, want *goldentest.Case, p *golden32Params, o *go
 	// The prover's path: per-challenge parallel synthesis.
 	pa := cs.NewProvingAssignment(hint)
 	start = time.Now()
-	if err := circ.SynthesizeParallel(ctx, pa, runtime.GOMAXPROCS(0)); err != nil {
+	per, err := update.ChallengeSizeHint(&circ.Cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := circ.SynthesizeParallel(ctx, pa, per, runtime.GOMAXPROCS(0)); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("synthesized %d constraints in %v (SynthesizeParallel, %d workers)", pa.NumConstraints()+pa.NumInputs(), time.Since(start), runtime.GOMAXPROCS(0))

@@ -13,8 +13,13 @@ import (
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 
 	"github.com/cuseal/cuseal/internal/testparams"
+	"github.com/cuseal/cuseal/internal/testpost"
+	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/paramfile"
+	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/update"
 )
 
 // linkParams makes dir a parameter directory whose .params, .meta and stamp
@@ -183,4 +188,65 @@ func otherSetupVK(t *testing.T, good []byte) []byte {
 	}
 	vk.Alpha1.Add(&vk.Alpha1, &vk.Alpha1)
 	return vk.Bytes()
+}
+
+// TestVKMismatchEveryFamily (issue 32): the .vk-vs-.params check is
+// paramfile's, so it guards PoSt and SnapDeals as it guards C2: a .vk of
+// another setup of the same circuit (otherSetupVK: alpha_g1 doubled) next
+// to the reference vector's .params stops the Generate call before any
+// synthesis, and Keys.Load (the engine's path), with an error wrapping
+// ErrBadInput that names both files and the first differing field.
+func TestVKMismatchEveryFamily(t *testing.T) {
+	w := testpost.Load(t, "post-window-2KiB-s21")
+	u := testupdate.Load(t)
+	wcfg, err := post.ConfigFor(w.Proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ucfg, err := update.ConfigFor(u.Proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		circuit paramfile.Circuit
+		dir     func(t testing.TB) string
+		prove   func(dir string) error
+	}{
+		{"WindowPoSt", &wcfg, w.ParamsDir, func(dir string) error {
+			_, err := GenerateWindowPoStWithVanilla(w.Proof, w.Miner, w.Randomness, w.Vanilla, WithParamsDir(dir))
+			return err
+		}},
+		{"SnapDeals", &ucfg, u.ParamsDir, func(dir string) error {
+			_, err := GenerateUpdateProofWithVanilla(u.Proof, u.OldSealed, u.NewSealed, u.NewUnseal, u.Vanilla, WithParamsDir(dir))
+			return err
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := c.dir(t)
+			pp, vp, _ := c.circuit.ParameterPaths(dir)
+			good, err := os.ReadFile(vp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(vp, otherSetupVK(t, good), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"hold different verifying keys (first difference: alpha_g1)", pp, vp}
+			check := func(what string, err error) {
+				t.Helper()
+				if !errors.Is(err, ErrBadInput) {
+					t.Fatalf("%s: %v; want an error wrapping ErrBadInput", what, err)
+				}
+				for _, s := range want {
+					if !strings.Contains(err.Error(), s) {
+						t.Errorf("%s: %q does not say %q", what, err, s)
+					}
+				}
+			}
+			check("prove", c.prove(dir))
+			_, _, err = KeysFor(c.circuit, WithParamsDir(dir)).Load()
+			check("Keys.Load", err)
+		})
+	}
 }

@@ -13,10 +13,10 @@ import (
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-// TestEstimateCommit2Memory: the 2 KiB estimate is in the range of the measured peak RSS
+// TestEstimateMemory: the 2 KiB estimate is in the range of the measured peak RSS
 // (docs/BENCHMARKS.md: the CPU backend, the mapped 1.1 GB .params included), grows with the
 // partitions in flight, and the CUDA backend needs no host-side H stage.
-func TestEstimateCommit2Memory(t *testing.T) {
+func TestEstimateMemory(t *testing.T) {
 	cfg, err := stacked.ConfigByName("StackedDrg2KiBV1_1")
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,8 @@ import (
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-// Option configures SealCommitPhase2 and VerifySeal.
+// Option configures the calls of this package: the provers of every family
+// (SealCommitPhase2, the Generate* calls, a Job), the verifiers and KeysFor.
 type Option func(*settings)
 
 type settings struct {
@@ -98,7 +99,8 @@ func WithLogger(l *slog.Logger) Option {
 	}
 }
 
-// Phase names a step of SealCommitPhase2 (or of VerifySeal) reported to a
+// Phase names a step of a proof (of any family: SealCommitPhase2, the
+// PoSt and SnapDeals calls) or of a verification, reported to a
 // WithProgress callback.
 type Phase int
 
@@ -123,8 +125,8 @@ const (
 	PhaseWarning
 )
 
-// PhaseEvent is one step of SealCommitPhase2: which phase, for which
-// partition, on which backend (its registered name) and how long it took.
+// PhaseEvent is one step of a proof: which phase, for which partition, on
+// which backend (its registered name) and how long it took.
 type PhaseEvent struct {
 	Phase     Phase
 	Partition int
@@ -157,8 +159,10 @@ func WithProgress(f func(PhaseEvent)) Option {
 // WithRequireProductionParams makes SealCommitPhase2, VerifySeal and the
 // PoSt calls (GenerateWinningPoStWithVanilla, GenerateWindowPoStWithVanilla,
 // GenerateSinglePartitionWindowPoStWithVanilla, VerifyWinningPoSt,
-// VerifyWindowPoSt, PoStJob.LoadKeys) hash the parameter files they use against the official table of rust-fil-proofs
-// 19.1.0 (parameters.json; see paramfile.ParamsStatus) before using them, and fail
+// VerifyWindowPoSt), the SnapDeals calls (GenerateUpdateProofWithVanilla,
+// VerifyReplicaUpdate) and Keys.Load hash the parameter files they use
+// against the official table of rust-fil-proofs 19.1.0 (parameters.json;
+// see paramfile.ParamsStatus) before using them, and fail
 // with an error wrapping ErrBadInput, naming the file, its digest and the
 // expected one, for anything but the official files (test parameters
 // included). It is on by default when FIL_PROOFS_VERIFY_PRODUCTION_PARAMS
@@ -178,9 +182,10 @@ func WithDigestCacheFile(path string) Option {
 }
 
 // WithMaxPartitionsInFlight bounds how many partitions' assignments are
-// alive at once (n ≥ 1; default 1: synthesize, prove, release, next).
-// With n = 2 the synthesis of partition k+1 overlaps the proving of k.
-// A 32 GiB partition's assignment takes about 16 GiB.
+// alive at once in a proof of any family with several partitions (C2, a
+// whole WindowPoSt, SnapDeals; n ≥ 1; default 1: synthesize, prove,
+// release, next). With n = 2 the synthesis of partition k+1 overlaps the
+// proving of k. A 32 GiB C2 partition's assignment takes about 16 GiB.
 func WithMaxPartitionsInFlight(n int) Option {
 	return func(s *settings) {
 		if n >= 1 {
@@ -190,11 +195,11 @@ func WithMaxPartitionsInFlight(n int) Option {
 }
 
 // WithSynthesisWorkers bounds the goroutines that synthesize one
-// partition's challenge sub-circuits concurrently (stacked.Circuit.
-// SynthesizeParallel; the result is bit-identical to a sequential
-// synthesis). n = 0 (the default) means runtime.GOMAXPROCS(0), capped at
-// the number of challenges; n = 1 synthesizes sequentially on one
-// goroutine. The workers share the partition's pre-sized assignment: each
+// partition's equal parts concurrently — PoRep and SnapDeals challenges,
+// PoSt sectors (cs.Circuit.SynthesizeParallel; the result is
+// bit-identical to a sequential synthesis). n = 0 (the default) means
+// runtime.GOMAXPROCS(0), capped at the number of parts; n = 1 synthesizes
+// sequentially on one goroutine. The workers share the partition's pre-sized assignment: each
 // adds only one challenge's gadget scratch (stacked.ChallengeScratchBytes,
 // ~300 MB at 32 GiB), and SynthesizeParallel starts no more workers than
 // half of MemAvailable holds scratch for. With
@@ -216,8 +221,8 @@ func (s *settings) synthWorkers() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// WithPreloadParams decodes the whole .params file once, before the first
-// partition, and keeps the decoded queries with the process-wide cached
+// WithPreloadParams decodes the whole .params file of a proof's circuit
+// (any family) once, before the first partition, and keeps the decoded queries with the process-wide cached
 // parameters (groth16.Params.Preload): later partitions and calls then skip
 // decoding. It costs about the file size in memory (2 KiB: 1.1 GB;
 // 32 GiB: ~47 GB), so it is off by default; it helps the CPU backend with

@@ -30,7 +30,7 @@
 // the cgroup limit) covers resident parameters (per file, evicted least
 // recently used when idle and room is needed), synthesis buffers in use or
 // pooled, and the synthesized partitions waiting or proving (estimates:
-// porep.EstimateCommit2Memory). A partition starts only when it fits; a job
+// porep.Keys.Memory). A partition starts only when it fits; a job
 // whose parameters and one partition exceed the budget is refused with
 // ErrTooLarge and the figures.
 //

@@ -341,9 +341,9 @@ func TestHashSingleColumn(t *testing.T) {
 	}
 }
 
-// TestSynthesizeContextCancelled checks that a cancelled context stops
+// TestSynthesizeCancelled checks that a cancelled context stops
 // synthesis with the context's error.
-func TestSynthesizeContextCancelled(t *testing.T) {
+func TestSynthesizeCancelled(t *testing.T) {
 	cfg := stackedTestConfig(TreeShape{8, 0, 0})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -4,7 +4,11 @@
 // combinations and the ConstraintSystem interface that every gadget writes
 // into, with the implementations ProvingAssignment (witness + a/b/c +
 // densities for the prover), Recorder (sparse matrices, R1CS digest),
-// TestCS (satisfaction checks) and Counter (shape only).
+// TestCS (satisfaction checks) and Counter (shape only). Circuit is what
+// every partition circuit of every proof family implements, and
+// BufferPool.Synthesize the one orchestration that synthesizes one for a
+// prover: pre-sized storage from a pool, parts in parallel segments,
+// storage back to the pool on failure.
 //
 // Semantics mirror bellpepper-core 0.2.1 (argumentcomputer/bellpepper
 // crates/bellpepper-core/src/{lc.rs,constraint_system.rs}) and bellperson's

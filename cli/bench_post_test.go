@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/cuseal/cuseal/internal/testpost"
-	"github.com/cuseal/cuseal/internal/testprover"
 	"github.com/cuseal/cuseal/porep/post"
+	"github.com/cuseal/cuseal/testsupport/testpost"
+	"github.com/cuseal/cuseal/testsupport/testprover"
 )
 
 // vectorVanillaDir writes a reference vector's vanilla proofs as a

@@ -13,10 +13,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cuseal/cuseal/internal/synthetic"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/synthetic"
 )
 
 func benchSynthCommand() *cli.Command {

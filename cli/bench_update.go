@@ -11,10 +11,10 @@ import (
 	"github.com/ipfs/go-cid"
 	"github.com/urfave/cli/v2"
 
-	"github.com/cuseal/cuseal/internal/synthetic"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/synthetic"
 	"github.com/cuseal/cuseal/porep/update"
 )
 
@@ -111,7 +111,7 @@ func benchUpdateInput(c *cli.Context) (*benchUpdateSet, error) {
 	return set, nil
 }
 
-// syntheticUpdateInput is --synthetic: internal/synthetic.Update's sector
+// syntheticUpdateInput is --synthetic: porep/synthetic.Update's sector
 // of --sector-size from seed 1, every partition proof in memory.
 func syntheticUpdateInput(c *cli.Context) (*benchUpdateSet, error) {
 	for _, f := range []string{"comm-r-old", "comm-r-new", "comm-d-new"} {

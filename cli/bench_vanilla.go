@@ -7,9 +7,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cuseal/cuseal/internal/synthetic"
 	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/synthetic"
 )
 
 func benchVanillaCommand() *cli.Command {
@@ -24,7 +24,7 @@ func benchVanillaCommand() *cli.Command {
 			"comm_r and sealed CIDs), which bench synth|prove --vanilla DIR read. --circuit update\n" +
 			"writes partition-K.bin (GenerateUpdateVanillaProofs bytes; every partition, or only\n" +
 			"--partition K) and commitments.json (comm_r_old, comm_d_new, comm_r_new, raw and as CIDs)\n" +
-			"of a synthetic updated sector whose trees are sparse (internal/synthetic.Update).",
+			"of a synthetic updated sector whose trees are sparse (porep/synthetic.Update).",
 		Flags: append([]cli.Flag{
 			vanillaCircuitFlag(),
 			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB ... 64GiB)", Required: true},

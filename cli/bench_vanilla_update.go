@@ -12,8 +12,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cuseal/cuseal/internal/synthetic"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/synthetic"
 )
 
 // updateCommitmentsFile is what bench vanilla --circuit update writes next

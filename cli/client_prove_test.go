@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cuseal/cuseal/internal/testpost"
-	"github.com/cuseal/cuseal/internal/testprover"
-	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/testsupport/testpost"
+	"github.com/cuseal/cuseal/testsupport/testprover"
+	"github.com/cuseal/cuseal/testsupport/testupdate"
 )
 
 // stopServe stops p with SIGTERM and wants exit 0.

@@ -14,13 +14,13 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
-	"github.com/cuseal/cuseal/internal/testenv"
-	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/testsupport/testenv"
+	"github.com/cuseal/cuseal/testsupport/testpost"
 )
 
 // tinyParamsFiles writes test parameters for x·y = z (z public) to dir and returns the

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cuseal/cuseal/internal/testenv"
-	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/porep/seal"
+	"github.com/cuseal/cuseal/testsupport/testenv"
+	"github.com/cuseal/cuseal/testsupport/testpost"
 )
 
 // sealSecond seals a second 2 KiB sector (sector 8, other data) next to

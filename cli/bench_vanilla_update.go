@@ -36,14 +36,6 @@ type updateCommitmentsJSON struct {
 	Synthetic   bool   `json:"synthetic"`
 }
 
-// vanillaCircuitFlag is bench vanilla's --circuit: the PoSt circuits and
-// update.
-func vanillaCircuitFlag() cli.Flag {
-	f := circuitFlag(true).(*cli.StringFlag)
-	f.Usage = f.Usage + ", " + circuitUpdate + ": SnapDeals update partition proofs"
-	return f
-}
-
 // benchVanillaUpdate is bench vanilla --circuit update.
 func benchVanillaUpdate(c *cli.Context, start time.Time) error {
 	for _, f := range []string{"sectors", "miner"} {

@@ -49,7 +49,7 @@ func paramsGenerateCommand() *cli.Command {
 			"FIL_PROOFS_PARAMETER_CACHE points) unless --force.\n\n" + notForProduction,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB, 8MiB, ...); required unless --srs"},
-			circuitFlag(false),
+			circuitFlag(),
 			&cli.BoolFlag{Name: "srs", Usage: "write an INSECURE SnarkPack SRS (" + aggregate.SRSFileName + ") instead of Groth16 parameters"},
 			&cli.IntFlag{Name: "srs-size", Usage: "with --srs: the most proofs it can aggregate (a power of two)", Value: defaultSRSSize},
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (created if missing)", Required: true},
@@ -237,7 +237,7 @@ func parseParamsSeed(s string) ([32]byte, error) {
 // WindowPoSt StackedDrgWindow<size>V1_1 (the proofs Lotus and Curio use) or
 // the update proof StackedDrg<size>V1.
 func testCircuitFor(circuit, sectorSize string) (paramfile.TestCircuit, int, error) {
-	spec, err := lookupCircuit(circuit, false)
+	spec, err := lookupCircuit("circuit", circuit)
 	if err != nil {
 		return paramfile.TestCircuit{}, 0, err
 	}

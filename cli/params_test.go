@@ -328,9 +328,9 @@ func TestParamsGeneratePoSt(t *testing.T) {
 		}
 		wantOneLineError(t, stderr, "refusing to overwrite")
 	}
-	code, _, stderr := runCLI(t, "params", "generate", "--circuit", "snap", "--sector-size", "2KiB", "--out", t.TempDir())
+	code, _, stderr := runCLI(t, "params", "generate", "--circuit", "seal", "--sector-size", "2KiB", "--out", t.TempDir())
 	if code != exitUsage {
-		t.Fatalf("--circuit snap: exit %d: %s", code, stderr)
+		t.Fatalf("--circuit seal: exit %d: %s", code, stderr)
 	}
-	wantOneLineError(t, stderr, `--circuit "snap"`)
+	wantOneLineError(t, stderr, `--circuit "seal": want porep, winning-post, window-post or update`)
 }

@@ -131,22 +131,23 @@ func Register(t testing.TB) *Reference {
 // proofs, the same bytes) in the long tier.
 func Backend(t testing.TB) string {
 	t.Helper()
-	if testenv.Enabled(testenv.TierLong) {
-		return porep.BackendCPU
-	}
-	Register(t)
-	return Name
+	return backendFor(t, Name)
 }
 
 // BackendAnyRS is Backend for prove paths that draw fresh randomness:
 // NameAnyRS in the unit tier, porep.BackendCPU in the long tier.
 func BackendAnyRS(t testing.TB) string {
 	t.Helper()
+	return backendFor(t, NameAnyRS)
+}
+
+func backendFor(t testing.TB, double string) string {
+	t.Helper()
 	if testenv.Enabled(testenv.TierLong) {
 		return porep.BackendCPU
 	}
 	Register(t)
-	return NameAnyRS
+	return double
 }
 
 // vectors are the reference vectors' folders, relative to the module root.

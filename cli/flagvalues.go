@@ -14,6 +14,9 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// Parsers of flag values several commands share: miner addresses, 32-byte hex, PoSt
+// randomness and commitments (CIDs or hex). Registered proofs and sizes: circuits.go.
+
 // parseMiner reads a miner actor address as Lotus prints it ("t01000", "f01000") or a bare
 // actor ID ("1000").
 func parseMiner(s string) (abi.ActorID, error) {

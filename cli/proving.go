@@ -23,6 +23,9 @@ import (
 	"github.com/cuseal/cuseal/porep/update"
 )
 
+// The steps the proving and verifying commands share: flags checked before any work, the
+// one missing-parameters check, porep's progress and warnings, and how a result is printed.
+
 // runProve is the shared body of the proving commands (post winning|window,
 // update prove) around their Go API call: it checks --synth-workers,
 // --backend and --out, then the parameter files (checkParams), runs prove

@@ -15,11 +15,11 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/cuseal/cuseal/internal/goldentest"
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/testsupport/goldentest"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
 // Name is the backend name Register gives the strict double in porep's
@@ -131,22 +131,23 @@ func Register(t testing.TB) *Reference {
 // proofs, the same bytes) in the long tier.
 func Backend(t testing.TB) string {
 	t.Helper()
-	if testenv.Enabled(testenv.TierLong) {
-		return porep.BackendCPU
-	}
-	Register(t)
-	return Name
+	return backendFor(t, Name)
 }
 
 // BackendAnyRS is Backend for prove paths that draw fresh randomness:
 // NameAnyRS in the unit tier, porep.BackendCPU in the long tier.
 func BackendAnyRS(t testing.TB) string {
 	t.Helper()
+	return backendFor(t, NameAnyRS)
+}
+
+func backendFor(t testing.TB, double string) string {
+	t.Helper()
 	if testenv.Enabled(testenv.TierLong) {
 		return porep.BackendCPU
 	}
 	Register(t)
-	return NameAnyRS
+	return double
 }
 
 // vectors are the reference vectors' folders, relative to the module root.

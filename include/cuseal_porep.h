@@ -20,16 +20,21 @@
  *  - Returns an int status: CUSEAL_POREP_OK (0) or one of the codes below,
  *    the classes of the cuseal CLI's exit codes. When the status is not OK
  *    and err_msg is not NULL, *err_msg receives a NUL-terminated one-line
- *    message (the Go API's error text, unchanged, or one naming the C
- *    argument, its index and field) that the caller frees with
- *    cuseal_porep_string_free; on OK, *err_msg is set to NULL.
+ *    message that the caller frees with cuseal_porep_string_free:
+ *    "libcuseal: CALL: " (CALL the function's name after cuseal_porep_),
+ *    then the Go API's error text unchanged, or a text naming the C
+ *    argument as this header names it, the index in an array and the
+ *    field. On OK, *err_msg is set to NULL.
  *  - Every buffer the library returns has exactly one free function:
  *    proofs (and aggregates) cuseal_porep_proof_free, strings (messages,
  *    JSON) cuseal_porep_string_free, uint64_t arrays
  *    cuseal_porep_u64_array_free, cancel handles cuseal_porep_cancel_free.
  *    All accept NULL. Never free them with free(): the library may use its
- *    own allocator. Outputs are set only on CUSEAL_POREP_OK (NULL and 0
- *    otherwise): never a partial output.
+ *    own allocator. Output pointers (the arguments named *_out, *_len,
+ *    challenges_stride) must not be NULL: a NULL one is bad input naming
+ *    it. Every output is set to NULL or 0 when the call starts and holds a
+ *    result only on CUSEAL_POREP_OK: after any other status all of them
+ *    are NULL and 0, never a partial output.
  *  - Caller memory is only read during the call and never retained.
  *  - Registered proofs are go-state-types' numbers (abi.RegisteredSealProof,
  *    abi.RegisteredPoStProof, abi.RegisteredUpdateProof,

@@ -16,6 +16,7 @@ import "unsafe"
 // (a Go call: arguments may live in Go memory), under the race detector,
 // with the C types named here and the library's own free functions.
 type (
+	cInt        = C.int
 	cU8         = C.uint8_t
 	cU64        = C.uint64_t
 	cI64        = C.int64_t

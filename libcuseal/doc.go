@@ -17,10 +17,12 @@
 //
 // Every exported function is a thin shell over package porep: it converts
 // C arguments (args.go: arrays copied and checked, naming the argument,
-// index and field), calls the Go API, maps the error to a status code
-// (the CLI's exit-code classes) and recovers panics. No proving logic lives
-// here; aggregate_seal_proofs only verifies the aggregate it returns.
-// exports.go holds the version 1 calls, exports_post.go,
+// index and field; options.go: cuseal_porep_options), calls the Go API,
+// and returns through one frame (call.go: outputs cleared and checked,
+// the error mapped to a status code — the CLI's exit-code classes — and a
+// "libcuseal: CALL: ..." message, panics recovered). No proving logic
+// lives here; aggregate_seal_proofs only verifies the aggregate it
+// returns. exports.go holds the version 1 calls, exports_post.go,
 // exports_update.go and exports_aggregate.go those of version 2; ctypes.go
 // names the C types for the tests, which call the exports in-process.
 package main

@@ -116,15 +116,15 @@ func kindsMessages(t *testing.T, v *vectors, params string) map[string]string {
 	opts := []porep.Option{porep.WithParamsDir(params), porep.WithBackend(porep.BackendCPU)}
 	want := map[string]string{
 		"MSG_RANDOMNESS_31": "libcuseal: generate_winning_post_sector_challenge: randomness_len is 31, want 32 (the PoSt randomness)",
-		"MSG_INVALID":       "porep: the proof is invalid",
+		"MSG_INVALID":       cmsg("verify_window_post", "porep: the proof is invalid"),
 		"MSG_AGG_SWAPPED":   "libcuseal: aggregate_seal_proofs: the aggregate does not verify: a seal proof is not a valid proof of its sector's inputs",
 		"MSG_NULL_ENTRY":    "libcuseal: generate_single_window_post_with_vanilla: vanilla_proofs[1].ptr is NULL with len 5680",
 	}
 	_, err := porep.GeneratePoStFallbackSectorChallenges(999, w.Miner, w.Randomness, []abi.SectorNumber{w.Sectors[0].SectorNumber})
-	want["MSG_UNKNOWN_POST_PROOF"] = goMsg(t, err)
+	want["MSG_UNKNOWN_POST_PROOF"] = cmsg("generate_fallback_sector_challenges", goMsg(t, err))
 	_, err = porep.VerifyWindowPoSt(proof.WindowPoStVerifyInfo{Randomness: w.Randomness, ChallengedSectors: w.Sectors, Prover: w.Miner,
 		Proofs: []proof.PoStProof{{PoStProof: w.Proof, ProofBytes: w.Want[:191]}}}, opts...)
-	want["MSG_WINDOW_TRUNCATED_PROOF"] = goMsg(t, err)
+	want["MSG_WINDOW_TRUNCATED_PROOF"] = cmsg("verify_window_post", goMsg(t, err))
 	a := v.agg
 	infos := make([]proof.AggregateSealVerifyInfo, len(a.Sectors))
 	for i, s := range a.Sectors {
@@ -133,17 +133,17 @@ func kindsMessages(t *testing.T, v *vectors, params string) map[string]string {
 	}
 	_, err = porep.VerifyAggregateSeals(proof.AggregateSealVerifyProofAndInfos{Miner: a.Miner, SealProof: a.Proof,
 		AggregateProof: abi.RegisteredAggregationProof_SnarkPackV2, Infos: infos, Proof: a.Want[:100]}, opts...)
-	want["MSG_AGG_TRUNCATED"] = goMsg(t, err)
+	want["MSG_AGG_TRUNCATED"] = cmsg("verify_aggregate_seal_proof", goMsg(t, err))
 	_, err = porep.GenerateWindowPoStWithVanilla(w.Proof, w.Miner, w.Randomness, [][]byte{w.Vanilla[0], w.Vanilla[1][:100]}, opts...)
-	want["MSG_WINDOW_TRUNCATED_VANILLA"] = goMsg(t, err)
+	want["MSG_WINDOW_TRUNCATED_VANILLA"] = cmsg("generate_window_post_with_vanilla", goMsg(t, err))
 	_, err = porep.GenerateWindowPoStWithVanilla(w.Proof, w.Miner, w.Randomness, [][]byte{w.Vanilla[1], w.Vanilla[0]}, opts...)
-	want["MSG_WINDOW_OUT_OF_ORDER"] = goMsg(t, err)
+	want["MSG_WINDOW_OUT_OF_ORDER"] = cmsg("generate_window_post_with_vanilla", goMsg(t, err))
 	_, err = porep.GenerateWinningPoStWithVanilla(win.Proof, win.Miner, win.Randomness, [][]byte{w.Vanilla[0]}, opts...)
-	want["MSG_WINNING_WRONG_VANILLA"] = goMsg(t, err)
+	want["MSG_WINNING_WRONG_VANILLA"] = cmsg("generate_winning_post_with_vanilla", goMsg(t, err))
 	_, err = porep.GenerateUpdateProofWithVanilla(u.Proof, u.OldSealed, u.NewSealed, u.NewUnseal, [][]byte{flip(u.Vanilla[0], 1000, 1)}, opts...)
-	want["MSG_UPDATE_CORRUPTED"] = goMsg(t, err)
+	want["MSG_UPDATE_CORRUPTED"] = cmsg("generate_empty_sector_update_proof_with_vanilla", goMsg(t, err))
 	_, err = porep.MergeWindowPoStPartitionProofs(w.Proof, []porep.PartitionProof{{PoStProof: w.Proof, ProofBytes: w.Want[:100]}})
-	want["MSG_MERGE_SHORT"] = goMsg(t, err)
+	want["MSG_MERGE_SHORT"] = cmsg("merge_window_post_partition_proofs", goMsg(t, err))
 	// The C ABI checks the length itself, naming its argument.
 	want["MSG_PY_RANDOMNESS_SHORT"] = "libcuseal: generate_window_post_with_vanilla: randomness_len is 31, want 32 (the PoSt randomness)"
 

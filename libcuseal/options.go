@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package main
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/../include
+#define CUSEAL_POREP_BUILDING_LIBRARY 1
+#include <stdlib.h>
+#include "cuseal_porep.h"
+*/
+import "C"
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"unsafe"
+
+	"github.com/cuseal/cuseal/porep"
+)
+
+//export cuseal_porep_options_init
+func cuseal_porep_options_init(o *C.cuseal_porep_options) {
+	if o == nil {
+		return
+	}
+	*o = C.cuseal_porep_options{}
+	o.struct_size = C.uint32_t(C.sizeof_cuseal_porep_options)
+	o.log_level = logOff
+}
+
+// optionsSizeV1 is sizeof(cuseal_porep_options) of ABI version 1 (through
+// test_only_randomness_seed), which version 2 keeps.
+const optionsSizeV1 = C.uint32_t(unsafe.Offsetof(C.cuseal_porep_options{}.test_only_randomness_seed) + unsafe.Sizeof(C.cuseal_porep_options{}.test_only_randomness_seed))
+
+// callOptions is what one call takes from a cuseal_porep_options.
+type callOptions struct {
+	ctx    context.Context
+	opts   []porep.Option
+	logger *slog.Logger // nil: none asked for
+}
+
+// readOptions converts *o (NULL: defaults) into porep options: it checks
+// struct_size, the cancel handle and the seed pointer, and returns the
+// cancellation if the handle was triggered already. Every export reads its options after its other
+// arguments, right before the work: bad input is reported first.
+func readOptions(o *C.cuseal_porep_options) (*callOptions, error) {
+	co := &callOptions{ctx: context.Background()}
+	dir := ""
+	if o != nil {
+		// Callers of every ABI version since 1 are served: a later version
+		// may append fields, and those past struct_size keep their defaults.
+		if o.struct_size < optionsSizeV1 || o.struct_size > C.sizeof_cuseal_porep_options {
+			return nil, badInputf("options.struct_size is %d, want %d (sizeof(cuseal_porep_options) of ABI version %d; %d for versions 1 and 2; fill the struct with cuseal_porep_options_init)",
+				o.struct_size, C.sizeof_cuseal_porep_options, abiVersion, optionsSizeV1)
+		}
+		if o.cancel != nil {
+			h, ok := cancelHandles.Load(uintptr(unsafe.Pointer(o.cancel)))
+			if !ok {
+				return nil, badInputf("options.cancel %p is not a live handle from cuseal_porep_cancel_new", unsafe.Pointer(o.cancel))
+			}
+			co.ctx = h.(*cancelHandle).ctx
+		}
+		if o.params_dir != nil {
+			dir = C.GoString(o.params_dir)
+		}
+		if o.backend != nil && C.GoString(o.backend) != "" {
+			co.opts = append(co.opts, porep.WithBackend(C.GoString(o.backend)))
+		}
+		if o.partitions_in_flight > 0 {
+			co.opts = append(co.opts, porep.WithMaxPartitionsInFlight(int(o.partitions_in_flight)))
+		}
+		if o.preload_params != 0 {
+			co.opts = append(co.opts, porep.WithPreloadParams())
+		}
+		if l := newLogger(o.log_level, o.log_fn, o.log_user); l != nil {
+			co.opts = append(co.opts, porep.WithLogger(l))
+			co.logger = l
+		}
+		if o.test_only_randomness_seed != nil {
+			var seed [32]byte
+			copy(seed[:], unsafe.Slice((*byte)(unsafe.Pointer(o.test_only_randomness_seed)), 32))
+			co.opts = append(co.opts, porep.WithDeterministicRandomness(seed))
+		}
+	}
+	co.opts = append(co.opts, porep.WithContext(co.ctx), porep.WithParamsDir(dir))
+	if err := co.ctx.Err(); err != nil {
+		return nil, fmt.Errorf("options.cancel was triggered before the call started: %w", err)
+	}
+	return co, nil
+}

@@ -57,7 +57,9 @@
  *    fields to structs (cuseal_porep_options.struct_size tells the library
  *    which fields a caller has). Check
  *    cuseal_porep_abi_version() >= CUSEAL_POREP_ABI_VERSION before the
- *    first call.
+ *    first call. (A version 1 caller that compared with ==, as version
+ *    1's test program did, refuses this library: change the check to >=;
+ *    nothing else. docs/c-abi.md, "Versions".)
  *      1: seal_commit_phase2, verify_seal, generate_test_params, info,
  *         options, cancel handles.
  *      2: WindowPoSt / WinningPoSt (challenges, proving from vanilla

@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -449,15 +451,40 @@ func TestCArchive(t *testing.T) {
 	expectKinds(t, kv, kindsMessages(t, v, dir), cKindsKeys, v, false)
 }
 
-// TestCABIVersion1Caller compiles testdata/porep_test.c against the
-// version 1 header (testdata/v1) and runs its cheap checks on this
-// library: a caller built against version 1 — its calls, its options
-// struct and struct_size — keeps working.
+// TestCABIVersion1Caller compiles the version 1 C test program
+// (testdata/v1/porep_test.c, as it was before version 2) against the
+// version 1 header (testdata/v1/cuseal_porep.h) and runs its cheap checks
+// on this library: a caller built against version 1 — its calls, its
+// options struct and struct_size — keeps working, except that it compared
+// cuseal_porep_abi_version() with == (docs/c-abi.md, "Versions"): exactly
+// its two version checks fail, and every message it prints is this
+// library's.
 func TestCABIVersion1Caller(t *testing.T) {
 	lib := buildLib(t, "c-shared")
-	exe := compileProgram(t, lib, "porep_test.c", filepath.Join("testdata", "v1"))
+	exe := compileProgram(t, lib, filepath.Join("v1", "porep_test.c"), filepath.Join("testdata", "v1"))
 	s := seal2K(t)
-	kv := parseKV(t, run(t, exe, programArgs(s, "-")...))
+	cmd := exec.Command(exe, programArgs(s, "-")...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("version 1 program: %v (want exit status 1: its == version checks fail)\nstdout:\n%s\nstderr:\n%s", err, out, stderr.String())
+	}
+	var fails []string
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		if strings.HasPrefix(l, "FAIL ") {
+			fails = append(fails, l)
+		}
+	}
+	want := []string{
+		fmt.Sprintf("FAIL testdata/v1/porep_test.c:127: abi version %d", abiVersion),
+		fmt.Sprintf(`FAIL testdata/v1/porep_test.c:131: info json: {"abi_version":%d,`, abiVersion),
+	}
+	if len(fails) != len(want) || !strings.HasPrefix(fails[0], want[0]) || !strings.HasPrefix(fails[1], want[1]) {
+		t.Fatalf("version 1 program's failed checks:\n%s\nwant exactly its two == version checks:\n%s", strings.Join(fails, "\n"), strings.Join(want, "\n"))
+	}
+	kv, _ := readKV(out)
 	expectMessages(t, kv, s, "", nil, cShortProof)
 }
 

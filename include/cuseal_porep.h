@@ -157,7 +157,9 @@ typedef struct {
 	 * = $FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters. */
 	const char* params_dir;
 	/* "auto" (NULL or "": CUDA when built in and a device is found, else
-	 * CPU), "cpu" or "cuda" (libraries built with -tags cuda only). */
+	 * CPU), "cpu" or "cuda" (libraries built with -tags cuda only). Any
+	 * other name is bad input for every call that takes options, also
+	 * for those that do not prove (the verify calls use no backend). */
 	const char* backend;
 	/* Records at or above log_level go to log_fn, or to stderr when log_fn
 	 * is NULL; CUSEAL_POREP_LOG_OFF (the default) drops them all. */
@@ -213,7 +215,7 @@ int cuseal_porep_seal_commit_phase2(CUSEAL_POREP_IN uint8_t* c1, size_t c1_len, 
  *   comm_r, comm_d, ticket, seed: 32 bytes each (comm_r/comm_d as
  *                     filecoin-ffi passes them: the field elements' bytes)
  *   opts:             NULL for the defaults (params_dir, cancel and logging
- *                     are used; the rest is ignored) */
+ *                     are used, backend is checked; the rest is ignored) */
 int cuseal_porep_verify_seal(int64_t registered_proof, CUSEAL_POREP_IN uint8_t* comm_r,
                              CUSEAL_POREP_IN uint8_t* comm_d, uint64_t miner_id, uint64_t sector_number,
                              CUSEAL_POREP_IN uint8_t* ticket, CUSEAL_POREP_IN uint8_t* seed,

@@ -633,6 +633,56 @@ func TestCallsConcurrent(t *testing.T) {
 	}
 }
 
+// TestUnknownBackend: an unknown options.backend is bad input naming it for
+// every call that takes options, also for those that do not prove (the
+// verify calls ignored it before), and the otherwise valid input is not
+// looked at further.
+func TestUnknownBackend(t *testing.T) {
+	v := loadVectors(t)
+	w, win, u, a := v.window, v.winning, v.update, v.agg
+	dir := vkDir(t, v)
+	backends := []string{"tpu"}
+	if !cudaBuild {
+		backends = append(backends, porep.BackendCUDA)
+	}
+	for _, backend := range backends {
+		o := options(t, dir, false)
+		o.backend = cStr(backend)
+		want := fmt.Sprintf("options.backend %q: porep: unknown backend (this library has auto, %s)", backend, strings.Join(porep.Backends(), ", "))
+		if spec, ok := porep.LookupBackend(backend); ok && spec.Missing != "" {
+			want = fmt.Sprintf("options.backend %q: porep: unknown backend: this build has no %s", backend, spec.Missing)
+		}
+		wSectors := sectorList([]abi.SectorNumber{21000, 21001}, [][]byte{commR(t, w, 0), commR(t, w, 1)})
+		winSectors := sectorList([]abi.SectorNumber{win.Sectors[0].SectorNumber}, [][]byte{commR(t, win, 0)})
+		s0 := a.Sectors[0]
+		in := aggInputs(a.Sectors...)
+		v2 := abi.RegisteredAggregationProof_SnarkPackV2
+		var checks []check
+		for _, r := range []res{
+			windowProve(w.Proof, w.Randomness, w.Miner, byteList(w.Vanilla...), o),
+			winningProve(win.Proof, win.Randomness, win.Miner, byteList(win.Vanilla...), o),
+			singleProve(w.Proof, w.Randomness, w.Miner, byteList(w.Vanilla...), 0, o),
+			verifyPoStCall(false, w.Proof, w.Randomness, wSectors, w.Want, w.Miner, o),
+			verifyPoStCall(true, win.Proof, win.Randomness, winSectors, win.Want, win.Miner, o),
+			updateProve(u.Proof, byteList(u.Vanilla...), u.CommROld[:], u.CommRNew[:], u.CommDNew[:], o),
+			updateVerify(u.Proof, u.Want, u.CommROld[:], u.CommRNew[:], u.CommDNew[:], o),
+			aggregateCall(a.Proof, v2, a.Miner, in, byteList(a.Sectors[0].Proof, a.Sectors[1].Proof), 2, o),
+			aggregateVerify(a.Proof, v2, a.Miner, a.Want, in, o),
+			statusCall("verify_seal", func(msg **cChar) int {
+				return int(cuseal_porep_verify_seal(cI64(a.Proof), cPtr(s0.CommR), cPtr(s0.CommD), cU64(a.Miner), cU64(s0.Number),
+					cPtr(s0.Ticket), cPtr(s0.Seed), cPtr(s0.Proof), cSize(len(s0.Proof)), o, msg))
+			}),
+			statusCall("generate_test_params", func(msg **cChar) int {
+				var js *cChar
+				return int(cuseal_porep_generate_test_params(cI64(a.Proof), cStr(t.TempDir()), nil, 0, o, &js, msg))
+			}),
+		} {
+			checks = append(checks, check{backend + ": " + r.call, r, statusBadInput, want, true})
+		}
+		runChecks(t, checks)
+	}
+}
+
 // TestVerifySealUnknownProof: verify_seal reports an unknown registered
 // proof as bad input naming the argument (it was internal in version 1).
 func TestVerifySealUnknownProof(t *testing.T) {

@@ -14,6 +14,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"unsafe"
 
 	"github.com/cuseal/cuseal/porep"
@@ -41,9 +43,10 @@ type callOptions struct {
 }
 
 // readOptions converts *o (NULL: defaults) into porep options: it checks
-// struct_size, the cancel handle and the seed pointer, and returns the
-// cancellation if the handle was triggered already. Every export reads its options after its other
-// arguments, right before the work: bad input is reported first.
+// struct_size, the cancel handle, the backend and the seed pointer, and
+// returns the cancellation if the handle was triggered already. Every
+// export reads its options after its other arguments, right before the
+// work: bad input is reported first.
 func readOptions(o *C.cuseal_porep_options) (*callOptions, error) {
 	co := &callOptions{ctx: context.Background()}
 	dir := ""
@@ -65,7 +68,11 @@ func readOptions(o *C.cuseal_porep_options) (*callOptions, error) {
 			dir = C.GoString(o.params_dir)
 		}
 		if o.backend != nil && C.GoString(o.backend) != "" {
-			co.opts = append(co.opts, porep.WithBackend(C.GoString(o.backend)))
+			name := C.GoString(o.backend)
+			if err := checkBackend(name); err != nil {
+				return nil, err
+			}
+			co.opts = append(co.opts, porep.WithBackend(name))
 		}
 		if o.partitions_in_flight > 0 {
 			co.opts = append(co.opts, porep.WithMaxPartitionsInFlight(int(o.partitions_in_flight)))
@@ -88,4 +95,17 @@ func readOptions(o *C.cuseal_porep_options) (*callOptions, error) {
 		return nil, fmt.Errorf("options.cancel was triggered before the call started: %w", err)
 	}
 	return co, nil
+}
+
+// checkBackend refuses a backend this library does not have: bad input
+// for every call, also for those that do not prove.
+func checkBackend(name string) error {
+	have := porep.Backends()
+	if name == porep.BackendAuto || slices.Contains(have, name) {
+		return nil
+	}
+	if spec, ok := porep.LookupBackend(name); ok && spec.Missing != "" {
+		return badInputf("options.backend %q: %w: this build has no %s", name, porep.ErrUnknownBackend, spec.Missing)
+	}
+	return badInputf("options.backend %q: %w (this library has %s, %s)", name, porep.ErrUnknownBackend, porep.BackendAuto, strings.Join(have, ", "))
 }

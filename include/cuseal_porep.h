@@ -51,6 +51,15 @@
  *    the static CUDA runtime, whose page-aligned TLS block glibc cannot
  *    place in a library dlopen'ed after start-up: link it (-lcuseal) or
  *    LD_PRELOAD it; the pure-Go variant may be dlopen'ed.
+ *  - Environment: FIL_PROOFS_PARAMETER_CACHE (see params_dir) and
+ *    FIL_PROOFS_VERIFY_PRODUCTION_PARAMS (1/true/yes: only the official
+ *    parameter files are accepted) are read with getenv when each call
+ *    starts; do not change the environment while a call starts on another
+ *    thread (POSIX). BELLMAN_NO_GPU, CUDA_VISIBLE_DEVICES and
+ *    CUSEAL_CUDA_DEVICES are read only from the environment the process
+ *    started with (the Go runtime's copy, taken when the library is
+ *    loaded from the process's initial environment): set them before
+ *    starting the process.
  *  - ABI versioning: cuseal_porep_abi_version() returns the library's
  *    CUSEAL_POREP_ABI_VERSION. A library serves callers built against its
  *    own or any earlier version: versions only add functions and append
@@ -154,7 +163,9 @@ typedef struct {
 	 * (32 GiB: ~16 GiB each). */
 	uint32_t partitions_in_flight;
 	/* Directory of the Filecoin parameter files (.params/.vk); NULL or ""
-	 * = $FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters. */
+	 * = $FIL_PROOFS_PARAMETER_CACHE as the environment holds it when the
+	 * call starts (a setenv, or Python's os.environ[...] = ..., before the
+	 * call is seen), else /var/tmp/filecoin-proof-parameters. */
 	const char* params_dir;
 	/* "auto" (NULL or "": CUDA when built in and a device is found, else
 	 * CPU), "cpu" or "cuda" (libraries built with -tags cuda only). Any

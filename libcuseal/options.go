@@ -19,6 +19,7 @@ import (
 	"unsafe"
 
 	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 //export cuseal_porep_options_init
@@ -43,8 +44,10 @@ type callOptions struct {
 }
 
 // readOptions converts *o (NULL: defaults) into porep options: it checks
-// struct_size, the cancel handle, the backend and the seed pointer, and
-// returns the cancellation if the handle was triggered already. Every
+// struct_size, the cancel handle, the backend and the seed pointer, takes
+// the parameter directory from params_dir or else from the environment as
+// it is when the call starts (paramsDirFromEnv), and returns the
+// cancellation if the handle was triggered already. Every
 // export reads its options after its other arguments, right before the
 // work: bad input is reported first.
 func readOptions(o *C.cuseal_porep_options) (*callOptions, error) {
@@ -90,7 +93,13 @@ func readOptions(o *C.cuseal_porep_options) (*callOptions, error) {
 			co.opts = append(co.opts, porep.WithDeterministicRandomness(seed))
 		}
 	}
+	if dir == "" {
+		dir = paramsDirFromEnv()
+	}
 	co.opts = append(co.opts, porep.WithContext(co.ctx), porep.WithParamsDir(dir))
+	if envSet("FIL_PROOFS_VERIFY_PRODUCTION_PARAMS", "1", "true", "yes") {
+		co.opts = append(co.opts, porep.WithRequireProductionParams())
+	}
 	if err := co.ctx.Err(); err != nil {
 		return nil, fmt.Errorf("options.cancel was triggered before the call started: %w", err)
 	}
@@ -108,4 +117,34 @@ func checkBackend(name string) error {
 		return badInputf("options.backend %q: %w: this build has no %s", name, porep.ErrUnknownBackend, spec.Missing)
 	}
 	return badInputf("options.backend %q: %w (this library has %s, %s)", name, porep.ErrUnknownBackend, porep.BackendAuto, strings.Join(have, ", "))
+}
+
+// getenv is the process's C environment variable name as it is now (""
+// when unset). Go's os.Getenv answers from the copy of the environment the
+// runtime took from the process's initial one when the library was
+// loaded, which a caller's setenv (or Python's os.environ[...] = ...) does
+// not change.
+func getenv(name string) string {
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	if v := C.getenv(cname); v != nil {
+		return C.GoString(v)
+	}
+	return ""
+}
+
+// paramsDirFromEnv is the parameter directory when params_dir is NULL or
+// "": $FIL_PROOFS_PARAMETER_CACHE as the environment holds it when the
+// call starts, else rust-fil-proofs' default.
+func paramsDirFromEnv() string {
+	if d := getenv("FIL_PROOFS_PARAMETER_CACHE"); d != "" {
+		return d
+	}
+	return stacked.DefaultParameterDir
+}
+
+// envSet reports whether the environment variable name holds one of
+// values when the call starts (case-insensitive, spaces trimmed).
+func envSet(name string, values ...string) bool {
+	return slices.Contains(values, strings.ToLower(strings.TrimSpace(getenv(name))))
 }

@@ -151,7 +151,8 @@ void cuseal_porep_cancel_free(cuseal_porep_cancel* c);
 #define CUSEAL_POREP_LOG_OFF 127
 
 /* level: one of CUSEAL_POREP_LOG_*; message: one formatted record
- * ("level=INFO msg=... key=value ..."), valid during the call only. */
+ * ("level=INFO msg=... key=value ...", no time: add your own), valid
+ * during the call only. */
 typedef void (*cuseal_porep_log_fn)(void* user, int32_t level, const char* message);
 
 typedef struct {
@@ -173,7 +174,11 @@ typedef struct {
 	 * for those that do not prove (the verify calls use no backend). */
 	const char* backend;
 	/* Records at or above log_level go to log_fn, or to stderr when log_fn
-	 * is NULL; CUSEAL_POREP_LOG_OFF (the default) drops them all. */
+	 * is NULL (one line each, "time=... level=... msg=..."):
+	 * CUSEAL_POREP_LOG_OFF (the default) drops them all. A warning given
+	 * once per process (test parameters in use: "TEST parameters: ...")
+	 * during a call with logging off is logged by the next call with
+	 * logging on. */
 	int32_t log_level;
 	/* 1: decode the whole .params file up front (memory: its size). */
 	int32_t preload_params;

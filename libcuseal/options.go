@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/cuseal/cuseal/porep"
@@ -100,6 +101,7 @@ func readOptions(o *C.cuseal_porep_options) (*callOptions, error) {
 	if envSet("FIL_PROOFS_VERIFY_PRODUCTION_PARAMS", "1", "true", "yes") {
 		co.opts = append(co.opts, porep.WithRequireProductionParams())
 	}
+	testWarnings.attach(co)
 	if err := co.ctx.Err(); err != nil {
 		return nil, fmt.Errorf("options.cancel was triggered before the call started: %w", err)
 	}
@@ -147,4 +149,42 @@ func paramsDirFromEnv() string {
 // values when the call starts (case-insensitive, spaces trimmed).
 func envSet(name string, values ...string) bool {
 	return slices.Contains(values, strings.ToLower(strings.TrimSpace(getenv(name))))
+}
+
+// testWarnings keeps the warnings the Go API gave during calls without a
+// logger — the TEST-parameters warning, which it gives once per process
+// and parameter set (paramfile.TestParamsWarning), so that a first call
+// with CUSEAL_POREP_LOG_OFF would swallow it for good — until a call with
+// a logger logs them.
+var testWarnings pendingWarnings
+
+type pendingWarnings struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+// attach makes a call's options keep the warnings (no logger) or log
+// those kept so far (a logger: the Go API logs its own warnings there).
+func (w *pendingWarnings) attach(co *callOptions) {
+	if co.logger == nil {
+		co.opts = append(co.opts, porep.WithProgress(w.keep))
+		return
+	}
+	w.mu.Lock()
+	msgs := w.msgs
+	w.msgs = nil
+	w.mu.Unlock()
+	for _, m := range msgs {
+		co.logger.Warn(m)
+	}
+}
+
+// keep is a porep.WithProgress callback: it keeps the warnings.
+func (w *pendingWarnings) keep(ev porep.PhaseEvent) {
+	if ev.Phase != porep.PhaseWarning || ev.Message == "" {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.msgs = append(w.msgs, ev.Message)
 }

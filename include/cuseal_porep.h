@@ -322,8 +322,10 @@ int cuseal_porep_generate_winning_post_sector_challenge(int64_t registered_proof
  * sector for WindowPoSt; for WinningPoSt only the first sector is
  * challenged, with 66.
  *   sector_ids, sector_ids_len: the sector numbers (at least one)
- *   *sector_ids_out, *sector_ids_out_len: the challenged sectors, in the
- *                     order given, each once
+ *   *sector_ids_out, *sector_ids_out_len: the challenged sectors in
+ *                     ascending order, each once, as filecoin-ffi returns
+ *                     them (rust-fil-proofs' BTreeMap; a sector given twice
+ *                     has the challenges of its last position)
  *   *challenges_out, *challenges_stride: challenges_out[i * stride + j] is
  *                     leaf challenge j of sector_ids_out[i]
  *                     (sector_ids_out_len × stride entries).

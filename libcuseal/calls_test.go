@@ -13,6 +13,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -341,8 +342,9 @@ func TestPoStCallsBoundary(t *testing.T) {
 }
 
 // TestPoStChallengeCalls: the two challenge calls give rust-fil-proofs'
-// challenges (the vectors' meta.json, through the Go API) and refuse bad
-// input.
+// challenges (the vectors' meta.json, through the Go API), the sectors in
+// filecoin-ffi's order (ascending, each once, whatever order they were
+// given in), and refuse bad input.
 func TestPoStChallengeCalls(t *testing.T) {
 	v := loadVectors(t)
 	for _, pv := range []struct {
@@ -352,6 +354,7 @@ func TestPoStChallengeCalls(t *testing.T) {
 		rnd  []byte
 	}{
 		{"window", []abi.SectorNumber{21000, 21001}, v.window.Proof, v.window.Randomness},
+		{"window, given in reverse and one twice", []abi.SectorNumber{21001, 7, 21000, 21001}, v.window.Proof, v.window.Randomness},
 		{"winning", []abi.SectorNumber{22000, 5, 9}, v.winning.Proof, v.winning.Randomness},
 	} {
 		want, err := porep.GeneratePoStFallbackSectorChallenges(pv.p, 1000, pv.rnd, pv.ids)
@@ -362,7 +365,7 @@ func TestPoStChallengeCalls(t *testing.T) {
 		if r.status != statusOK || len(ids) != len(want.Sectors) {
 			t.Fatalf("%s: %v, %d sectors, want %d", pv.name, r, len(ids), len(want.Sectors))
 		}
-		for i, s := range want.Sectors {
+		for i, s := range slices.Sorted(slices.Values(want.Sectors)) {
 			w := want.Challenges[s]
 			if abi.SectorNumber(ids[i]) != s || stride != len(w) {
 				t.Fatalf("%s: sector %d: %d with stride %d, want %d with %d", pv.name, i, ids[i], stride, s, len(w))

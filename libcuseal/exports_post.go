@@ -12,6 +12,7 @@ import "C"
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
@@ -62,7 +63,9 @@ func cuseal_porep_generate_fallback_sector_challenges(registeredProof C.int64_t,
 		if len(fc.Sectors) == 0 {
 			return fmt.Errorf("the Go API challenged no sector of %d", len(ids))
 		}
-		sectors := fc.Sectors
+		// filecoin-ffi returns the keys of rust-fil-proofs' BTreeMap
+		// (generate_fallback_sector_challenges): ascending, each once.
+		sectors := slices.Sorted(slices.Values(fc.Sectors))
 		// One flat array with a stride: every challenged sector has the proof
 		// type's challenge count.
 		stride := len(fc.Challenges[sectors[0]])

@@ -51,6 +51,16 @@
  *    the static CUDA runtime, whose page-aligned TLS block glibc cannot
  *    place in a library dlopen'ed after start-up: link it (-lcuseal) or
  *    LD_PRELOAD it; the pure-Go variant may be dlopen'ed.
+ *  - fork(): the Go runtime does not survive fork() without exec(). In a
+ *    child forked after the library was loaded (Python multiprocessing's
+ *    "fork" start method, the default on Linux before Python 3.14) every
+ *    call returns CUSEAL_POREP_ERR_INTERNAL at once, naming fork(), with
+ *    its outputs NULL and 0, and cuseal_porep_cancel_new returns NULL
+ *    (options_init, abi_version and the free functions work). Load the
+ *    library in the child instead: multiprocessing's "spawn" or
+ *    "forkserver" start method with the library loaded in the worker, or
+ *    fork() followed by exec(). The library also exports libcuseal_go_*
+ *    symbols: the Go side behind each call, internal, never to be called.
  *  - Environment: FIL_PROOFS_PARAMETER_CACHE (see params_dir) and
  *    FIL_PROOFS_VERIFY_PRODUCTION_PARAMS (1/true/yes: only the official
  *    parameter files are accepted) are read with getenv when each call

@@ -14,14 +14,14 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
-	"syscall"
 	"unsafe"
 )
 
 // The frame every export that returns a status runs its body in (export):
 // the output arguments cleared and checked, the status and the message
 // "libcuseal: CALL: ..." made from the body's error, outputs freed again
-// when the call fails, panics recovered, calls from a forked child refused.
+// when the call fails, panics recovered. (A call from a forked child
+// never gets here: its C entry point refuses it, entry.go.)
 
 // output is one output argument of an export: where the caller wants a
 // result (nil: the caller passed NULL), named as in the header, and
@@ -65,13 +65,12 @@ func (o output) reset(free bool) {
 }
 
 // export runs body as the export call: it sets every output the caller
-// passed to NULL or 0 and refuses NULL ones (naming them), refuses a call
-// from a forked child, runs body, and returns body's status. On
-// CUSEAL_POREP_OK *err_msg is set to NULL; otherwise what body may have
-// set is freed and cleared again, and *err_msg (when err_msg is not NULL)
-// receives "libcuseal: CALL: " and the error's text. A panic in body
-// becomes CUSEAL_POREP_ERR_INTERNAL with the panic and its first frames in
-// the message.
+// passed to NULL or 0 and refuses NULL ones (naming them), runs body, and
+// returns body's status. On CUSEAL_POREP_OK *err_msg is set to NULL;
+// otherwise what body may have set is freed and cleared again, and
+// *err_msg (when err_msg is not NULL) receives "libcuseal: CALL: " and the
+// error's text. A panic in body becomes CUSEAL_POREP_ERR_INTERNAL with the
+// panic and its first frames in the message.
 func export(call string, errMsg **C.char, outs []output, body func() error) (rc C.int) {
 	var err error
 	defer func() {
@@ -98,9 +97,6 @@ func export(call string, errMsg **C.char, outs []output, body func() error) (rc 
 			null = append(null, o.name)
 		}
 		o.reset(false)
-	}
-	if err = forkedChild(); err != nil {
-		return
 	}
 	if len(null) > 0 {
 		err = badInputf("%s NULL (an output: pass the address of a variable to receive it)", nullOutputs(null))
@@ -159,23 +155,4 @@ func firstFrames(stack []byte) string {
 		out = append(out, s[i])
 	}
 	return string(out)
-}
-
-// loadPID is the process the library was loaded in, where the Go runtime
-// inside it started.
-var loadPID = syscall.Getpid()
-
-// forkedChild refuses a call from a process forked (without exec) after
-// the library was loaded. Go's runtime does not survive fork: the child has
-// only the forking thread, and a call that needs any other of the
-// runtime's threads (the provers and verifiers all do) waits forever. The
-// check is the call's first Go statement and needs none of them; getpid is
-// a raw system call.
-func forkedChild() error {
-	if pid := syscall.Getpid(); pid != loadPID {
-		return &callError{status: statusInternal, err: fmt.Errorf("called in process %d, forked from process %d after libcuseal was loaded there: "+
-			"the Go runtime inside libcuseal does not survive fork() without exec(); load the library in the child process "+
-			"(Python multiprocessing: the \"spawn\" or \"forkserver\" start method, and load it in the worker)", pid, loadPID)}
-	}
-	return nil
 }

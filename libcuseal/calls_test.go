@@ -91,13 +91,13 @@ func statusCall(call string, f func(msg **cChar) int) res {
 func options(t *testing.T, dir string, cancelled bool) *cOptions {
 	t.Helper()
 	var o cOptions
-	cuseal_porep_options_init(&o)
+	optionsInit(&o)
 	o.params_dir = cStr(dir)
 	o.backend = cStr("cpu")
 	if cancelled {
-		h := cuseal_porep_cancel_new()
-		cuseal_porep_cancel_trigger(h)
-		t.Cleanup(func() { cuseal_porep_cancel_free(h) })
+		h := libcuseal_go_cancel_new()
+		libcuseal_go_cancel_trigger(h)
+		t.Cleanup(func() { libcuseal_go_cancel_free(h) })
 		o.cancel = h
 	}
 	return &o
@@ -107,25 +107,25 @@ func options(t *testing.T, dir string, cancelled bool) *cOptions {
 
 func windowProve(p abi.RegisteredPoStProof, rnd []byte, miner abi.ActorID, vanilla arr[cBytes], o *cOptions) res {
 	return bytesCall("generate_window_post_with_vanilla", func(out **cU8, n *cSize, msg **cChar) int {
-		return int(cuseal_porep_generate_window_post_with_vanilla(cI64(p), cPtr(rnd), cSize(len(rnd)), cU64(miner), vanilla.ptr(), vanilla.count(), o, out, n, msg))
+		return int(libcuseal_go_generate_window_post_with_vanilla(cI64(p), cPtr(rnd), cSize(len(rnd)), cU64(miner), vanilla.ptr(), vanilla.count(), o, out, n, msg))
 	})
 }
 
 func winningProve(p abi.RegisteredPoStProof, rnd []byte, miner abi.ActorID, vanilla arr[cBytes], o *cOptions) res {
 	return bytesCall("generate_winning_post_with_vanilla", func(out **cU8, n *cSize, msg **cChar) int {
-		return int(cuseal_porep_generate_winning_post_with_vanilla(cI64(p), cPtr(rnd), cSize(len(rnd)), cU64(miner), vanilla.ptr(), vanilla.count(), o, out, n, msg))
+		return int(libcuseal_go_generate_winning_post_with_vanilla(cI64(p), cPtr(rnd), cSize(len(rnd)), cU64(miner), vanilla.ptr(), vanilla.count(), o, out, n, msg))
 	})
 }
 
 func singleProve(p abi.RegisteredPoStProof, rnd []byte, miner abi.ActorID, vanilla arr[cBytes], k int, o *cOptions) res {
 	return bytesCall("generate_single_window_post_with_vanilla", func(out **cU8, n *cSize, msg **cChar) int {
-		return int(cuseal_porep_generate_single_window_post_with_vanilla(cI64(p), cPtr(rnd), cSize(len(rnd)), cU64(miner), vanilla.ptr(), vanilla.count(), cSize(k), o, out, n, msg))
+		return int(libcuseal_go_generate_single_window_post_with_vanilla(cI64(p), cPtr(rnd), cSize(len(rnd)), cU64(miner), vanilla.ptr(), vanilla.count(), cSize(k), o, out, n, msg))
 	})
 }
 
 func merge(p abi.RegisteredPoStProof, parts arr[cBytes]) res {
 	return bytesCall("merge_window_post_partition_proofs", func(out **cU8, n *cSize, msg **cChar) int {
-		return int(cuseal_porep_merge_window_post_partition_proofs(cI64(p), parts.ptr(), parts.count(), out, n, msg))
+		return int(libcuseal_go_merge_window_post_partition_proofs(cI64(p), parts.ptr(), parts.count(), out, n, msg))
 	})
 }
 
@@ -140,9 +140,9 @@ func sectorList(numbers []abi.SectorNumber, commRs [][]byte) arr[cSectorInfo] {
 }
 
 func verifyPoStCall(winning bool, p abi.RegisteredPoStProof, rnd []byte, sectors arr[cSectorInfo], pf []byte, miner abi.ActorID, o *cOptions) res {
-	f, call := cuseal_porep_verify_window_post, "verify_window_post"
+	f, call := libcuseal_go_verify_window_post, "verify_window_post"
 	if winning {
-		f, call = cuseal_porep_verify_winning_post, "verify_winning_post"
+		f, call = libcuseal_go_verify_winning_post, "verify_winning_post"
 	}
 	return statusCall(call, func(msg **cChar) int {
 		return int(f(cI64(p), cPtr(rnd), cSize(len(rnd)), sectors.ptr(), sectors.count(), cPtr(pf), cSize(len(pf)), cU64(miner), o, msg))
@@ -151,13 +151,13 @@ func verifyPoStCall(winning bool, p abi.RegisteredPoStProof, rnd []byte, sectors
 
 func updateProve(p abi.RegisteredUpdateProof, vanilla arr[cBytes], rOld, rNew, dNew []byte, o *cOptions) res {
 	return bytesCall("generate_empty_sector_update_proof_with_vanilla", func(out **cU8, n *cSize, msg **cChar) int {
-		return int(cuseal_porep_generate_empty_sector_update_proof_with_vanilla(cI64(p), vanilla.ptr(), vanilla.count(), cPtr(rOld), cPtr(rNew), cPtr(dNew), o, out, n, msg))
+		return int(libcuseal_go_generate_empty_sector_update_proof_with_vanilla(cI64(p), vanilla.ptr(), vanilla.count(), cPtr(rOld), cPtr(rNew), cPtr(dNew), o, out, n, msg))
 	})
 }
 
 func updateVerify(p abi.RegisteredUpdateProof, pf, rOld, rNew, dNew []byte, o *cOptions) res {
 	return statusCall("verify_empty_sector_update_proof", func(msg **cChar) int {
-		return int(cuseal_porep_verify_empty_sector_update_proof(cI64(p), cPtr(pf), cSize(len(pf)), cPtr(rOld), cPtr(rNew), cPtr(dNew), o, msg))
+		return int(libcuseal_go_verify_empty_sector_update_proof(cI64(p), cPtr(pf), cSize(len(pf)), cPtr(rOld), cPtr(rNew), cPtr(dNew), o, msg))
 	})
 }
 
@@ -173,13 +173,13 @@ func aggInputs(sectors ...aggSector) arr[cAggInput] {
 
 func aggregateCall(p abi.RegisteredSealProof, kind abi.RegisteredAggregationProof, miner abi.ActorID, inputs arr[cAggInput], proofs arr[cBytes], n int, o *cOptions) res {
 	return bytesCall("aggregate_seal_proofs", func(out **cU8, outLen *cSize, msg **cChar) int {
-		return int(cuseal_porep_aggregate_seal_proofs(cI64(p), cI64(kind), cU64(miner), inputs.ptr(), proofs.ptr(), cSize(n), o, out, outLen, msg))
+		return int(libcuseal_go_aggregate_seal_proofs(cI64(p), cI64(kind), cU64(miner), inputs.ptr(), proofs.ptr(), cSize(n), o, out, outLen, msg))
 	})
 }
 
 func aggregateVerify(p abi.RegisteredSealProof, kind abi.RegisteredAggregationProof, miner abi.ActorID, agg []byte, inputs arr[cAggInput], o *cOptions) res {
 	return statusCall("verify_aggregate_seal_proof", func(msg **cChar) int {
-		return int(cuseal_porep_verify_aggregate_seal_proof(cI64(p), cI64(kind), cU64(miner), cPtr(agg), cSize(len(agg)), inputs.ptr(), inputs.count(), o, msg))
+		return int(libcuseal_go_verify_aggregate_seal_proof(cI64(p), cI64(kind), cU64(miner), cPtr(agg), cSize(len(agg)), inputs.ptr(), inputs.count(), o, msg))
 	})
 }
 
@@ -326,12 +326,12 @@ func TestPoStCallsBoundary(t *testing.T) {
 	// NULL outputs are refused, naming them.
 	var msg *cChar
 	rnd, vs := w.Randomness, byteList(w.Vanilla...)
-	st := cuseal_porep_generate_window_post_with_vanilla(cI64(w.Proof), cPtr(rnd), 32, cU64(w.Miner), vs.ptr(), vs.count(), o, nil, nil, &msg)
+	st := libcuseal_go_generate_window_post_with_vanilla(cI64(w.Proof), cPtr(rnd), 32, cU64(w.Miner), vs.ptr(), vs.count(), o, nil, nil, &msg)
 	if m := takeString(msg); st != statusBadInput || m != cmsg("generate_window_post_with_vanilla", "proof_out and proof_len are NULL (an output: pass the address of a variable to receive it)") {
 		t.Errorf("NULL proof_out: %d %q", st, m)
 	}
 	// A NULL err_msg is allowed: the status alone.
-	if st := cuseal_porep_generate_window_post_with_vanilla(cI64(w.Proof), nil, 0, cU64(w.Miner), vs.ptr(), vs.count(), o, nil, nil, nil); st != statusBadInput {
+	if st := libcuseal_go_generate_window_post_with_vanilla(cI64(w.Proof), nil, 0, cU64(w.Miner), vs.ptr(), vs.count(), o, nil, nil, nil); st != statusBadInput {
 		t.Errorf("NULL err_msg: status %d", st)
 	}
 	// A wrong struct_size.
@@ -403,7 +403,7 @@ func TestPoStChallengeCalls(t *testing.T) {
 		{"fallback: non-canonical randomness", fRnd, statusBadInput, "not a canonical field element", false},
 	})
 	var msg *cChar
-	if st := cuseal_porep_generate_fallback_sector_challenges(cI64(v.window.Proof), cPtr(v.window.Randomness), 32, nil, 2, 1000, nil, nil, nil, nil, &msg); st != statusBadInput ||
+	if st := libcuseal_go_generate_fallback_sector_challenges(cI64(v.window.Proof), cPtr(v.window.Randomness), 32, nil, 2, 1000, nil, nil, nil, nil, &msg); st != statusBadInput ||
 		takeString(msg) != cmsg("generate_fallback_sector_challenges", "sector_ids_out, sector_ids_out_len, challenges_out and challenges_stride are NULL (an output: pass the address of a variable to receive it)") {
 		t.Errorf("fallback NULL outputs: %d", st)
 	}
@@ -421,7 +421,7 @@ func fallbackCallRaw(p abi.RegisteredPoStProof, rnd []byte, ids arr[cU64]) (sect
 	idsOut, chOut := new(cU64), new(cU64) // junk the call must reset (bytesCall)
 	idsLen, strideOut := cSize(0x5a5a), cSize(0x5a5a)
 	var msg *cChar
-	st := cuseal_porep_generate_fallback_sector_challenges(cI64(p), cPtr(rnd), cSize(len(rnd)), ids.ptr(), ids.count(), 1000,
+	st := libcuseal_go_generate_fallback_sector_challenges(cI64(p), cPtr(rnd), cSize(len(rnd)), ids.ptr(), ids.count(), 1000,
 		&idsOut, &idsLen, &chOut, &strideOut, &msg)
 	r = res{call: "generate_fallback_sector_challenges", status: int(st), msg: takeString(msg), partial: st != statusOK && (idsOut != nil || idsLen != 0 || chOut != nil || strideOut != 0)}
 	if st != statusOK {
@@ -433,7 +433,7 @@ func fallbackCallRaw(p abi.RegisteredPoStProof, rnd []byte, ids arr[cU64]) (sect
 func winningChallengeCall(p abi.RegisteredPoStProof, rnd []byte, n uint64, miner abi.ActorID) ([]uint64, res) {
 	out, outLen := new(cU64), cSize(0x5a5a) // junk the call must reset (bytesCall)
 	var msg *cChar
-	st := cuseal_porep_generate_winning_post_sector_challenge(cI64(p), cPtr(rnd), cSize(len(rnd)), cU64(n), cU64(miner), &out, &outLen, &msg)
+	st := libcuseal_go_generate_winning_post_sector_challenge(cI64(p), cPtr(rnd), cSize(len(rnd)), cU64(n), cU64(miner), &out, &outLen, &msg)
 	r := res{call: "generate_winning_post_sector_challenge", status: int(st), msg: takeString(msg), partial: st != statusOK && (out != nil || outLen != 0)}
 	if st != statusOK {
 		return nil, r
@@ -578,7 +578,7 @@ func TestAggregateCalls(t *testing.T) {
 		{"aggregate: cancelled", aggregateCall(a.Proof, v2, a.Miner, in, proofs, 2, options(t, dir, true)), statusCancelled, "context canceled", false},
 	})
 	var msg *cChar
-	if st := cuseal_porep_aggregate_seal_proofs(cI64(a.Proof), cI64(v2), cU64(a.Miner), in.ptr(), proofs.ptr(), 2, o, nil, nil, &msg); st != statusBadInput ||
+	if st := libcuseal_go_aggregate_seal_proofs(cI64(a.Proof), cI64(v2), cU64(a.Miner), in.ptr(), proofs.ptr(), 2, o, nil, nil, &msg); st != statusBadInput ||
 		takeString(msg) != cmsg("aggregate_seal_proofs", "aggregate_out and aggregate_len are NULL (an output: pass the address of a variable to receive it)") {
 		t.Errorf("NULL aggregate_out: %d", st)
 	}
@@ -672,12 +672,12 @@ func TestUnknownBackend(t *testing.T) {
 			aggregateCall(a.Proof, v2, a.Miner, in, byteList(a.Sectors[0].Proof, a.Sectors[1].Proof), 2, o),
 			aggregateVerify(a.Proof, v2, a.Miner, a.Want, in, o),
 			statusCall("verify_seal", func(msg **cChar) int {
-				return int(cuseal_porep_verify_seal(cI64(a.Proof), cPtr(s0.CommR), cPtr(s0.CommD), cU64(a.Miner), cU64(s0.Number),
+				return int(libcuseal_go_verify_seal(cI64(a.Proof), cPtr(s0.CommR), cPtr(s0.CommD), cU64(a.Miner), cU64(s0.Number),
 					cPtr(s0.Ticket), cPtr(s0.Seed), cPtr(s0.Proof), cSize(len(s0.Proof)), o, msg))
 			}),
 			statusCall("generate_test_params", func(msg **cChar) int {
 				var js *cChar
-				return int(cuseal_porep_generate_test_params(cI64(a.Proof), cStr(t.TempDir()), nil, 0, o, &js, msg))
+				return int(libcuseal_go_generate_test_params(cI64(a.Proof), cStr(t.TempDir()), nil, 0, o, &js, msg))
 			}),
 		} {
 			checks = append(checks, check{backend + ": " + r.call, r, statusBadInput, want, true})
@@ -691,7 +691,7 @@ func TestUnknownBackend(t *testing.T) {
 func TestVerifySealUnknownProof(t *testing.T) {
 	var msg *cChar
 	z := make([]byte, 32)
-	st := cuseal_porep_verify_seal(999, cPtr(z), cPtr(z), 1000, 1, cPtr(z), cPtr(z), nil, 0, nil, &msg)
+	st := libcuseal_go_verify_seal(999, cPtr(z), cPtr(z), 1000, 1, cPtr(z), cPtr(z), nil, 0, nil, &msg)
 	if m := takeString(msg); st != statusBadInput || m != "libcuseal: verify_seal: registered_proof 999: registered seal proof 999 is not a StackedDrg proof (0..19)" {
 		t.Errorf("verify_seal(999): %d %q", st, m)
 	}
@@ -721,36 +721,36 @@ func TestNullOutputs(t *testing.T) {
 		outputs []string
 		call    func(o outs, msg **cChar) cInt
 	}{
-		{"info", []string{"json_out"}, func(p outs, msg **cChar) cInt { return cuseal_porep_info(str(p[0]), msg) }},
+		{"info", []string{"json_out"}, func(p outs, msg **cChar) cInt { return libcuseal_go_info(str(p[0]), msg) }},
 		{"seal_commit_phase2", proofOuts, func(p outs, msg **cChar) cInt {
-			return cuseal_porep_seal_commit_phase2(cPtr(c1), cSize(len(c1)), 1, 1000, nil, b(p[0]), n(p[1]), msg)
+			return libcuseal_go_seal_commit_phase2(cPtr(c1), cSize(len(c1)), 1, 1000, nil, b(p[0]), n(p[1]), msg)
 		}},
 		{"generate_test_params", []string{"json_out"}, func(p outs, msg **cChar) cInt {
-			return cuseal_porep_generate_test_params(5, cStr(t.TempDir()), nil, 0, nil, str(p[0]), msg)
+			return libcuseal_go_generate_test_params(5, cStr(t.TempDir()), nil, 0, nil, str(p[0]), msg)
 		}},
 		{"generate_winning_post_sector_challenge", []string{"indices_out", "indices_len"}, func(p outs, msg **cChar) cInt {
-			return cuseal_porep_generate_winning_post_sector_challenge(cI64(v.winning.Proof), rnd, 32, 1, 1000, u64(p[0]), n(p[1]), msg)
+			return libcuseal_go_generate_winning_post_sector_challenge(cI64(v.winning.Proof), rnd, 32, 1, 1000, u64(p[0]), n(p[1]), msg)
 		}},
 		{"generate_fallback_sector_challenges", []string{"sector_ids_out", "sector_ids_out_len", "challenges_out", "challenges_stride"}, func(p outs, msg **cChar) cInt {
-			return cuseal_porep_generate_fallback_sector_challenges(cI64(w.Proof), rnd, 32, ids.ptr(), 1, 1000, u64(p[0]), n(p[1]), u64(p[2]), n(p[3]), msg)
+			return libcuseal_go_generate_fallback_sector_challenges(cI64(w.Proof), rnd, 32, ids.ptr(), 1, 1000, u64(p[0]), n(p[1]), u64(p[2]), n(p[3]), msg)
 		}},
 		{"generate_winning_post_with_vanilla", proofOuts, func(p outs, msg **cChar) cInt {
-			return cuseal_porep_generate_winning_post_with_vanilla(cI64(v.winning.Proof), rnd, 32, 1000, vs.ptr(), 1, o, b(p[0]), n(p[1]), msg)
+			return libcuseal_go_generate_winning_post_with_vanilla(cI64(v.winning.Proof), rnd, 32, 1000, vs.ptr(), 1, o, b(p[0]), n(p[1]), msg)
 		}},
 		{"generate_window_post_with_vanilla", proofOuts, func(p outs, msg **cChar) cInt {
-			return cuseal_porep_generate_window_post_with_vanilla(cI64(w.Proof), rnd, 32, 1000, vs.ptr(), vs.count(), o, b(p[0]), n(p[1]), msg)
+			return libcuseal_go_generate_window_post_with_vanilla(cI64(w.Proof), rnd, 32, 1000, vs.ptr(), vs.count(), o, b(p[0]), n(p[1]), msg)
 		}},
 		{"generate_single_window_post_with_vanilla", proofOuts, func(p outs, msg **cChar) cInt {
-			return cuseal_porep_generate_single_window_post_with_vanilla(cI64(w.Proof), rnd, 32, 1000, vs.ptr(), vs.count(), 0, o, b(p[0]), n(p[1]), msg)
+			return libcuseal_go_generate_single_window_post_with_vanilla(cI64(w.Proof), rnd, 32, 1000, vs.ptr(), vs.count(), 0, o, b(p[0]), n(p[1]), msg)
 		}},
 		{"merge_window_post_partition_proofs", proofOuts, func(p outs, msg **cChar) cInt {
-			return cuseal_porep_merge_window_post_partition_proofs(cI64(w.Proof), parts.ptr(), 1, b(p[0]), n(p[1]), msg)
+			return libcuseal_go_merge_window_post_partition_proofs(cI64(w.Proof), parts.ptr(), 1, b(p[0]), n(p[1]), msg)
 		}},
 		{"generate_empty_sector_update_proof_with_vanilla", proofOuts, func(p outs, msg **cChar) cInt {
-			return cuseal_porep_generate_empty_sector_update_proof_with_vanilla(cI64(u.Proof), uv.ptr(), 1, cPtr(u.CommROld[:]), cPtr(u.CommRNew[:]), cPtr(u.CommDNew[:]), o, b(p[0]), n(p[1]), msg)
+			return libcuseal_go_generate_empty_sector_update_proof_with_vanilla(cI64(u.Proof), uv.ptr(), 1, cPtr(u.CommROld[:]), cPtr(u.CommRNew[:]), cPtr(u.CommDNew[:]), o, b(p[0]), n(p[1]), msg)
 		}},
 		{"aggregate_seal_proofs", []string{"aggregate_out", "aggregate_len"}, func(p outs, msg **cChar) cInt {
-			return cuseal_porep_aggregate_seal_proofs(cI64(a.Proof), 1, cU64(a.Miner), in.ptr(), proofs.ptr(), 2, o, b(p[0]), n(p[1]), msg)
+			return libcuseal_go_aggregate_seal_proofs(cI64(a.Proof), 1, cU64(a.Miner), in.ptr(), proofs.ptr(), 2, o, b(p[0]), n(p[1]), msg)
 		}},
 	} {
 		// Each output NULL in turn, then all of them: the others hold junk

@@ -50,8 +50,8 @@ type cancelHandle struct {
 	cancel context.CancelFunc
 }
 
-//export cuseal_porep_cancel_new
-func cuseal_porep_cancel_new() *C.cuseal_porep_cancel {
+//export libcuseal_go_cancel_new
+func libcuseal_go_cancel_new() *C.cuseal_porep_cancel {
 	p := C.malloc(1)
 	if p == nil {
 		return nil
@@ -61,15 +61,15 @@ func cuseal_porep_cancel_new() *C.cuseal_porep_cancel {
 	return (*C.cuseal_porep_cancel)(p)
 }
 
-//export cuseal_porep_cancel_trigger
-func cuseal_porep_cancel_trigger(c *C.cuseal_porep_cancel) {
+//export libcuseal_go_cancel_trigger
+func libcuseal_go_cancel_trigger(c *C.cuseal_porep_cancel) {
 	if h, ok := cancelHandles.Load(uintptr(unsafe.Pointer(c))); ok {
 		h.(*cancelHandle).cancel()
 	}
 }
 
-//export cuseal_porep_cancel_free
-func cuseal_porep_cancel_free(c *C.cuseal_porep_cancel) {
+//export libcuseal_go_cancel_free
+func libcuseal_go_cancel_free(c *C.cuseal_porep_cancel) {
 	if c == nil {
 		return
 	}
@@ -81,11 +81,8 @@ func cuseal_porep_cancel_free(c *C.cuseal_porep_cancel) {
 
 // ---- the calls ---------------------------------------------------------------
 
-//export cuseal_porep_abi_version
-func cuseal_porep_abi_version() C.uint32_t { return abiVersion }
-
-//export cuseal_porep_info
-func cuseal_porep_info(jsonOut **C.char, errMsg **C.char) C.int {
+//export libcuseal_go_info
+func libcuseal_go_info(jsonOut **C.char, errMsg **C.char) C.int {
 	return export("info", errMsg, []output{outMem("json_out", jsonOut)}, func() error {
 		b, err := json.Marshal(collectInfo())
 		if err != nil {
@@ -96,8 +93,8 @@ func cuseal_porep_info(jsonOut **C.char, errMsg **C.char) C.int {
 	})
 }
 
-//export cuseal_porep_seal_commit_phase2
-func cuseal_porep_seal_commit_phase2(c1 *C.uint8_t, c1Len C.size_t, sectorNumber, minerID C.uint64_t,
+//export libcuseal_go_seal_commit_phase2
+func libcuseal_go_seal_commit_phase2(c1 *C.uint8_t, c1Len C.size_t, sectorNumber, minerID C.uint64_t,
 	o *C.cuseal_porep_options, proofOut **C.uint8_t, proofLen *C.size_t, errMsg **C.char) C.int {
 	return export("seal_commit_phase2", errMsg, bytesOut("proof", proofOut, proofLen), func() error {
 		if c1Len == 0 {
@@ -124,8 +121,8 @@ func cuseal_porep_seal_commit_phase2(c1 *C.uint8_t, c1Len C.size_t, sectorNumber
 // (at most 10), or an NI-PoRep aggregate (tens of kB).
 const maxSealProofBytes = 1 << 20
 
-//export cuseal_porep_verify_seal
-func cuseal_porep_verify_seal(registeredProof C.int64_t, commR, commD *C.uint8_t, minerID, sectorNumber C.uint64_t,
+//export libcuseal_go_verify_seal
+func libcuseal_go_verify_seal(registeredProof C.int64_t, commR, commD *C.uint8_t, minerID, sectorNumber C.uint64_t,
 	ticket, seed, proofBytes *C.uint8_t, proofLen C.size_t, o *C.cuseal_porep_options, errMsg **C.char) C.int {
 	return export("verify_seal", errMsg, nil, func() error {
 		p, _, err := sealProofArg(registeredProof)
@@ -184,7 +181,7 @@ func verdict(ok bool, err error) error {
 // genFlagForce is CUSEAL_POREP_GEN_FORCE.
 const genFlagForce = 1
 
-// testParamsJSON is what cuseal_porep_generate_test_params returns (the
+// testParamsJSON is what libcuseal_go_generate_test_params returns (the
 // fields of `cuseal params generate --json` that describe the files).
 type testParamsJSON struct {
 	Params      string `json:"params"`
@@ -199,8 +196,8 @@ type testParamsJSON struct {
 	NotForProd  bool   `json:"not_for_production"` // always true: test parameters
 }
 
-//export cuseal_porep_generate_test_params
-func cuseal_porep_generate_test_params(registeredProof C.int64_t, dir *C.char, seed *C.uint8_t, flags C.uint32_t,
+//export libcuseal_go_generate_test_params
+func libcuseal_go_generate_test_params(registeredProof C.int64_t, dir *C.char, seed *C.uint8_t, flags C.uint32_t,
 	o *C.cuseal_porep_options, jsonOut **C.char, errMsg **C.char) C.int {
 	return export("generate_test_params", errMsg, []output{outMem("json_out", jsonOut)}, func() error {
 		if dir == nil || C.GoString(dir) == "" {
@@ -242,14 +239,3 @@ func cuseal_porep_generate_test_params(registeredProof C.int64_t, dir *C.char, s
 		return nil
 	})
 }
-
-// ---- freeing -------------------------------------------------------------------
-
-//export cuseal_porep_proof_free
-func cuseal_porep_proof_free(p *C.uint8_t) { C.free(unsafe.Pointer(p)) }
-
-//export cuseal_porep_string_free
-func cuseal_porep_string_free(s *C.char) { C.free(unsafe.Pointer(s)) }
-
-//export cuseal_porep_u64_array_free
-func cuseal_porep_u64_array_free(a *C.uint64_t) { C.free(unsafe.Pointer(a)) }

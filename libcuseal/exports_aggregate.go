@@ -42,8 +42,8 @@ func aggregateInfo(registeredProof, registeredAggregation C.int64_t, minerID C.u
 	}, cfg, err
 }
 
-//export cuseal_porep_aggregate_seal_proofs
-func cuseal_porep_aggregate_seal_proofs(registeredProof, registeredAggregation C.int64_t, minerID C.uint64_t,
+//export libcuseal_go_aggregate_seal_proofs
+func libcuseal_go_aggregate_seal_proofs(registeredProof, registeredAggregation C.int64_t, minerID C.uint64_t,
 	inputs *C.cuseal_porep_aggregation_input, sealProofsArg *C.cuseal_porep_bytes, sectorsLen C.size_t, o *C.cuseal_porep_options,
 	aggregateOut **C.uint8_t, aggregateLen *C.size_t, errMsg **C.char) C.int {
 	return export("aggregate_seal_proofs", errMsg, bytesOut("aggregate", aggregateOut, aggregateLen), func() error {
@@ -84,8 +84,8 @@ func cuseal_porep_aggregate_seal_proofs(registeredProof, registeredAggregation C
 	})
 }
 
-//export cuseal_porep_verify_aggregate_seal_proof
-func cuseal_porep_verify_aggregate_seal_proof(registeredProof, registeredAggregation C.int64_t, minerID C.uint64_t,
+//export libcuseal_go_verify_aggregate_seal_proof
+func libcuseal_go_verify_aggregate_seal_proof(registeredProof, registeredAggregation C.int64_t, minerID C.uint64_t,
 	aggregate *C.uint8_t, aggregateLen C.size_t, inputs *C.cuseal_porep_aggregation_input, inputsLen C.size_t,
 	o *C.cuseal_porep_options, errMsg **C.char) C.int {
 	return export("verify_aggregate_seal_proof", errMsg, nil, func() error {

@@ -23,8 +23,8 @@ import (
 // The WindowPoSt and WinningPoSt calls of include/cuseal_porep.h (ABI
 // version 2): filecoin-ffi's names over the Go API of porep/post.go.
 
-//export cuseal_porep_generate_winning_post_sector_challenge
-func cuseal_porep_generate_winning_post_sector_challenge(registeredProof C.int64_t, randomness *C.uint8_t, randomnessLen C.size_t,
+//export libcuseal_go_generate_winning_post_sector_challenge
+func libcuseal_go_generate_winning_post_sector_challenge(registeredProof C.int64_t, randomness *C.uint8_t, randomnessLen C.size_t,
 	sectorSetLen, minerID C.uint64_t, indicesOut **C.uint64_t, indicesLen *C.size_t, errMsg **C.char) C.int {
 	outs := []output{outMem("indices_out", indicesOut), outLen("indices_len", indicesLen)}
 	return export("generate_winning_post_sector_challenge", errMsg, outs, func() error {
@@ -41,8 +41,8 @@ func cuseal_porep_generate_winning_post_sector_challenge(registeredProof C.int64
 	})
 }
 
-//export cuseal_porep_generate_fallback_sector_challenges
-func cuseal_porep_generate_fallback_sector_challenges(registeredProof C.int64_t, randomness *C.uint8_t, randomnessLen C.size_t,
+//export libcuseal_go_generate_fallback_sector_challenges
+func libcuseal_go_generate_fallback_sector_challenges(registeredProof C.int64_t, randomness *C.uint8_t, randomnessLen C.size_t,
 	sectorIDs *C.uint64_t, sectorIDsLen C.size_t, minerID C.uint64_t, sectorIDsOut **C.uint64_t, sectorIDsOutLen *C.size_t,
 	challengesOut **C.uint64_t, challengesStride *C.size_t, errMsg **C.char) C.int {
 	outs := []output{outMem("sector_ids_out", sectorIDsOut), outLen("sector_ids_out_len", sectorIDsOutLen),
@@ -126,8 +126,8 @@ func onePoStProof(ps []proof.PoStProof, err error) ([]byte, error) {
 	return ps[0].ProofBytes, nil
 }
 
-//export cuseal_porep_generate_winning_post_with_vanilla
-func cuseal_porep_generate_winning_post_with_vanilla(registeredProof C.int64_t, randomness *C.uint8_t, randomnessLen C.size_t,
+//export libcuseal_go_generate_winning_post_with_vanilla
+func libcuseal_go_generate_winning_post_with_vanilla(registeredProof C.int64_t, randomness *C.uint8_t, randomnessLen C.size_t,
 	minerID C.uint64_t, vanilla *C.cuseal_porep_bytes, vanillaLen C.size_t, o *C.cuseal_porep_options,
 	proofOut **C.uint8_t, proofLen *C.size_t, errMsg **C.char) C.int {
 	return provePoSt("generate_winning_post_with_vanilla", registeredProof, randomness, randomnessLen, minerID, vanilla, vanillaLen, o, proofOut, proofLen, errMsg,
@@ -136,8 +136,8 @@ func cuseal_porep_generate_winning_post_with_vanilla(registeredProof C.int64_t, 
 		})
 }
 
-//export cuseal_porep_generate_window_post_with_vanilla
-func cuseal_porep_generate_window_post_with_vanilla(registeredProof C.int64_t, randomness *C.uint8_t, randomnessLen C.size_t,
+//export libcuseal_go_generate_window_post_with_vanilla
+func libcuseal_go_generate_window_post_with_vanilla(registeredProof C.int64_t, randomness *C.uint8_t, randomnessLen C.size_t,
 	minerID C.uint64_t, vanilla *C.cuseal_porep_bytes, vanillaLen C.size_t, o *C.cuseal_porep_options,
 	proofOut **C.uint8_t, proofLen *C.size_t, errMsg **C.char) C.int {
 	return provePoSt("generate_window_post_with_vanilla", registeredProof, randomness, randomnessLen, minerID, vanilla, vanillaLen, o, proofOut, proofLen, errMsg,
@@ -152,8 +152,8 @@ func cuseal_porep_generate_window_post_with_vanilla(registeredProof C.int64_t, r
 // partitions than a WindowPoSt has sectors.
 const maxPartitionIndex = maxInputItems
 
-//export cuseal_porep_generate_single_window_post_with_vanilla
-func cuseal_porep_generate_single_window_post_with_vanilla(registeredProof C.int64_t, randomness *C.uint8_t, randomnessLen C.size_t,
+//export libcuseal_go_generate_single_window_post_with_vanilla
+func libcuseal_go_generate_single_window_post_with_vanilla(registeredProof C.int64_t, randomness *C.uint8_t, randomnessLen C.size_t,
 	minerID C.uint64_t, vanilla *C.cuseal_porep_bytes, vanillaLen C.size_t, partitionIndex C.size_t, o *C.cuseal_porep_options,
 	proofOut **C.uint8_t, proofLen *C.size_t, errMsg **C.char) C.int {
 	return provePoSt("generate_single_window_post_with_vanilla", registeredProof, randomness, randomnessLen, minerID, vanilla, vanillaLen, o, proofOut, proofLen, errMsg,
@@ -169,8 +169,8 @@ func cuseal_porep_generate_single_window_post_with_vanilla(registeredProof C.int
 		})
 }
 
-//export cuseal_porep_merge_window_post_partition_proofs
-func cuseal_porep_merge_window_post_partition_proofs(registeredProof C.int64_t, partitionProofs *C.cuseal_porep_bytes,
+//export libcuseal_go_merge_window_post_partition_proofs
+func libcuseal_go_merge_window_post_partition_proofs(registeredProof C.int64_t, partitionProofs *C.cuseal_porep_bytes,
 	partitionProofsLen C.size_t, proofOut **C.uint8_t, proofLen *C.size_t, errMsg **C.char) C.int {
 	return export("merge_window_post_partition_proofs", errMsg, bytesOut("proof", proofOut, proofLen), func() error {
 		parts, err := byteStrings("partition_proofs", "partition_proofs_len", partitionProofs, partitionProofsLen)
@@ -221,8 +221,8 @@ func verifyPoSt(call string, registeredProof C.int64_t, randomness *C.uint8_t, r
 	})
 }
 
-//export cuseal_porep_verify_winning_post
-func cuseal_porep_verify_winning_post(registeredProof C.int64_t, randomness *C.uint8_t, randomnessLen C.size_t,
+//export libcuseal_go_verify_winning_post
+func libcuseal_go_verify_winning_post(registeredProof C.int64_t, randomness *C.uint8_t, randomnessLen C.size_t,
 	sectors *C.cuseal_porep_sector_info, sectorsLen C.size_t, proofBytes *C.uint8_t, proofLen C.size_t, minerID C.uint64_t,
 	o *C.cuseal_porep_options, errMsg **C.char) C.int {
 	return verifyPoSt("verify_winning_post", registeredProof, randomness, randomnessLen, sectors, sectorsLen, proofBytes, proofLen, o, errMsg,
@@ -231,8 +231,8 @@ func cuseal_porep_verify_winning_post(registeredProof C.int64_t, randomness *C.u
 		})
 }
 
-//export cuseal_porep_verify_window_post
-func cuseal_porep_verify_window_post(registeredProof C.int64_t, randomness *C.uint8_t, randomnessLen C.size_t,
+//export libcuseal_go_verify_window_post
+func libcuseal_go_verify_window_post(registeredProof C.int64_t, randomness *C.uint8_t, randomnessLen C.size_t,
 	sectors *C.cuseal_porep_sector_info, sectorsLen C.size_t, proofBytes *C.uint8_t, proofLen C.size_t, minerID C.uint64_t,
 	o *C.cuseal_porep_options, errMsg **C.char) C.int {
 	return verifyPoSt("verify_window_post", registeredProof, randomness, randomnessLen, sectors, sectorsLen, proofBytes, proofLen, o, errMsg,

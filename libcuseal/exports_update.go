@@ -48,8 +48,8 @@ func updateCIDs(registeredProof C.int64_t, commROld, commRNew, commDNew *C.uint8
 	return info, nil
 }
 
-//export cuseal_porep_generate_empty_sector_update_proof_with_vanilla
-func cuseal_porep_generate_empty_sector_update_proof_with_vanilla(registeredProof C.int64_t, vanilla *C.cuseal_porep_bytes,
+//export libcuseal_go_generate_empty_sector_update_proof_with_vanilla
+func libcuseal_go_generate_empty_sector_update_proof_with_vanilla(registeredProof C.int64_t, vanilla *C.cuseal_porep_bytes,
 	vanillaLen C.size_t, commROld, commRNew, commDNew *C.uint8_t, o *C.cuseal_porep_options,
 	proofOut **C.uint8_t, proofLen *C.size_t, errMsg **C.char) C.int {
 	return export("generate_empty_sector_update_proof_with_vanilla", errMsg, bytesOut("proof", proofOut, proofLen), func() error {
@@ -74,8 +74,8 @@ func cuseal_porep_generate_empty_sector_update_proof_with_vanilla(registeredProo
 	})
 }
 
-//export cuseal_porep_verify_empty_sector_update_proof
-func cuseal_porep_verify_empty_sector_update_proof(registeredProof C.int64_t, proofBytes *C.uint8_t, proofLen C.size_t,
+//export libcuseal_go_verify_empty_sector_update_proof
+func libcuseal_go_verify_empty_sector_update_proof(registeredProof C.int64_t, proofBytes *C.uint8_t, proofLen C.size_t,
 	commROld, commRNew, commDNew *C.uint8_t, o *C.cuseal_porep_options, errMsg **C.char) C.int {
 	return export("verify_empty_sector_update_proof", errMsg, nil, func() error {
 		pf, err := byteString("proof", "proof_len", proofBytes, proofLen, maxInputBytes)

@@ -23,16 +23,6 @@ import (
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-//export cuseal_porep_options_init
-func cuseal_porep_options_init(o *C.cuseal_porep_options) {
-	if o == nil {
-		return
-	}
-	*o = C.cuseal_porep_options{}
-	o.struct_size = C.uint32_t(C.sizeof_cuseal_porep_options)
-	o.log_level = logOff
-}
-
 // optionsSizeV1 is sizeof(cuseal_porep_options) of ABI version 1 (through
 // test_only_randomness_seed), which version 2 keeps.
 const optionsSizeV1 = C.uint32_t(unsafe.Offsetof(C.cuseal_porep_options{}.test_only_randomness_seed) + unsafe.Sizeof(C.cuseal_porep_options{}.test_only_randomness_seed))
@@ -64,7 +54,7 @@ func readOptions(o *C.cuseal_porep_options) (*callOptions, error) {
 		if o.cancel != nil {
 			h, ok := cancelHandles.Load(uintptr(unsafe.Pointer(o.cancel)))
 			if !ok {
-				return nil, badInputf("options.cancel %p is not a live handle from cuseal_porep_cancel_new", unsafe.Pointer(o.cancel))
+				return nil, badInputf("options.cancel %p is not a live handle from libcuseal_go_cancel_new", unsafe.Pointer(o.cancel))
 			}
 			co.ctx = h.(*cancelHandle).ctx
 		}

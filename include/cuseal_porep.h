@@ -240,6 +240,11 @@ int cuseal_porep_seal_commit_phase2(CUSEAL_POREP_IN uint8_t* c1, size_t c1_len, 
  *                     8 = StackedDrg32GiBV1_1)
  *   comm_r, comm_d, ticket, seed: 32 bytes each (comm_r/comm_d as
  *                     filecoin-ffi passes them: the field elements' bytes)
+ *   proof, proof_len: seal_commit_phase2's output: 192 bytes per
+ *                     partition, or for NI-PoRep (registered proofs 15..19)
+ *                     the SnarkPack aggregate of the sector's partition
+ *                     proofs (14164 bytes for 13 partitions); another
+ *                     length is bad input saying which
  *   opts:             NULL for the defaults (params_dir, cancel and logging
  *                     are used, backend is checked; the rest is ignored) */
 int cuseal_porep_verify_seal(int64_t registered_proof, CUSEAL_POREP_IN uint8_t* comm_r,

@@ -13,6 +13,8 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -634,6 +636,32 @@ func TestCallsConcurrent(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
+}
+
+// TestVerifySealNIPoRep: verify_seal accepts filecoin-proofs' NI-PoRep C2
+// output (the SnarkPack aggregate of the sector's 13 partition proofs) and
+// says what an NI-PoRep proof is when given partition proofs instead.
+func TestVerifySealNIPoRep(t *testing.T) {
+	v := loadVectors(t)
+	o := options(t, vkDir(t, v), false)
+	s := readAggSector(t, "2KiB-ni-s12")
+	agg, err := os.ReadFile(filepath.Join(goldenDir, "agg-2KiB-ni-s12", "aggregate.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	verify := func(pf []byte) res {
+		return statusCall("verify_seal", func(msg **cChar) int {
+			return int(libcuseal_go_verify_seal(cI64(abi.RegisteredSealProof_StackedDrg2KiBV1_2_Feat_NiPoRep), cPtr(s.CommR), cPtr(s.CommD), 1000,
+				cU64(s.Number), cPtr(s.Ticket), cPtr(s.Seed), cPtr(pf), cSize(len(pf)), o, msg))
+		})
+	}
+	runChecks(t, []check{
+		{"aggregate.bin", verify(agg), statusOK, "", false},
+		{"one partition proof", verify(s.Proof[:192]), statusBadInput, fmt.Sprintf("porep: proof is 192 bytes, want %d for StackedDrg2KiBV1_2_Feat_NonInteractivePoRep: "+
+			"an NI-PoRep proof is the SnarkPack aggregate of the sector's 13 partition proofs (padded to 16), as SealCommitPhase2 returns it, not 192-byte partition proofs", len(agg)), true},
+		{"13 partition proofs", verify(s.Proof), statusBadInput, "porep: proof is 2496 bytes, want", false},
+		{"aggregate.bin cut", verify(agg[:len(agg)-1]), statusBadInput, "an NI-PoRep proof is the SnarkPack aggregate", false},
+	})
 }
 
 // TestUnknownBackend: an unknown options.backend is bad input naming it for

@@ -140,9 +140,15 @@ extern "C" {
 
 /* A cancel handle is passed to calls in cuseal_porep_options.cancel. Once
  * cuseal_porep_cancel_trigger is called (from any thread, at any time), the
- * calls using it stop at the next check inside synthesis or proving
- * (within seconds: the checks sit between gadgets and proving stages) and return
- * CUSEAL_POREP_ERR_CANCELLED; later calls with it return that at once.
+ * calls using it stop at the next check and return
+ * CUSEAL_POREP_ERR_CANCELLED; later calls with it return that at once. The
+ * checks sit between gadgets during synthesis and between proving stages
+ * (on the CPU backend: the H, L, A, B_G1 and B_G2 multi-scalar
+ * multiplications of each partition), not inside a stage: a cancellation
+ * takes effect when the stage running at the trigger ends — seconds for
+ * 2 KiB sectors (a 2 KiB SnapDeals proof on a busy 2-core CPU returned
+ * 32 s after the trigger), possibly minutes for a 32 GiB partition on the
+ * CPU backend.
  * Free it with cuseal_porep_cancel_free after every call using it has
  * returned. */
 typedef struct cuseal_porep_cancel cuseal_porep_cancel;
@@ -266,7 +272,9 @@ int cuseal_porep_verify_seal(int64_t registered_proof, CUSEAL_POREP_IN uint8_t* 
  *   opts:  NULL, or logging options; a cancel handle is checked before the
  *          setup starts only (the setup itself cannot be interrupted)
  *   *json_out: {"params", "vk", "meta", "stamp", "r1cs_digest", "reused",
- *          "constraints", "inputs", "aux"}; free with cuseal_porep_string_free.
+ *          "constraints", "inputs", "aux", "not_for_production" (always
+ *          true: these parameters are for tests)}; free with
+ *          cuseal_porep_string_free.
  * Matching parameters from the same seed are reused; parameters from
  * another seed or of unknown origin are never overwritten (bad input). */
 int cuseal_porep_generate_test_params(int64_t registered_proof, CUSEAL_POREP_IN char* dir,
@@ -312,8 +320,17 @@ typedef struct {
  * abi.RegisteredPoStProof: e.g. 0 = StackedDrgWinning2KiBV1,
  * 3 = StackedDrgWinning32GiBV1, 10 = StackedDrgWindow2KiBV1_1,
  * 13 = StackedDrgWindow32GiBV1_1), the chain's PoSt randomness
- * (randomness, randomness_len: 32 bytes, a canonical field element: byte
- * 31 at most 0x3f, as Lotus masks it) and the miner's actor ID. A vanilla
+ * (randomness, randomness_len: 32 bytes that must be a canonical
+ * BLS12-381 scalar, little-endian and below the field's modulus, as
+ * rust-fil-proofs requires (as_safe_commitment; filecoin-ffi passes the
+ * bytes through): Lotus ensures it by clearing the top two bits,
+ * randomness[31] &= 0x3f; any value below the modulus is accepted, another
+ * is bad input "... is not a canonical field element (mask byte 31 with
+ * 0x3f)") and the miner's actor ID (miner_id). rust-fil-proofs' PoSt
+ * circuits and leaf challenges do not include the miner: it selects the
+ * WinningPoSt sector (generate_winning_post_sector_challenge) and nothing
+ * else — the proving and verify calls accept it, as filecoin-ffi's do, but
+ * it changes neither a proof nor a verdict. A vanilla
  * proof is one sector's bytes exactly as filecoin-ffi's
  * generate_single_vanilla_proof returns them (bincode of FallbackPoSt's
  * vanilla proof; for 2 KiB sectors 5680 bytes for WindowPoSt, 36816 for
@@ -392,10 +409,16 @@ int cuseal_porep_generate_window_post_with_vanilla(int64_t registered_proof, CUS
  * (porep.GenerateSinglePartitionWindowPoStWithVanilla): one partition's
  * proof from the vanilla proofs of that partition's sectors (at most the
  * sectors per partition, ascending; fewer are padded).
- *   partition_index:  the partition's index in the whole WindowPoSt; with
- *                     test_only_randomness_seed the blinding is that of
- *                     this partition, so the bytes equal partition
- *                     partition_index of generate_window_post_with_vanilla's
+ *   partition_index:  the partition's index in the whole WindowPoSt. As in
+ *                     rust-fil-proofs it enters neither the public inputs
+ *                     nor the challenges (the vanilla proofs carry those),
+ *                     and, as in rust-fil-proofs and filecoin-ffi, it is
+ *                     not checked against a number of sectors: it only
+ *                     selects, with test_only_randomness_seed, this
+ *                     partition's blinding, so that the bytes equal
+ *                     partition partition_index of
+ *                     generate_window_post_with_vanilla's. At most 2^24
+ *                     (16777216); more is bad input
  *   *proof_out, *proof_len: 192 bytes (filecoin-ffi's PartitionSnarkProof),
  *                     verified before it is returned. */
 int cuseal_porep_generate_single_window_post_with_vanilla(int64_t registered_proof,
@@ -423,7 +446,8 @@ int cuseal_porep_merge_window_post_partition_proofs(int64_t registered_proof,
  * (porep.VerifyWinningPoSt). Returns CUSEAL_POREP_OK for a valid proof,
  * CUSEAL_POREP_INVALID for a well-formed proof that does not verify, an
  * error code otherwise (a proof of the wrong length or whose bytes are not
- * curve points, a window proof type, sectors not of the proof's size).
+ * curve points, a window proof type, not exactly one sector, a comm_r that
+ * is not a canonical field element, a missing .vk).
  *   sectors, sectors_len: the challenged sector (exactly one)
  *   proof, proof_len:     192 bytes
  *   opts:                 NULL for the defaults (params_dir — the .vk is

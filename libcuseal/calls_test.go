@@ -308,6 +308,10 @@ func TestPoStCallsBoundary(t *testing.T) {
 			"3 vanilla proofs for one partition, at most 2", false},
 		{"single: partition_index huge", singleProve(w.Proof, w.Randomness, w.Miner, byteList(w.Vanilla...), 1<<40, o), statusBadInput,
 			"partition_index 1099511627776 is more than 16777216", true},
+		{"single: partition_index 2^24+1", singleProve(w.Proof, w.Randomness, w.Miner, byteList(w.Vanilla...), 1<<24+1, o), statusBadInput,
+			"partition_index 16777217 is more than 16777216", true},
+		{"single: partition_index 2^24 (no check against the sectors)", singleProve(w.Proof, w.Randomness, w.Miner, byteList(w.Vanilla...), 1<<24, o), statusBadInput,
+			"parameter file not found", false},
 		{"single: no parameters", singleProve(w.Proof, w.Randomness, w.Miner, byteList(w.Vanilla...), 3, o), statusBadInput,
 			"parameter file not found", false},
 		{"single: cancelled", singleProve(w.Proof, w.Randomness, w.Miner, byteList(w.Vanilla...), 0, options(t, dir, true)), statusCancelled,
@@ -395,6 +399,11 @@ func TestPoStChallengeCalls(t *testing.T) {
 	_, _, _, fNone := fallbackCall(v.window.Proof, v.window.Randomness, nil, 1000)
 	_, _, _, fBad := fallbackCall(998, v.window.Randomness, []abi.SectorNumber{1}, 1000)
 	_, _, _, fRnd := fallbackCall(v.window.Proof, flip(v.window.Randomness, 31, 0xc0), []abi.SectorNumber{1}, 1000)
+	// The rule is rust-fil-proofs' canonical field element, not Lotus's
+	// mask: byte 31 = 0x50 is above 0x3f but below the modulus' 0x73.
+	withTop := func(b byte) []byte { r := bytes.Clone(v.window.Randomness); r[31] = b; return r }
+	_, _, _, fTop50 := fallbackCall(v.window.Proof, withTop(0x50), []abi.SectorNumber{1}, 1000)
+	_, _, _, fTop74 := fallbackCall(v.window.Proof, withTop(0x74), []abi.SectorNumber{1}, 1000)
 	runChecks(t, []check{
 		{"winning challenge: no sectors", r0, statusBadInput, "no eligible sectors", false},
 		{"winning challenge: window type", rw, statusBadInput, "is a WindowPoSt proof, want WinningPoSt", false},
@@ -403,6 +412,9 @@ func TestPoStChallengeCalls(t *testing.T) {
 		{"fallback: no sectors", fNone, statusBadInput, "no sectors", false},
 		{"fallback: unknown proof", fBad, statusBadInput, "998", false},
 		{"fallback: non-canonical randomness", fRnd, statusBadInput, "not a canonical field element", false},
+		{"fallback: randomness byte 31 0x50 (canonical)", fTop50, statusOK, "", false},
+		{"fallback: randomness byte 31 0x74", fTop74, statusBadInput,
+			fmt.Sprintf("porep: PoSt randomness %x is not a canonical field element (mask byte 31 with 0x3f)", withTop(0x74)), true},
 	})
 	var msg *cChar
 	if st := libcuseal_go_generate_fallback_sector_challenges(cI64(v.window.Proof), cPtr(v.window.Randomness), 32, nil, 2, 1000, nil, nil, nil, nil, &msg); st != statusBadInput ||
@@ -459,6 +471,8 @@ func TestPoStVerifyCalls(t *testing.T) {
 	runChecks(t, []check{
 		{"window: proof.bin", verifyPoStCall(false, w.Proof, w.Randomness, wSectors, w.Want, w.Miner, o), statusOK, "", false},
 		{"window: sectors in reverse", verifyPoStCall(false, w.Proof, w.Randomness, wReversed, w.Want, w.Miner, o), statusOK, "", false},
+		// As in rust-fil-proofs the miner is no input of a PoSt proof (the header says so).
+		{"window: another miner", verifyPoStCall(false, w.Proof, w.Randomness, wSectors, w.Want, w.Miner+1, o), statusOK, "", false},
 		{"window: A and C swapped", verifyPoStCall(false, w.Proof, w.Randomness, wSectors, swapAC(w.Want), w.Miner, o), statusInvalid, "porep: the proof is invalid", true},
 		{"window: other randomness", verifyPoStCall(false, w.Proof, flip(w.Randomness, 0, 1), wSectors, w.Want, w.Miner, o), statusInvalid, "porep: the proof is invalid", true},
 		{"window: comm_rs exchanged", verifyPoStCall(false, w.Proof, w.Randomness, otherCommR, w.Want, w.Miner, o), statusInvalid, "porep: the proof is invalid", true},
@@ -477,6 +491,7 @@ func TestPoStVerifyCalls(t *testing.T) {
 		{"window: no .vk", verifyPoStCall(false, w.Proof, w.Randomness, wSectors, w.Want, w.Miner, options(t, t.TempDir(), false)), statusBadInput, "parameter file not found", false},
 
 		{"winning: proof.bin", verifyPoStCall(true, win.Proof, win.Randomness, winSectors, win.Want, win.Miner, o), statusOK, "", false},
+		{"winning: another miner", verifyPoStCall(true, win.Proof, win.Randomness, winSectors, win.Want, win.Miner+1, o), statusOK, "", false},
 		{"winning: A and C swapped", verifyPoStCall(true, win.Proof, win.Randomness, winSectors, swapAC(win.Want), win.Miner, o), statusInvalid, "porep: the proof is invalid", true},
 		{"winning: other randomness", verifyPoStCall(true, win.Proof, flip(win.Randomness, 5, 1), winSectors, win.Want, win.Miner, o), statusInvalid, "porep: the proof is invalid", true},
 		{"winning: two sectors", verifyPoStCall(true, win.Proof, win.Randomness, wSectors, win.Want, win.Miner, o), statusBadInput, "2 challenged sectors, want 1", false},

@@ -133,27 +133,19 @@ int cuseal_porep_generate_fallback_sector_challenges(int64_t registered_proof, u
 	                                                        err_msg);
 }
 
-int cuseal_porep_generate_winning_post_with_vanilla(int64_t registered_proof, uint8_t* randomness,
-                                                    size_t randomness_len, uint64_t miner_id,
-                                                    cuseal_porep_bytes* vanilla_proofs, size_t vanilla_proofs_len,
-                                                    cuseal_porep_options* opts, uint8_t** proof_out,
-                                                    size_t* proof_len, char** err_msg) {
-	CUSEAL_GUARD("generate_winning_post_with_vanilla", err_msg, CUSEAL_BYTES_OUT(proof_out, proof_len));
-	return libcuseal_go_generate_winning_post_with_vanilla(registered_proof, randomness, randomness_len, miner_id,
-	                                                       vanilla_proofs, vanilla_proofs_len, opts, proof_out,
-	                                                       proof_len, err_msg);
-}
-
-int cuseal_porep_generate_window_post_with_vanilla(int64_t registered_proof, uint8_t* randomness,
-                                                   size_t randomness_len, uint64_t miner_id,
-                                                   cuseal_porep_bytes* vanilla_proofs, size_t vanilla_proofs_len,
-                                                   cuseal_porep_options* opts, uint8_t** proof_out,
-                                                   size_t* proof_len, char** err_msg) {
-	CUSEAL_GUARD("generate_window_post_with_vanilla", err_msg, CUSEAL_BYTES_OUT(proof_out, proof_len));
-	return libcuseal_go_generate_window_post_with_vanilla(registered_proof, randomness, randomness_len, miner_id,
-	                                                      vanilla_proofs, vanilla_proofs_len, opts, proof_out,
-	                                                      proof_len, err_msg);
-}
+// The WinningPoSt and WindowPoSt provers, and below the verifiers, take the same arguments.
+#define CUSEAL_POST_PROVER(kind)                                                                                   \
+	int cuseal_porep_generate_##kind##_post_with_vanilla(                                                          \
+	    int64_t registered_proof, uint8_t* randomness, size_t randomness_len, uint64_t miner_id,                   \
+	    cuseal_porep_bytes* vanilla_proofs, size_t vanilla_proofs_len, cuseal_porep_options* opts,                 \
+	    uint8_t** proof_out, size_t* proof_len, char** err_msg) {                                                  \
+		CUSEAL_GUARD("generate_" #kind "_post_with_vanilla", err_msg, CUSEAL_BYTES_OUT(proof_out, proof_len)); \
+		return libcuseal_go_generate_##kind##_post_with_vanilla(registered_proof, randomness, randomness_len,   \
+		                                                        miner_id, vanilla_proofs, vanilla_proofs_len,  \
+		                                                        opts, proof_out, proof_len, err_msg);          \
+	}
+CUSEAL_POST_PROVER(winning)
+CUSEAL_POST_PROVER(window)
 
 int cuseal_porep_generate_single_window_post_with_vanilla(int64_t registered_proof, uint8_t* randomness,
                                                           size_t randomness_len, uint64_t miner_id,
@@ -175,21 +167,17 @@ int cuseal_porep_merge_window_post_partition_proofs(int64_t registered_proof, cu
 	                                                       proof_out, proof_len, err_msg);
 }
 
-int cuseal_porep_verify_winning_post(int64_t registered_proof, uint8_t* randomness, size_t randomness_len,
-                                     cuseal_porep_sector_info* sectors, size_t sectors_len, uint8_t* proof,
-                                     size_t proof_len, uint64_t miner_id, cuseal_porep_options* opts, char** err_msg) {
-	CUSEAL_GUARD("verify_winning_post", err_msg, (void)0);
-	return libcuseal_go_verify_winning_post(registered_proof, randomness, randomness_len, sectors, sectors_len, proof,
-	                                        proof_len, miner_id, opts, err_msg);
-}
-
-int cuseal_porep_verify_window_post(int64_t registered_proof, uint8_t* randomness, size_t randomness_len,
-                                    cuseal_porep_sector_info* sectors, size_t sectors_len, uint8_t* proof,
-                                    size_t proof_len, uint64_t miner_id, cuseal_porep_options* opts, char** err_msg) {
-	CUSEAL_GUARD("verify_window_post", err_msg, (void)0);
-	return libcuseal_go_verify_window_post(registered_proof, randomness, randomness_len, sectors, sectors_len, proof,
-	                                       proof_len, miner_id, opts, err_msg);
-}
+#define CUSEAL_POST_VERIFIER(kind)                                                                              \
+	int cuseal_porep_verify_##kind##_post(int64_t registered_proof, uint8_t* randomness, size_t randomness_len, \
+	                                      cuseal_porep_sector_info* sectors, size_t sectors_len, uint8_t* proof, \
+	                                      size_t proof_len, uint64_t miner_id, cuseal_porep_options* opts,       \
+	                                      char** err_msg) {                                                      \
+		CUSEAL_GUARD("verify_" #kind "_post", err_msg, (void)0);                                            \
+		return libcuseal_go_verify_##kind##_post(registered_proof, randomness, randomness_len, sectors,     \
+		                                         sectors_len, proof, proof_len, miner_id, opts, err_msg);   \
+	}
+CUSEAL_POST_VERIFIER(winning)
+CUSEAL_POST_VERIFIER(window)
 
 int cuseal_porep_generate_empty_sector_update_proof_with_vanilla(int64_t registered_proof,
                                                                  cuseal_porep_bytes* vanilla_proofs,

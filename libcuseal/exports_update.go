@@ -21,11 +21,12 @@ import (
 // The SnapDeals calls of include/cuseal_porep.h (ABI version 2):
 // filecoin-ffi's names over the Go API of porep/update.go.
 
-// updateCIDs turns the three 32-byte commitments filecoin-ffi passes into
-// the CIDs the Go API takes, in a ReplicaUpdateInfo (go-fil-commcid:
-// sealed for comm_r_old and comm_r_new, unsealed for comm_d_new). The Go
-// API then checks each is a canonical field element, naming it.
-func updateCIDs(registeredProof C.int64_t, commROld, commRNew, commDNew *C.uint8_t) (proof.ReplicaUpdateInfo, error) {
+// updateArgs converts what both SnapDeals calls take after their first
+// arguments: the three 32-byte commitments filecoin-ffi passes, into the
+// CIDs the Go API takes in a ReplicaUpdateInfo (go-fil-commcid: sealed for
+// comm_r_old and comm_r_new, unsealed for comm_d_new; the Go API then
+// checks each is a canonical field element, naming it), then the options.
+func updateArgs(registeredProof C.int64_t, commROld, commRNew, commDNew *C.uint8_t, o *C.cuseal_porep_options) (proof.ReplicaUpdateInfo, *callOptions, error) {
 	info := proof.ReplicaUpdateInfo{UpdateProofType: abi.RegisteredUpdateProof(registeredProof)}
 	for _, a := range []struct {
 		p      *C.uint8_t
@@ -39,13 +40,14 @@ func updateCIDs(registeredProof C.int64_t, commROld, commRNew, commDNew *C.uint8
 	} {
 		b, err := bytes32(a.p, a.name)
 		if err != nil {
-			return info, err
+			return info, nil, err
 		}
 		if *a.dst, err = commitment(a.name, b[:], a.sealed); err != nil {
-			return info, err
+			return info, nil, err
 		}
 	}
-	return info, nil
+	co, err := readOptions(o)
+	return info, co, err
 }
 
 //export libcuseal_go_generate_empty_sector_update_proof_with_vanilla
@@ -57,11 +59,7 @@ func libcuseal_go_generate_empty_sector_update_proof_with_vanilla(registeredProo
 		if err != nil {
 			return err
 		}
-		info, err := updateCIDs(registeredProof, commROld, commRNew, commDNew)
-		if err != nil {
-			return err
-		}
-		co, err := readOptions(o)
+		info, co, err := updateArgs(registeredProof, commROld, commRNew, commDNew, o)
 		if err != nil {
 			return err
 		}
@@ -82,11 +80,7 @@ func libcuseal_go_verify_empty_sector_update_proof(registeredProof C.int64_t, pr
 		if err != nil {
 			return err
 		}
-		info, err := updateCIDs(registeredProof, commROld, commRNew, commDNew)
-		if err != nil {
-			return err
-		}
-		co, err := readOptions(o)
+		info, co, err := updateArgs(registeredProof, commROld, commRNew, commDNew, o)
 		if err != nil {
 			return err
 		}

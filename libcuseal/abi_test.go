@@ -355,7 +355,7 @@ func expectMessages(t *testing.T, kv map[string]string, s *sealed2K, params stri
 	}
 }
 
-// checkInfo checks the JSON libcuseal_go_info returned: this ABI version,
+// checkInfo checks the JSON cuseal_porep_info returned: this ABI version,
 // and the CUDA backend exactly when the library was built with -tags cuda.
 func checkInfo(t *testing.T, js string) {
 	t.Helper()

@@ -345,6 +345,12 @@ func TestPoStCallsBoundary(t *testing.T) {
 	bad.struct_size = 8
 	runChecks(t, []check{{"struct_size 8", windowProve(w.Proof, w.Randomness, w.Miner, byteList(w.Vanilla...), bad), statusBadInput,
 		"libcuseal: generate_window_post_with_vanilla: options.struct_size is 8, want", false}})
+	// A cancel handle that was freed.
+	freed := options(t, dir, false)
+	freed.cancel = libcuseal_go_cancel_new()
+	libcuseal_go_cancel_free(freed.cancel)
+	runChecks(t, []check{{"freed cancel handle", windowProve(w.Proof, w.Randomness, w.Miner, byteList(w.Vanilla...), freed), statusBadInput,
+		fmt.Sprintf("options.cancel %p is not a live handle from cuseal_porep_cancel_new", unsafe.Pointer(freed.cancel)), true}})
 }
 
 // TestPoStChallengeCalls: the two challenge calls give rust-fil-proofs'

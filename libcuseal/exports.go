@@ -181,7 +181,7 @@ func verdict(ok bool, err error) error {
 // genFlagForce is CUSEAL_POREP_GEN_FORCE.
 const genFlagForce = 1
 
-// testParamsJSON is what libcuseal_go_generate_test_params returns (the
+// testParamsJSON is what cuseal_porep_generate_test_params returns (the
 // fields of `cuseal params generate --json` that describe the files).
 type testParamsJSON struct {
 	Params      string `json:"params"`

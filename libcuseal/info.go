@@ -8,7 +8,7 @@ import (
 	"github.com/cuseal/cuseal/porep"
 )
 
-// libInfo is the JSON object libcuseal_go_info returns.
+// libInfo is the JSON object cuseal_porep_info returns.
 type libInfo struct {
 	ABIVersion    int      `json:"abi_version"`
 	Version       string   `json:"version"`

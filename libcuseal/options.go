@@ -54,7 +54,7 @@ func readOptions(o *C.cuseal_porep_options) (*callOptions, error) {
 		if o.cancel != nil {
 			h, ok := cancelHandles.Load(uintptr(unsafe.Pointer(o.cancel)))
 			if !ok {
-				return nil, badInputf("options.cancel %p is not a live handle from libcuseal_go_cancel_new", unsafe.Pointer(o.cancel))
+				return nil, badInputf("options.cancel %p is not a live handle from cuseal_porep_cancel_new", unsafe.Pointer(o.cancel))
 			}
 			co.ctx = h.(*cancelHandle).ctx
 		}

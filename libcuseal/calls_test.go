@@ -580,7 +580,7 @@ func TestAggregateCalls(t *testing.T) {
 		{"verify: SnarkPackV1", aggregateVerify(a.Proof, abi.RegisteredAggregationProof_SnarkPackV1, a.Miner, a.Want, in, o), statusBadInput, "SnarkPackV1", false},
 		{"verify: unknown seal proof", aggregateVerify(999, v2, a.Miner, a.Want, in, o), statusBadInput,
 			"registered_proof 999: registered seal proof 999 is not a StackedDrg proof (0..19)", true},
-		{"verify: no inputs", aggregateVerify(a.Proof, v2, a.Miner, a.Want, list[cAggInput](), o), statusBadInput, "porep: cannot verify with empty inputs", true},
+		{"verify: no inputs", aggregateVerify(a.Proof, v2, a.Miner, a.Want, list[cAggInput](), o), statusBadInput, "inputs_len is 0 (want at least one sector)", true},
 		{"verify: inputs NULL with a count", aggregateVerify(a.Proof, v2, a.Miner, a.Want, arr[cAggInput]{nil, 2}, o), statusBadInput,
 			"inputs is NULL with inputs_len 2", true},
 		{"verify: cancelled", aggregateVerify(a.Proof, v2, a.Miner, a.Want, in, options(t, dir, true)), statusCancelled, "context canceled", false},

@@ -89,6 +89,9 @@ func libcuseal_go_verify_aggregate_seal_proof(registeredProof, registeredAggrega
 	aggregate *C.uint8_t, aggregateLen C.size_t, inputs *C.cuseal_porep_aggregation_input, inputsLen C.size_t,
 	o *C.cuseal_porep_options, errMsg **C.char) C.int {
 	return export("verify_aggregate_seal_proof", errMsg, nil, func() error {
+		if inputsLen == 0 {
+			return badInputf("inputs_len is 0 (want at least one sector)")
+		}
 		info, _, err := aggregateInfo(registeredProof, registeredAggregation, minerID, "inputs_len", inputs, inputsLen)
 		if err != nil {
 			return err

@@ -37,8 +37,9 @@ func serveCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config", Usage: "read settings from the TOML `FILE` (keys: flag names with _ for -)"},
 			&cli.StringFlag{Name: "listen", Usage: "serve gRPC on `ADDR`: unix:///path (mode 0600; 0660 with --socket-group) or host:port", Value: service.DefaultListen()},
-			&cli.StringFlag{Name: "socket-group", Usage: "let the members of `GROUP` (name or gid) connect to the unix socket too: mode 0660, that group (e.g. Curio's, when it runs as another user); serve's user must be in it"},
-			&cli.StringFlag{Name: "metrics-listen", Usage: "serve HTTP on host:port `ADDR`: the status page (/), /status (JSON) and /metrics (Prometheus) (default: off)"},
+			&cli.StringFlag{Name: "socket-group", Usage: "let the members of `GROUP` (a name, or a gid taken as it is) connect to the unix socket too: mode 0660, that group (e.g. Curio's, when it runs as another user); serve's user must be in it"},
+			&cli.StringFlag{Name: "metrics-listen", Usage: "serve HTTP on host:port `ADDR`, a loopback address unless --insecure-metrics-listen: the status page (/), /status (JSON) and /metrics (Prometheus), without authentication (default: off)"},
+			&cli.BoolFlag{Name: "insecure-metrics-listen", Usage: "allow --metrics-listen on a non-loopback address (anyone who reaches it sees the status page, job and request ids)"},
 			&cli.StringFlag{Name: "tls-cert", Usage: "serve gRPC over TLS with the certificate in PEM `FILE` (with --tls-key)"},
 			&cli.StringFlag{Name: "tls-key", Usage: "private key of --tls-cert, PEM `FILE`"},
 			&cli.StringFlag{Name: "tls-client-ca", Usage: "require client certificates signed by the CA in PEM `FILE` (mTLS)"},
@@ -200,6 +201,9 @@ func serveAction(c *cli.Context) error {
 	defer lis.Close()
 	var mlis net.Listener
 	if a := c.String("metrics-listen"); a != "" {
+		if err := service.CheckMetricsListen(a, c.Bool("insecure-metrics-listen")); err != nil {
+			return inputError(err)
+		}
 		if mlis, err = net.Listen("tcp", a); err != nil {
 			return inputError(fmt.Errorf("--metrics-listen %s: %w", a, err))
 		}

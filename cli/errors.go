@@ -2,7 +2,12 @@
 
 package main
 
+// Errors and exit codes: every action returns an error that carries its exit code
+// (usageErrorf, inputError, internalError, errInvalidProof, or classifyPorepError for what
+// the porep API returns), and exitCode prints it as one line.
+
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +15,10 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 // Exit codes of the cuseal binary (architecture.md, "Errors").
@@ -52,6 +61,24 @@ func internalError(err error) error {
 
 // errInvalidProof is returned when a proof does not verify (exit 1).
 var errInvalidProof = &exitError{code: exitInvalidProof, err: errors.New("proof is invalid")}
+
+// classifyPorepError maps errors from the porep API to exit codes: what the user can fix
+// (input, parameters, backend choice) is 2, an invalid proof 1, anything else internal.
+func classifyPorepError(err error) error {
+	var fe *groth16.FormatError
+	var pe *stacked.ParseError
+	switch {
+	case errors.Is(err, context.Canceled):
+		return internalError(err)
+	case errors.Is(err, groth16.ErrInvalidProof), errors.Is(err, porep.ErrAggregateInvalid):
+		return &exitError{code: exitInvalidProof, err: err}
+	case errors.Is(err, porep.ErrBadInput), errors.Is(err, porep.ErrParamsNotFound), errors.Is(err, porep.ErrUnknownBackend),
+		errors.Is(err, porep.ErrUnsupportedProof), errors.Is(err, stacked.ErrSyntheticC1),
+		errors.Is(err, groth16.ErrShape), errors.As(err, &fe), errors.As(err, &pe):
+		return inputError(err)
+	}
+	return internalError(err)
+}
 
 // classify makes any error an action returns without an exit code an internal error: an
 // action must say when an error is the user's fault.

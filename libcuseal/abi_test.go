@@ -23,11 +23,11 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
-	"github.com/cuseal/cuseal/internal/testenv"
-	"github.com/cuseal/cuseal/internal/testparams"
-	"github.com/cuseal/cuseal/internal/testsector"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/testsupport/testenv"
+	"github.com/cuseal/cuseal/testsupport/testparams"
+	"github.com/cuseal/cuseal/testsupport/testsector"
 )
 
 // The tests here use libcuseal the way its callers do: they build it with

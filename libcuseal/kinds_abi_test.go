@@ -27,10 +27,10 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
-	"github.com/cuseal/cuseal/internal/testenv"
-	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/aggregate"
+	"github.com/cuseal/cuseal/testsupport/testenv"
+	"github.com/cuseal/cuseal/testsupport/testpost"
 )
 
 // kindsParams returns the parameter directory the programs use: with long

@@ -13,14 +13,14 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/ipfs/go-cid"
 
-	"github.com/cuseal/cuseal/internal/testpost"
-	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep/aggregate"
+	"github.com/cuseal/cuseal/testsupport/testpost"
+	"github.com/cuseal/cuseal/testsupport/testupdate"
 )
 
 // The reference vectors of rust-fil-proofs 19.1.0 the version-2 calls are
-// tested on: the PoSt ones (porep/post/testdata, internal/testpost), the
-// SnapDeals one (porep/update/testdata, internal/testupdate) and the
+// tested on: the PoSt ones (porep/post/testdata, testsupport/testpost), the
+// SnapDeals one (porep/update/testdata, testsupport/testupdate) and the
 // aggregate of 2KiB-s10 and 2KiB-s14 (testdata/golden/agg-2KiB-s10-s14).
 
 const goldenDir = "../testdata/golden"

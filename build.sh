@@ -472,7 +472,9 @@ cmd_lib() {
 	run cp include/cuseal_porep.h "$tmp/cuseal_porep.h"
 	run mv -f "$tmp/libcuseal.so" "$tmp/libcuseal.a" "$tmp/cuseal_porep.h" "$out/"
 	log "lib: $(cd "$out" && ls -l libcuseal.so libcuseal.a cuseal_porep.h | awk '{ printf "%s (%s bytes)  ", $NF, $5 }')"
-	log "lib: link with: cc app.c -I$out -L$out -lcuseal -Wl,-rpath,$out   (or $out/libcuseal.a -pthread -ldl -lm)"
+	local abs
+	abs=$(cd "$out" && pwd)
+	log "lib: link with: cc app.c -I$abs -L$abs -lcuseal -Wl,-rpath,$abs   (or $abs/libcuseal.a -pthread -ldl -lm)"
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -64,7 +64,8 @@ func clientCommand() *cli.Command {
 					&cli.UintFlag{Name: "partition", Usage: "window-post: the partition `INDEX` (partition_index)"},
 				}, commitmentFlags(false, "update: ")...), append(proofOutFlags(),
 					minerFlag(),
-					sectorFlag(),
+					&cli.Uint64Flag{Name: "sector", Usage: "sector number: porep: required for a raw C1 (a Commit2In carries it); update: the <sector> of the request id",
+						DefaultText: "porep: Commit2In.SectorNum; update: 0"},
 					&cli.StringFlag{Name: "request-id", Usage: "idempotency key (default: porep-<miner>-<sector> or snap-<miner>-<sector>, as Curio sends; PoSt: none)"},
 					&cli.BoolFlag{Name: "json", Usage: "print the result and timings as one JSON object"},
 				)...)...),
@@ -78,7 +79,7 @@ func clientCommand() *cli.Command {
 					"device's busy fraction and the memory by use. --json prints the status document of\n" +
 					"docs/service.md (schema cuseal.status.v1) either way; what GetStatus does not carry is null.",
 				Flags: with(&cli.BoolFlag{Name: "json", Usage: "print the status document (GET /status's JSON, docs/service.md)"},
-					&cli.StringFlag{Name: "metrics-addr", Usage: "read GET /status from serve's --metrics-listen `HOST:PORT` instead of GetStatus (adds the jobs)"}),
+					&cli.StringFlag{Name: "metrics-addr", Usage: "read GET /status from serve's --metrics-listen `HOST:PORT` (or the http://HOST:PORT/ serve prints) instead of GetStatus (adds the jobs)"}),
 				Action: clientStatusAction,
 			},
 			{
@@ -227,7 +228,7 @@ func clientProveAction(c *cli.Context) error {
 	out.Timings.QueueWaitMs, out.Timings.SrsLoadMs, out.Timings.SynthesisMs = res.QueueWaitMs, res.SrsLoadMs, res.SynthesisMs
 	out.Timings.GpuComputeMs, out.Timings.TotalMs = res.GpuComputeMs, res.TotalMs
 	return reportProof(c, out, outPath, out.Proof, fmt.Sprintf("proof: %s (%d bytes, job %s, %.1fs: queue %dms, params %dms, synthesis %dms, prove %dms)",
-		outPath, len(res.Proof), res.JobId, float64(res.TotalMs)/1000, res.QueueWaitMs, res.SrsLoadMs, res.SynthesisMs, res.GpuComputeMs))
+		outPath, len(res.Proof), termSafe(res.JobId), float64(res.TotalMs)/1000, res.QueueWaitMs, res.SrsLoadMs, res.SynthesisMs, res.GpuComputeMs))
 }
 
 // clientPoRepRequest is Curio's POREP_SEAL_COMMIT request for --c1.
@@ -433,11 +434,13 @@ func clientStatusAction(c *cli.Context) error {
 	return nil
 }
 
-// fetchStatusDoc reads GET http://addr/status (serve's --metrics-listen).
-func fetchStatusDoc(c *cli.Context, addr string) (service.StatusDoc, error) {
+// fetchStatusDoc reads GET http://addr/status (serve's --metrics-listen):
+// addr is host:port, or the URL serve prints (http://host:port/).
+func fetchStatusDoc(c *cli.Context, given string) (service.StatusDoc, error) {
 	var doc service.StatusDoc
+	addr := strings.TrimSuffix(strings.TrimPrefix(given, "http://"), "/")
 	if _, _, err := net.SplitHostPort(addr); err != nil || strings.Contains(addr, "/") {
-		return doc, usageErrorf("--metrics-addr %q: want host:port (serve's --metrics-listen)", addr)
+		return doc, usageErrorf("--metrics-addr %q: want host:port or http://host:port/ (serve's --metrics-listen)", given)
 	}
 	ctx, cancel := context.WithTimeout(c.Context, c.Duration("timeout"))
 	defer cancel()
@@ -464,8 +467,11 @@ func fetchStatusDoc(c *cli.Context, addr string) (service.StatusDoc, error) {
 	return doc, nil
 }
 
-// printStatus writes doc as lines of text: what a person reads.
+// printStatus writes doc as lines of text: what a person reads. Every
+// string from the server is termSafe: a request id or an error cannot
+// drive the terminal.
 func printStatus(c *cli.Context, d service.StatusDoc) {
+	q := termSafe
 	line := fmt.Sprintf("up %s; %d completed, %d failed", (time.Duration(d.UptimeSeconds) * time.Second).String(), d.Counters.Completed, d.Counters.Failed)
 	if d.Counters.Cancelled != nil && d.Counters.Retries != nil {
 		line += fmt.Sprintf(", %d cancelled, %d partition retries", *d.Counters.Cancelled, *d.Counters.Retries)
@@ -474,6 +480,9 @@ func printStatus(c *cli.Context, d service.StatusDoc) {
 	if u := d.Memory.ByUse; u != nil {
 		line += fmt.Sprintf(" (parameters %s, synthesis %s, synthesized partitions %s)", humanBytes(u.ParamsBytes), humanBytes(u.SynthesisBytes), humanBytes(u.AssignmentsBytes))
 	}
+	if d.Draining != nil && *d.Draining {
+		line += "; draining (stopping: no new work accepted)"
+	}
 	printf(c, "%s\n", line)
 	for _, g := range d.Devices {
 		job := "idle"
@@ -481,42 +490,42 @@ func printStatus(c *cli.Context, d service.StatusDoc) {
 		case g.State == "QUARANTINED":
 			job = "quarantined"
 		case g.CurrentJobID != "":
-			job = fmt.Sprintf("job %s (%s)", g.CurrentJobID, g.CurrentKind)
+			job = fmt.Sprintf("job %s (%s)", q(g.CurrentJobID), q(g.CurrentKind))
 		}
 		if g.BusyFraction != nil {
 			job += fmt.Sprintf(", busy %.0f%% of the last minute", 100**g.BusyFraction)
 		}
-		printf(c, "device %d: %s: %s\n", g.Ordinal, g.Name, job)
+		printf(c, "device %d: %s: %s\n", g.Ordinal, q(g.Name), job)
 	}
-	for _, q := range d.Queues {
+	for _, qu := range d.Queues {
 		var by []string
-		for _, p := range q.ByPriority {
+		for _, p := range qu.ByPriority {
 			if p.Pending+p.InProgress > 0 {
-				by = append(by, fmt.Sprintf("%s %d/%d", p.Priority, p.Pending, p.InProgress))
+				by = append(by, fmt.Sprintf("%s %d/%d", q(p.Priority), p.Pending, p.InProgress))
 			}
 		}
 		extra := ""
 		if len(by) > 0 {
 			extra = " (" + strings.Join(by, ", ") + ")"
 		}
-		printf(c, "queue %s: %d pending, %d in progress%s\n", q.Kind, q.Pending, q.InProgress, extra)
+		printf(c, "queue %s: %d pending, %d in progress%s\n", q(qu.Kind), qu.Pending, qu.InProgress, extra)
 	}
 	for _, s := range d.Params {
-		printf(c, "params %s: %s, %s, %d job(s) using it\n", s.CircuitID, strings.ToLower(s.Tier), humanBytes(s.Bytes), s.RefCount)
+		printf(c, "params %s: %s, %s, %d job(s) using it\n", q(s.CircuitID), q(strings.ToLower(s.Tier)), humanBytes(s.Bytes), s.RefCount)
 	}
 	for _, j := range d.Jobs {
-		line := fmt.Sprintf("job %s: %s %s %s, %d/%d partitions, %.1fs", j.JobID, j.Kind, j.Priority, j.State, j.PartitionsDone, j.PartitionsTotal, j.Stages.TotalSeconds)
+		line := fmt.Sprintf("job %s: %s %s %s, %d/%d partitions, %.1fs", q(j.JobID), q(j.Kind), q(j.Priority), q(j.State), j.PartitionsDone, j.PartitionsTotal, j.Stages.TotalSeconds)
 		if j.RequestID != "" {
-			line += ", request " + j.RequestID
+			line += ", request " + q(j.RequestID)
 		}
 		if len(j.Provers) > 0 {
-			line += ", on " + strings.Join(j.Provers, ", ")
+			line += ", on " + q(strings.Join(j.Provers, ", "))
 		}
 		if j.Retries > 0 {
 			line += fmt.Sprintf(", %d retries", j.Retries)
 		}
 		if j.Error != nil {
-			line += ": " + *j.Error
+			line += ": " + q(*j.Error)
 		}
 		printf(c, "%s\n", line)
 	}
@@ -541,7 +550,7 @@ func clientCancelAction(c *cli.Context) error {
 	if was {
 		state = "running"
 	}
-	printf(c, "cancelled job %s (was %s)\n", id, state)
+	printf(c, "cancelled job %s (was %s)\n", termSafe(id), state)
 	return nil
 }
 

@@ -11,7 +11,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/groth16"
@@ -102,8 +105,42 @@ func exitCode(err error, stderr io.Writer) int {
 	if errors.As(err, &ee) {
 		code = ee.code
 	}
-	fmt.Fprintf(stderr, "cuseal: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(stderr, "cuseal: %s\n", termSafe(oneLine(err.Error())))
 	return code
+}
+
+// termSafe is s with what a terminal would act on escaped as
+// strconv.Quote writes it: control characters (ESC, CR, BS: "\x1b"),
+// other runes that are not printable (bidirectional overrides, zero-width
+// marks: "\u202e") and bytes that are not UTF-8; printable text, spaces
+// included, is left as it is. For every string that comes from a server
+// (ids, names, errors) or a file before it reaches the terminal.
+func termSafe(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unicode.IsPrint(r):
+			b.WriteString(s[i : i+n])
+		default:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // oneLine folds a multi-line message into one line.

@@ -75,6 +75,7 @@ const (
 // Timings of one job, as cuzk.v1.AwaitProofResponse reports them.
 type Timings struct {
 	QueueWait  time.Duration // submit → first partition admitted
+	ProveWait  time.Duration // submit → first partition proving (0 until then; not in cuzk.v1)
 	ParamsLoad time.Duration // waiting for parameters to be loaded (0 when resident)
 	Synthesis  time.Duration // sum over partitions
 	Prove      time.Duration // sum over partitions of backend time (device or CPU)
@@ -163,6 +164,7 @@ type DeviceStatus struct {
 	Quarantined         bool
 	ConsecutiveFailures int
 	Busy                time.Duration // total time proving since start
+	CriticalOnly        bool          // kept for CRITICAL partitions (Config.CriticalProver)
 }
 
 type ParamsStatus struct {

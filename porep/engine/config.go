@@ -27,6 +27,17 @@ type Config struct {
 	// Provers replaces the backend: one proving worker per entry (a test
 	// double, a backend per device). Names must be unique.
 	Provers []Prover
+	// CriticalProver is a prover kept for CRITICAL partitions (WinningPoSt):
+	// it takes nothing else, and takes one only when no other prover is
+	// idle and it is expected to finish it sooner than the first busy
+	// prover would (see critical.go). nil: when the provers come from
+	// Backend, New adds one — a second prover of a host backend (the CPU),
+	// the CPU backend beside device backends (cuda, supraseal) — unless
+	// NoCriticalProver; when Provers is set, none.
+	CriticalProver Prover
+	// NoCriticalProver: no prover is kept for CRITICAL partitions; they take
+	// the next free prover (for comparison: `cuseal bench engine`).
+	NoCriticalProver bool
 	// BudgetBytes is the memory budget (0: DefaultBudget()).
 	BudgetBytes uint64
 	// SynthesisWorkers is how many partitions are synthesized at once, per

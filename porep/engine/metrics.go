@@ -16,6 +16,7 @@ type metrics struct {
 	jobs               *prometheus.CounterVec // kind, outcome
 	synth              *prometheus.HistogramVec
 	prove              *prometheus.HistogramVec
+	proveWait          *prometheus.HistogramVec // kind, priority
 	paramsLoad         prometheus.Histogram
 	busy               *prometheus.CounterVec // prover: seconds proving
 	proving            *prometheus.GaugeVec   // prover: 1 while proving
@@ -40,6 +41,9 @@ func newMetrics(e *Engine) *metrics {
 			Help: "Synthesis time of one partition.", Buckets: buckets}, []string{"kind"}),
 		prove: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "cuseal_engine_partition_prove_seconds",
 			Help: "Proving and verification time of one partition on a prover.", Buckets: buckets}, []string{"kind", "prover"}),
+		proveWait: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "cuseal_engine_prove_wait_seconds",
+			Help: "Time from a job's submission to the start of proving its first partition, by proof kind and priority.",
+			Buckets: buckets}, []string{"kind", "priority"}),
 		paramsLoad: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "cuseal_engine_params_load_seconds",
 			Help: "Time to load one parameter file.", Buckets: buckets}),
 		busy: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cuseal_engine_device_busy_seconds_total",
@@ -55,11 +59,12 @@ func newMetrics(e *Engine) *metrics {
 		retries: prometheus.NewCounter(prometheus.CounterOpts{Name: "cuseal_engine_partition_retries_total",
 			Help: "Partitions proven again after a prover failed them."}),
 	}
-	m.reg.MustRegister(m.queued, m.inProgress, m.jobs, m.synth, m.prove, m.paramsLoad, m.busy,
+	m.reg.MustRegister(m.queued, m.inProgress, m.jobs, m.synth, m.prove, m.proveWait, m.paramsLoad, m.busy,
 		m.proving, m.quarantined, m.budget, m.resident, m.retries)
 	for _, k := range e.order {
 		m.queued.WithLabelValues(k.String())
 		m.inProgress.WithLabelValues(k.String())
+		m.proveWait.WithLabelValues(k.String(), DefaultPriority(k).String())
 	}
 	for _, d := range e.devices {
 		m.busy.WithLabelValues(d.p.Name())

@@ -37,7 +37,7 @@ func (e *Engine) Status() Status {
 	for _, d := range e.devices {
 		ds := DeviceStatus{
 			Ordinal: d.ord, Name: d.p.Name(), Backend: d.p.Backend(),
-			Quarantined: d.quarantined, ConsecutiveFailures: d.fails, Busy: d.busyTotal,
+			Quarantined: d.quarantined, ConsecutiveFailures: d.fails, Busy: d.busyTotal, CriticalOnly: d.critical,
 		}
 		if d.cur != nil {
 			ds.CurrentJobID, ds.CurrentKind = d.cur.id, d.cur.req.Kind

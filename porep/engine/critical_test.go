@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package engine
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/cuseal/cuseal/porep/groth16"
+)
+
+// gateProver is a prover double that finishes a partition only when the
+// test lets it: one receive from gate per partition (close it to let
+// every partition through), so tests assert order, not time.
+type gateProver struct {
+	name  string
+	gate  chan struct{}
+	calls atomic.Int64
+}
+
+func newGate(name string) *gateProver { return &gateProver{name: name, gate: make(chan struct{})} }
+
+func (g *gateProver) Name() string    { return g.name }
+func (g *gateProver) Backend() string { return "double" }
+
+func (g *gateProver) Prove(ctx context.Context, _ *Work) (groth16.Proof, error) {
+	g.calls.Add(1)
+	select {
+	case <-g.gate:
+		return markerProof(), nil
+	case <-ctx.Done():
+		return groth16.Proof{}, ctx.Err()
+	}
+}
+
+// release lets one partition through (the prover must be proving one).
+func (g *gateProver) release(t *testing.T) {
+	t.Helper()
+	select {
+	case g.gate <- struct{}{}:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s: no partition proving to release", g.name)
+	}
+}
+
+// newCritical is an engine of the test double with one general prover
+// and, when spare is not nil, one kept for CRITICAL partitions.
+func newCritical(t *testing.T, cfg Config, general Prover, spare Prover) *Engine {
+	t.Helper()
+	if cfg.TestDouble == nil {
+		cfg.TestDouble = &TestDouble{Partitions: 1, PartitionBytes: 1 << 20}
+	}
+	if cfg.BudgetBytes == 0 {
+		cfg.BudgetBytes = 1 << 30
+	}
+	cfg.Provers, cfg.CriticalProver = []Prover{general}, spare
+	e, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+// proveCritical proves a one-partition CRITICAL job of the double and
+// returns its status; the test fails if it does not complete within
+// 10 s (it would wait for a gate the test holds closed).
+func proveCritical(t *testing.T, e *Engine, id string, sizeBytes uint64) JobStatus {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req := doubleReq(id, 1, PriorityCritical)
+	req.SectorSize = sizeBytes
+	r, err := e.Prove(ctx, req)
+	if err != nil || r.State != StateCompleted {
+		t.Fatalf("CRITICAL job %s: %+v, %v (it waited behind lower work?)", id, r, err)
+	}
+	for _, js := range e.Status().Jobs {
+		if js.JobID == r.JobID {
+			return js
+		}
+	}
+	t.Fatalf("job %s not in the status", r.JobID)
+	return JobStatus{}
+}
+
+// TestCriticalStartsAtOnce: a CRITICAL job submitted while a NORMAL
+// partition proves (its prover held by the test) completes on the prover
+// kept for it, before the NORMAL partition does; each partition is proven
+// once; the wait shows in Timings.ProveWait and the histogram. Without a
+// kept prover it waits for the NORMAL partition.
+func TestCriticalStartsAtOnce(t *testing.T) {
+	general, spare := newGate("cpu"), &DoubleProver{ProverName: "cpu:critical"}
+	e := newCritical(t, Config{}, general, spare)
+	ctx := context.Background()
+	bg, err := e.Submit(ctx, doubleReq("porep", 1, PriorityNormal))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, e, bg.JobID, partitionProving)
+	js := proveCritical(t, e, "winning", 0)
+	if js.Partitions[0].Device != "cpu:critical" || js.Timings.ProveWait <= 0 || js.Timings.ProveWait > js.Timings.Total {
+		t.Fatalf("CRITICAL job %+v: want it proven on cpu:critical with a prove wait", js)
+	}
+	if st := waitState(t, e, bg.JobID, partitionProving); st.State != StateRunning {
+		t.Fatalf("the NORMAL job is %s, want still proving", st.State)
+	}
+	general.release(t)
+	if r, err := e.Await(ctx, bg.JobID); err != nil || r.State != StateCompleted {
+		t.Fatalf("NORMAL job: %+v, %v", r, err)
+	}
+	if general.calls.Load() != 1 || spare.Calls() != 1 {
+		t.Fatalf("prover calls %d and %d, want one each", general.calls.Load(), spare.Calls())
+	}
+	st := e.Status()
+	if len(st.Devices) != 2 || !st.Devices[1].CriticalOnly || st.Devices[0].CriticalOnly {
+		t.Fatalf("devices %+v", st.Devices)
+	}
+	if c := proveWaits(t, e, PriorityCritical); c != 1 {
+		t.Fatalf("%d CRITICAL prove waits observed, want 1", c)
+	}
+	if c := proveWaits(t, e, PriorityNormal); c != 1 {
+		t.Fatalf("%d NORMAL prove waits observed, want 1", c)
+	}
+	budgetIdle(t, e)
+
+	// The engine before: no kept prover, the CRITICAL job waits.
+	general = newGate("cpu")
+	e = newCritical(t, Config{}, general, nil)
+	bg, err = e.Submit(ctx, doubleReq("porep", 1, PriorityNormal))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, e, bg.JobID, partitionProving)
+	crit, err := e.Submit(ctx, doubleReq("winning", 1, PriorityCritical))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, e, crit.JobID, func(js JobStatus) bool { return js.Partitions[0].State == "synthesized" })
+	if st := waitState(t, e, bg.JobID, partitionProving); st.State != StateRunning {
+		t.Fatal("the NORMAL partition ended with its prover held")
+	}
+	general.release(t) // the NORMAL partition
+	general.release(t) // then the CRITICAL one, on the same prover
+	for _, id := range []string{bg.JobID, crit.JobID} {
+		if r, err := e.Await(ctx, id); err != nil || r.State != StateCompleted {
+			t.Fatalf("%s: %+v, %v", id, r, err)
+		}
+	}
+	if general.calls.Load() != 2 {
+		t.Fatalf("%d prover calls, want 2", general.calls.Load())
+	}
+}
+
+// proveWaits is the count of cuseal_engine_prove_wait_seconds for the
+// double's jobs of priority prio.
+func proveWaits(t *testing.T, e *Engine, prio Priority) uint64 {
+	t.Helper()
+	mfs, err := e.Gatherer().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != "cuseal_engine_prove_wait_seconds" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range m.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			if labels["kind"] == KindTestDouble.String() && labels["priority"] == prio.String() {
+				return m.GetHistogram().GetSampleCount()
+			}
+		}
+	}
+	return 0
+}
+
+// TestCriticalFirst: the kept prover takes a CRITICAL partition unless a
+// busy prover is known to finish its partition and then the CRITICAL one
+// sooner; unknown figures never make it wait.
+func TestCriticalFirst(t *testing.T) {
+	s := time.Second
+	for _, tc := range []struct {
+		name       string
+		spare      time.Duration
+		spareKnown bool
+		busy       []busyProver
+		now        bool
+		waitFor    int
+	}{
+		{"nothing known", 0, false, []busyProver{{known: false}}, true, -1},
+		{"spare unknown", 0, false, []busyProver{{remaining: s, next: s, known: true}}, true, -1},
+		{"busy unknown", 3 * s, true, []busyProver{{known: false}}, true, -1},
+		// CPU-only: a PoRep partition 22 s from its end; WinningPoSt 5 s shared.
+		{"cpu beside a cpu partition", 5 * s, true, []busyProver{{remaining: 22 * s, next: 3 * s, known: true}}, true, -1},
+		// GPU: 0.4 s left of a device partition, WinningPoSt 0.3 s on it, 4 s on the CPU.
+		{"device nearly done", 4 * s, true, []busyProver{{remaining: 400 * time.Millisecond, next: 300 * time.Millisecond, known: true}}, false, 0},
+		// GPU: 1.5 s left, 0.3 s on the device; the CPU proves it in 1 s.
+		{"cpu sooner", s, true, []busyProver{{remaining: 1500 * time.Millisecond, next: 300 * time.Millisecond, known: true}}, true, -1},
+		{"the sooner of two devices", 4 * s, true, []busyProver{
+			{remaining: 3 * s, next: 300 * time.Millisecond, known: true},
+			{remaining: s, next: 300 * time.Millisecond, known: true},
+			{known: false},
+		}, false, 1},
+		{"equal: no wait", 2 * s, true, []busyProver{{remaining: s, next: s, known: true}}, true, -1},
+	} {
+		now, waitFor := criticalFirst(tc.spare, tc.spareKnown, tc.busy)
+		if now != tc.now || waitFor != tc.waitFor {
+			t.Errorf("%s: got (%v, %d), want (%v, %d)", tc.name, now, waitFor, tc.now, tc.waitFor)
+		}
+	}
+}
+
+// seedEstimate sets prover ord's expected time for the double's kind.
+func seedEstimate(e *Engine, ord int, d time.Duration) {
+	e.mu.Lock()
+	e.est[estKey{ord, KindTestDouble}] = d
+	e.mu.Unlock()
+}
+
+// TestCriticalWaitsForSoonerDevice: with a device known to finish its
+// partition and the CRITICAL one long before the kept (CPU) prover would,
+// the CRITICAL partition waits for the device; when the device runs past
+// its estimate, the kept prover takes it.
+func TestCriticalWaitsForSoonerDevice(t *testing.T) {
+	ctx := context.Background()
+	device, spare := newGate("cuda:0"), &DoubleProver{ProverName: "cpu:critical"}
+	e := newCritical(t, Config{}, device, spare)
+	seedEstimate(e, 0, 30*time.Second)  // the device: 30 s per partition
+	seedEstimate(e, 1, 600*time.Second) // the CPU: 600 s
+	bg, err := e.Submit(ctx, doubleReq("porep", 1, PriorityNormal))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, e, bg.JobID, partitionProving)
+	crit, err := e.Submit(ctx, doubleReq("winning", 1, PriorityCritical))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, e, crit.JobID, func(js JobStatus) bool { return js.Partitions[0].State == "synthesized" })
+	device.release(t) // the NORMAL partition
+	device.release(t) // the CRITICAL one, on the device
+	r, err := e.Await(ctx, crit.JobID)
+	if err != nil || r.State != StateCompleted {
+		t.Fatalf("%+v, %v", r, err)
+	}
+	if js := waitState(t, e, crit.JobID, func(JobStatus) bool { return true }); js.Partitions[0].Device != "cuda:0" || spare.Calls() != 0 {
+		t.Fatalf("CRITICAL partition on %q, %d calls to the CPU: want it on the device", js.Partitions[0].Device, spare.Calls())
+	}
+
+	// The device's estimate is 50 ms but it does not finish: once past
+	// it, the CPU takes the CRITICAL partition.
+	device = newGate("cuda:0")
+	e = newCritical(t, Config{}, device, spare)
+	seedEstimate(e, 0, 50*time.Millisecond)
+	seedEstimate(e, 1, 10*time.Second)
+	bg, err = e.Submit(ctx, doubleReq("porep", 1, PriorityNormal))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, e, bg.JobID, partitionProving)
+	if js := proveCritical(t, e, "winning", 0); js.Partitions[0].Device != "cpu:critical" {
+		t.Fatalf("CRITICAL partition on %q, want the CPU once the device ran past its estimate", js.Partitions[0].Device)
+	}
+	device.release(t)
+	if r, err := e.Await(ctx, bg.JobID); err != nil || r.State != StateCompleted {
+		t.Fatalf("NORMAL job: %+v, %v", r, err)
+	}
+}
+
+// TestCriticalHoldsLowerWorkForMemory: with the budget full of a NORMAL
+// job's partitions, a CRITICAL job whose partition fits once they are
+// proven holds back the NORMAL job's next partitions: it is proven after
+// two NORMAL partitions, not after all eight.
+func TestCriticalHoldsLowerWorkForMemory(t *testing.T) {
+	ctx := context.Background()
+	// What the NORMAL job's partitions are when the CRITICAL one starts proving.
+	var e *Engine
+	var bg Ticket
+	var atStart []PartitionStatus
+	general := newGate("cpu")
+	spare := &DoubleProver{ProverName: "cpu:critical", Fail: func(int, *Work) error {
+		for _, js := range e.Status().Jobs {
+			if js.JobID == bg.JobID {
+				atStart = js.Partitions
+			}
+		}
+		return nil
+	}}
+	e = newCritical(t, Config{BudgetBytes: 4 << 20}, general, spare)
+	bg, err := e.Submit(ctx, doubleReq("porep", 8, PriorityNormal))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Partition 0 proving, 1 and 2 synthesized (PartitionsWaiting 2): 3 MiB.
+	waitState(t, e, bg.JobID, func(js JobStatus) bool {
+		return js.Partitions[0].State == "proving" && js.Partitions[1].State == "synthesized" && js.Partitions[2].State == "synthesized"
+	})
+	req := doubleReq("winning", 1, PriorityCritical)
+	req.SectorSize = 3 << 20
+	crit, err := e.Submit(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	general.release(t) // partition 0: 2 MiB in use, the CRITICAL needs 3 of 4
+	waitState(t, e, bg.JobID, func(js JobStatus) bool { return js.Partitions[1].State == "proving" })
+	general.release(t) // partition 1: 1 MiB in use
+	actx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if r, err := e.Await(actx, crit.JobID); err != nil || r.State != StateCompleted {
+		t.Fatalf("CRITICAL job: %+v, %v", r, err)
+	}
+	if js := waitState(t, e, crit.JobID, func(JobStatus) bool { return true }); js.Partitions[0].Device != "cpu:critical" {
+		t.Fatalf("CRITICAL partition on %q", js.Partitions[0].Device)
+	}
+	for k := 3; k < 8; k++ {
+		if s := atStart[k].State; s != "queued" {
+			t.Fatalf("NORMAL partition %d is %s when the CRITICAL one starts proving: lower work took the memory it waited for", k, s)
+		}
+	}
+	close(general.gate)
+	if r, err := e.Await(ctx, bg.JobID); err != nil || r.State != StateCompleted {
+		t.Fatalf("NORMAL job: %+v, %v", r, err)
+	}
+	budgetIdle(t, e)
+}

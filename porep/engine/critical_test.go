@@ -3,11 +3,20 @@
 package engine
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/filecoin-project/go-state-types/proof"
+
+	"github.com/cuseal/cuseal/internal/testenv"
+	"github.com/cuseal/cuseal/internal/testpost"
+	"github.com/cuseal/cuseal/internal/testprover"
+	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/groth16"
 )
 
@@ -327,4 +336,126 @@ func TestCriticalHoldsLowerWorkForMemory(t *testing.T) {
 		t.Fatalf("NORMAL job: %+v, %v", r, err)
 	}
 	budgetIdle(t, e)
+}
+
+// waitLong polls job id's status until want holds, or fails the test after
+// limit.
+func waitLong(t *testing.T, e *Engine, id string, limit time.Duration, want func(JobStatus) bool) JobStatus {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		for _, js := range e.Status().Jobs {
+			if js.JobID == id && want(js) {
+				return js
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("job %s never reached the wanted state in %v; status %+v", id, limit, e.Status().Jobs)
+	return JobStatus{}
+}
+
+// TestCriticalDuringPoRepPartition: on the CPU backend, a WinningPoSt
+// submitted while a 2 KiB PoRep partition proves completes before that
+// partition does, on the CPU prover kept for it (the two share the
+// cores). Both proofs verify; for fixed r, s (the PoRep vector's
+// rs_seed) the PoRep proof is bellperson's proof.bin — what it is alone —
+// and the WinningPoSt's is porep's for the same seed; each partition is
+// proven once.
+func TestCriticalDuringPoRepPartition(t *testing.T) {
+	testenv.Long(t, "two real CPU proofs side by side (a 2 KiB PoRep partition, ~40 CPU-s) and a third to compare")
+	v := testprover.PoRep(t, "2KiB-s10")
+	w := testpost.Load(t, "post-winning-2KiB-s22")
+	porepDir, cfg := params2K(t)
+	dir := t.TempDir()
+	for _, d := range []string{porepDir, w.ParamsDir(t)} {
+		pp, vp, _ := cfg.ParameterPaths(d)
+		files := []string{pp, vp}
+		if d != porepDir {
+			files = nil
+			entries, err := os.ReadDir(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, en := range entries {
+				files = append(files, filepath.Join(d, en.Name()))
+			}
+		}
+		for _, f := range files {
+			target, err := filepath.EvalSymlinks(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(target, filepath.Join(dir, filepath.Base(f))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cpu1, err := NewBackendProver(porep.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpu2, err := NewBackendProver(porep.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	general := &DoubleProver{ProverName: "cpu", Inner: cpu1}
+	spare := &DoubleProver{ProverName: "cpu:critical", Inner: cpu2}
+	seed := v.RSSeed
+	e, err := New(Config{ParamsDir: dir, Provers: []Prover{general}, CriticalProver: spare, DeterministicSeed: &seed, BudgetBytes: 16 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	for _, id := range []string{"porep-2k", "winning-2k"} {
+		if _, _, err := e.Preload(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bg, err := e.Submit(ctx, vectorReq("porep-1000-10", v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitLong(t, e, bg.JobID, 5*time.Minute, partitionProving)
+	win := postRequest(w, KindWinningPoSt)
+	r, err := e.Prove(ctx, win)
+	if err != nil || r.State != StateCompleted {
+		t.Fatalf("WinningPoSt: %+v, %v", r, err)
+	}
+	// The causal claim: the PoRep partition that was proving when the
+	// WinningPoSt arrived is still proving now.
+	if st := waitLong(t, e, bg.JobID, time.Second, func(JobStatus) bool { return true }); !partitionProving(st) {
+		t.Fatalf("the PoRep partition finished before the WinningPoSt (%+v): it did not start at once", st.Partitions)
+	}
+	pp := []proof.PoStProof{{PoStProof: w.Proof, ProofBytes: r.Proof}}
+	if ok, err := porep.VerifyWinningPoSt(proof.WinningPoStVerifyInfo{Randomness: w.Randomness, Proofs: pp, ChallengedSectors: w.Sectors}, porep.WithParamsDir(dir)); !ok || err != nil {
+		t.Fatalf("WinningPoSt verify: %v, %v", ok, err)
+	}
+	rb, err := e.Await(ctx, bg.JobID)
+	if err != nil || rb.State != StateCompleted {
+		t.Fatalf("PoRep: %+v, %v", rb, err)
+	}
+	if !bytes.Equal(rb.Proof, v.Want) {
+		t.Fatalf("PoRep proof beside a WinningPoSt %x\nbellperson %x", rb.Proof, v.Want)
+	}
+	verifyVector(t, dir, v, rb.Proof)
+	alone, err := porep.GenerateWinningPoStWithVanilla(w.Proof, w.Miner, w.Randomness, w.Vanilla,
+		porep.WithParamsDir(dir), porep.WithBackend(porep.BackendCPU), porep.WithDeterministicRandomness(seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(alone) != 1 || !bytes.Equal(alone[0].ProofBytes, r.Proof) {
+		t.Fatalf("WinningPoSt beside a PoRep partition %x, alone %x", r.Proof, alone)
+	}
+	if general.Calls() != cfg.Partitions || spare.Calls() != 1 {
+		t.Fatalf("prover calls: %d general for %d partitions, %d kept", general.Calls(), cfg.Partitions, spare.Calls())
+	}
+	st := e.Status()
+	for _, js := range st.Jobs {
+		if js.Kind == KindWinningPoSt && (js.Partitions[0].Device != "cpu:critical" || js.Timings.ProveWait <= 0) {
+			t.Fatalf("WinningPoSt job %+v", js)
+		}
+	}
+	t.Logf("WinningPoSt beside the PoRep partition: %v (prove wait %v); PoRep job %v", r.Timings.Total, r.Timings.ProveWait, rb.Timings.Total)
 }

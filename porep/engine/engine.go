@@ -203,7 +203,13 @@ func New(cfg Config) (*Engine, error) {
 	}
 	opts = append(opts, porep.WithLogger(cfg.Logger))
 	e.register(KindPoRepC2, &porepKind{opts: opts, backend: memBackend, pool: e.pool})
-	e.register(KindWinningPoSt, &postKind{kind: post.Winning, opts: opts, backend: memBackend, pool: e.pool})
+	// A WinningPoSt may prove on the kept prover: count its memory as that
+	// prover's backend needs it when that is the CPU (more host scratch).
+	winBackend := memBackend
+	if spare != nil && spare.Backend() == porep.BackendCPU {
+		winBackend = porep.BackendCPU
+	}
+	e.register(KindWinningPoSt, &postKind{kind: post.Winning, opts: opts, backend: winBackend, pool: e.pool})
 	e.register(KindWindowPoStPartition, &postKind{kind: post.Window, opts: opts, backend: memBackend, pool: e.pool})
 	e.register(KindSnapDealsUpdate, &updateKind{opts: opts, backend: memBackend, pool: e.pool})
 	if cfg.TestDouble != nil {

@@ -5,8 +5,10 @@ package engine
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -458,4 +460,52 @@ func TestCriticalDuringPoRepPartition(t *testing.T) {
 		}
 	}
 	t.Logf("WinningPoSt beside the PoRep partition: %v (prove wait %v); PoRep job %v", r.Timings.Total, r.Timings.ProveWait, rb.Timings.Total)
+}
+
+// TestCriticalProverAfterQuarantine: with the general prover quarantined,
+// lower work fails naming it while CRITICAL work still proves on the kept
+// prover; a failure on the kept prover is retried on the general one.
+func TestCriticalProverAfterQuarantine(t *testing.T) {
+	ctx := context.Background()
+	broken := &DoubleProver{ProverName: "cpu", Fail: func(int, *Work) error { return errors.New("broken on purpose") }}
+	spare := &DoubleProver{ProverName: "cpu:critical"}
+	e := newCritical(t, Config{}, broken, spare)
+	if r, err := e.Prove(ctx, doubleReq("porep", 1, PriorityNormal)); err != nil || r.State != StateFailed {
+		t.Fatalf("NORMAL job on a broken prover: %+v, %v", r, err)
+	}
+	if r, err := e.Prove(ctx, doubleReq("porep2", 1, PriorityNormal)); err != nil || r.State != StateFailed || !strings.Contains(r.Err.Error(), "quarantined") {
+		t.Fatalf("NORMAL job with its prover quarantined: %+v, %v", r, err)
+	}
+	if js := proveCritical(t, e, "winning", 0); js.Partitions[0].Device != "cpu:critical" {
+		t.Fatalf("CRITICAL partition on %q", js.Partitions[0].Device)
+	}
+
+	// The kept prover fails once: the general one proves the partition.
+	general := newGate("cpu")
+	flaky := &DoubleProver{ProverName: "cpu:critical", Fail: func(n int, _ *Work) error {
+		if n == 1 {
+			return errors.New("injected fault")
+		}
+		return nil
+	}}
+	e = newCritical(t, Config{}, general, flaky)
+	bg, err := e.Submit(ctx, doubleReq("porep", 1, PriorityNormal))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, e, bg.JobID, partitionProving)
+	crit, err := e.Submit(ctx, doubleReq("winning", 1, PriorityCritical))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, e, crit.JobID, func(js JobStatus) bool { return js.Partitions[0].Attempts == 1 })
+	close(general.gate)
+	for _, id := range []string{bg.JobID, crit.JobID} {
+		if r, err := e.Await(ctx, id); err != nil || r.State != StateCompleted {
+			t.Fatalf("%s: %+v, %v", id, r, err)
+		}
+	}
+	if js := waitState(t, e, crit.JobID, func(JobStatus) bool { return true }); js.Partitions[0].Device != "cpu" || js.Partitions[0].Attempts != 2 || flaky.Calls() != 1 {
+		t.Fatalf("CRITICAL partition %+v after a fault on the kept prover (%d calls to it)", js.Partitions[0], flaky.Calls())
+	}
 }

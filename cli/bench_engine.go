@@ -29,7 +29,7 @@ func benchEngineCommand() *cli.Command {
 			"With --backend (cpu, auto, cuda) it runs real provers instead: it seals a 2 KiB sector with the test\n" +
 			"sealer, preloads the 2 KiB PoRep and WinningPoSt parameters from --params-dir, and measures a\n" +
 			"(synthetic, valid) WinningPoSt alone and sent --critical-delay after a 2 KiB PoRep C2 partition\n" +
-			"started proving (median of --repeat each), and what the PoRep job lost; every proof is verified,\n" +
+			"started proving (--repeat rounds, each alone then together; medians), and what the PoRep job lost; every proof is verified,\n" +
 			"and with a fixed seed the proofs beside each other must equal the ones alone.",
 		Flags: append([]cli.Flag{
 			&cli.DurationFlag{Name: "partition-time", Usage: "device time per partition", Value: 50 * time.Millisecond},
@@ -180,8 +180,7 @@ func benchEngineAction(c *cli.Context) error {
 		Jobs: jobs, Partitions: parts, PartitionDeviceSec: pt.Seconds(), PartitionSynthSec: st.Seconds(),
 		StreamSec: stream.Seconds(), DeviceBusySec: busy.Seconds(), DeviceBusyFraction: busy.Seconds() / stream.Seconds(),
 		CriticalIdleSec: idle.Seconds(), CriticalLatencySec: behind.Seconds(), CriticalExcessSec: (behind - idle).Seconds(),
-		CriticalRatio: behind.Seconds() / idle.Seconds(),
-		PeakRSS: peakRSS(), Budget: budget, PeakBudgetUsed: peakUsed,
+		CriticalRatio: behind.Seconds() / idle.Seconds(), PeakRSS: peakRSS(), Budget: budget, PeakBudgetUsed: peakUsed,
 	}
 	if spare != nil {
 		out.CriticalProver = spare.Name()

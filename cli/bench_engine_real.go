@@ -28,8 +28,10 @@ type benchEngineRealOutput struct {
 	Provers          []string `json:"provers"`
 	CriticalProver   string   `json:"critical_prover"` // "" with --no-critical-prover
 	CriticalDelaySec float64  `json:"critical_delay_seconds"`
-	// The WinningPoSt alone: median of --repeat after a warm-up.
-	CriticalIdleSec float64 `json:"critical_idle_seconds"`
+	// The WinningPoSt alone: median of --repeat after a warm-up; each
+	// round's figure in the list (rounds alternate alone and together).
+	CriticalIdleSec  float64   `json:"critical_idle_seconds"`
+	CriticalIdleRuns []float64 `json:"critical_idle_runs_seconds"`
 	// Sent --critical-delay after the PoRep partition started proving:
 	// median of --repeat; each run's figure in the list.
 	CriticalLatencySec  float64   `json:"critical_latency_seconds"`
@@ -40,9 +42,11 @@ type benchEngineRealOutput struct {
 	CriticalProvenOn    []string  `json:"critical_proven_on"` // prover of each run's WinningPoSt
 	// The PoRep C2 job (submit → result) alone, and beside the WinningPoSt
 	// (median of --repeat): what the background work lost.
-	BackgroundAloneSec float64 `json:"background_alone_seconds"`
-	BackgroundSec      float64 `json:"background_seconds"`
-	BackgroundExtraSec float64 `json:"background_extra_seconds"`
+	BackgroundAloneSec  float64   `json:"background_alone_seconds"`
+	BackgroundAloneRuns []float64 `json:"background_alone_runs_seconds"`
+	BackgroundSec       float64   `json:"background_seconds"`
+	BackgroundRuns      []float64 `json:"background_runs_seconds"`
+	BackgroundExtraSec  float64   `json:"background_extra_seconds"`
 	// Every proof verified (the engine checks each partition); with the
 	// fixed seed the PoRep proof beside the WinningPoSt is byte-identical
 	// to the one alone, and so is the WinningPoSt's.
@@ -125,36 +129,39 @@ func benchEngineReal(c *cli.Context) error {
 		return r, err
 	}
 
-	// The WinningPoSt alone: a warm-up, then the median of --repeat.
-	var idles []float64
-	var winAlone []byte
-	for i := range repeat + 1 {
+	// A warm-up WinningPoSt; then --repeat rounds, each measuring the
+	// WinningPoSt alone, the PoRep C2 alone, and the two together, so that
+	// a change of the machine's load falls on both sides alike.
+	warm, err := prove(winReq())
+	if err != nil {
+		return internalError(err)
+	}
+	out.BackgroundIdentical, out.CriticalIdentical = true, true
+	var idles, alones, bgs, waits []float64
+	var porepAlone []byte
+	for range repeat {
 		t := time.Now()
 		r, err := prove(winReq())
 		if err != nil {
 			return internalError(err)
 		}
-		if i > 0 {
-			idles = append(idles, time.Since(t).Seconds())
+		idles = append(idles, time.Since(t).Seconds())
+		out.CriticalIdentical = out.CriticalIdentical && bytes.Equal(r.Proof, warm.Proof)
+
+		t = time.Now()
+		alone, err := prove(porepReq())
+		if err != nil {
+			return internalError(err)
 		}
-		winAlone = r.Proof
-	}
-	out.CriticalIdleSec = median(idles)
+		alones = append(alones, time.Since(t).Seconds())
+		if porepAlone == nil {
+			porepAlone = alone.Proof
+		}
+		out.BackgroundIdentical = out.BackgroundIdentical && bytes.Equal(alone.Proof, porepAlone)
 
-	// The PoRep C2 alone.
-	t := time.Now()
-	alone, err := prove(porepReq())
-	if err != nil {
-		return internalError(err)
-	}
-	out.BackgroundAloneSec = time.Since(t).Seconds()
-	out.BackgroundIdentical, out.CriticalIdentical = true, true
-
-	// The WinningPoSt sent --critical-delay after the PoRep partition
-	// started proving.
-	var bgs, waits []float64
-	for range repeat {
-		t := time.Now()
+		// The WinningPoSt sent --critical-delay after the PoRep partition
+		// started proving.
+		t = time.Now()
 		tk, err := e.Submit(ctx, porepReq())
 		if err != nil {
 			return internalError(err)
@@ -167,13 +174,13 @@ func benchEngineReal(c *cli.Context) error {
 			return usageErrorf("the PoRep partition ended within --critical-delay %v: the WinningPoSt would not be sent during it; lower --critical-delay", delay)
 		}
 		tc := time.Now()
-		r, err := prove(winReq())
+		r, err = prove(winReq())
 		if err != nil {
 			return internalError(err)
 		}
 		out.CriticalLatencyRuns = append(out.CriticalLatencyRuns, time.Since(tc).Seconds())
 		waits = append(waits, r.Timings.ProveWait.Seconds())
-		out.CriticalIdentical = out.CriticalIdentical && bytes.Equal(r.Proof, winAlone)
+		out.CriticalIdentical = out.CriticalIdentical && bytes.Equal(r.Proof, warm.Proof)
 		for _, js := range e.Status().Jobs {
 			if js.JobID == r.JobID && len(js.Partitions) > 0 {
 				out.CriticalProvenOn = append(out.CriticalProvenOn, js.Partitions[0].Device)
@@ -187,8 +194,11 @@ func benchEngineReal(c *cli.Context) error {
 			return internalError(err)
 		}
 		bgs = append(bgs, time.Since(t).Seconds())
-		out.BackgroundIdentical = out.BackgroundIdentical && bytes.Equal(bg.Proof, alone.Proof)
+		out.BackgroundIdentical = out.BackgroundIdentical && bytes.Equal(bg.Proof, porepAlone)
 	}
+	out.CriticalIdleRuns, out.BackgroundAloneRuns, out.BackgroundRuns = slices.Clone(idles), slices.Clone(alones), slices.Clone(bgs)
+	out.CriticalIdleSec = median(idles)
+	out.BackgroundAloneSec = median(alones)
 	out.CriticalLatencySec = median(slices.Clone(out.CriticalLatencyRuns))
 	out.CriticalProveWait = median(waits)
 	out.CriticalRatio = out.CriticalLatencySec / out.CriticalIdleSec

@@ -28,6 +28,7 @@ type benchEngineRealOutput struct {
 	Provers          []string `json:"provers"`
 	CriticalProver   string   `json:"critical_prover"` // "" with --no-critical-prover
 	CriticalDelaySec float64  `json:"critical_delay_seconds"`
+	CriticalTasks    int      `json:"critical_tasks"` // --critical-tasks (0: the engine's default)
 	// The WinningPoSt alone: median of --repeat after a warm-up; each
 	// round's figure in the list (rounds alternate alone and together).
 	CriticalIdleSec  float64   `json:"critical_idle_seconds"`
@@ -73,8 +74,8 @@ func benchEngineReal(c *cli.Context) error {
 		return err
 	}
 	repeat, delay := c.Int("repeat"), c.Duration("critical-delay")
-	if repeat < 1 || repeat > 100 || delay < 0 {
-		return usageErrorf("--repeat (1 … 100) and --critical-delay (≥ 0) out of range")
+	if repeat < 1 || repeat > 100 || delay < 0 || c.Int("critical-tasks") < 0 || c.Int("critical-tasks") > 1024 {
+		return usageErrorf("--repeat (1 … 100), --critical-delay (≥ 0) or --critical-tasks (0 … 1024) out of range")
 	}
 	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
 	if err != nil {
@@ -90,7 +91,8 @@ func benchEngineReal(c *cli.Context) error {
 		return internalError(err)
 	}
 	seed := [32]byte{0xbe, 0x4c}
-	ecfg := engine.Config{ParamsDir: c.String("params-dir"), Backend: backend, NoCriticalProver: c.Bool("no-critical-prover"), DeterministicSeed: &seed}
+	ecfg := engine.Config{ParamsDir: c.String("params-dir"), Backend: backend, NoCriticalProver: c.Bool("no-critical-prover"),
+		CriticalTasks: c.Int("critical-tasks"), DeterministicSeed: &seed}
 	if c.IsSet("budget") {
 		ecfg.BudgetBytes = c.Uint64("budget")
 	}
@@ -104,7 +106,7 @@ func benchEngineReal(c *cli.Context) error {
 			return classifyPorepError(fmt.Errorf("--params-dir %s: %s: %w", ecfg.ParamsDir, id, err))
 		}
 	}
-	out := benchEngineRealOutput{Backend: backend, CriticalDelaySec: delay.Seconds(), LoadAvgStart: load0}
+	out := benchEngineRealOutput{Backend: backend, CriticalDelaySec: delay.Seconds(), CriticalTasks: ecfg.CriticalTasks, LoadAvgStart: load0}
 	for _, d := range e.Status().Devices {
 		out.Provers = append(out.Provers, d.Name)
 		if d.CriticalOnly {

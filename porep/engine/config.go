@@ -38,6 +38,13 @@ type Config struct {
 	// NoCriticalProver: no prover is kept for CRITICAL partitions; they take
 	// the next free prover (for comparison: `cuseal bench engine`).
 	NoCriticalProver bool
+	// CriticalTasks is the MSM parallelism (gnark-crypto NbTasks) of the
+	// CPU prover New keeps for CRITICAL partitions (0: 16 × NumCPU, at
+	// most 1024; gnark's default, which the other CPU provers use, is 2 ×
+	// NumCPU). Go's scheduler shares the cores among runnable goroutines,
+	// so more tasks than the partition in progress has give the CRITICAL
+	// proof most of the cores while the two share them.
+	CriticalTasks int
 	// BudgetBytes is the memory budget (0: DefaultBudget()).
 	BudgetBytes uint64
 	// SynthesisWorkers is how many partitions are synthesized at once, per

@@ -16,9 +16,11 @@ package engine
 
 import (
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/groth16"
 )
 
 // estKey keys a prover's expected time per partition of a kind.
@@ -134,18 +136,33 @@ func (e *Engine) fitsOnceDrainedLocked(j *job) bool {
 }
 
 // newCriticalProver is the prover New keeps for CRITICAL partitions
-// beside provers made from a backend name: the CPU backend beside device
-// backends, else another prover of the same host backend. Its name is
-// the backend's with ":critical".
-func newCriticalProver(provers []Prover) (Prover, error) {
+// beside provers made from a backend name: the CPU backend (with tasks
+// MSM tasks, 0: criticalTasks) beside device backends and beside the CPU,
+// else another prover of the same host backend. Its name is the
+// backend's with ":critical".
+func newCriticalProver(provers []Prover, tasks int) (Prover, error) {
 	backend := provers[0].Backend()
 	if backend == porep.BackendCUDA || backend == porep.BackendSupraSeal {
 		backend = porep.BackendCPU
+	}
+	name := backend + ":critical"
+	if backend == porep.BackendCPU {
+		if tasks <= 0 {
+			tasks = criticalTasks()
+		}
+		return &BackendProver{name: name, backend: backend, b: &groth16.CPUBackend{NbTasks: min(tasks, 1024)}, device: -1}, nil
 	}
 	p, err := NewBackendProver(backend)
 	if err != nil {
 		return nil, fmt.Errorf("engine: the prover for CRITICAL partitions: %w", err)
 	}
-	p.name = backend + ":critical"
+	p.name = name
 	return p, nil
 }
+
+// criticalTasks is the kept CPU prover's default MSM parallelism: 8 times
+// gnark-crypto's default (2 × NumCPU), so that beside a partition in
+// progress its MSMs have about 8 runnable goroutines for each of the
+// other's and get most of the cores (measured: docs/BENCHMARKS.md, "Engine
+// scheduling: real provers"); at most gnark's limit, 1024.
+func criticalTasks() int { return min(16*runtime.NumCPU(), 1024) }

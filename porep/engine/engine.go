@@ -165,7 +165,7 @@ func New(cfg Config) (*Engine, error) {
 			return nil, err
 		}
 		if spare == nil && !cfg.NoCriticalProver {
-			if spare, err = newCriticalProver(provers); err != nil {
+			if spare, err = newCriticalProver(provers, cfg.CriticalTasks); err != nil {
 				return nil, err
 			}
 		}

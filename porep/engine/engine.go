@@ -123,7 +123,7 @@ type job struct {
 	proofs    []groth16.Proof
 	next      int // next partition to synthesize
 	proven    int
-	running   int // partitions whose goroutine is running
+	running   int  // partitions whose goroutine is running
 	proving   bool // a partition has started proving (Timings.ProveWait is set)
 	stopping  bool
 	failErr   error

@@ -102,10 +102,12 @@ cmd_deps() {
 	# service/cuzkv1 TestGeneratedUpToDate compiles proving.proto and compares it with the
 	# committed generated code (skipped without protoc)
 	have protoc || pkgs+=(protobuf-compiler)
+	# service TestStatusPageBrowser loads the status page in a headless Chromium (fails under CI without one)
+	have chromium || have chromium-browser || have google-chrome || pkgs+=(chromium)
 	# cgo finds the native library of the CUDA variant through pkg-config (build/native/cuseal.pc)
 	[ "$cuda" = 1 ] && ! have "${PKG_CONFIG:-pkg-config}" && pkgs+=(pkg-config)
 	if [ ${#pkgs[@]} -eq 0 ]; then
-		log "deps: cmake, g++, make, python3 and protoc already present"
+		log "deps: cmake, g++, make, python3, protoc and chromium already present"
 	elif [ "$(id -u)" != 0 ]; then
 		printf 'build.sh: deps: not root; run as root:\n  apt-get update && apt-get install -y --no-install-recommends %s\n' "${pkgs[*]}" >&2
 		exit 1
@@ -201,6 +203,20 @@ cmd_build() {
 # the byte-identity tests against bellperson's proofs.
 TEST_PARAMS_SEED=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 
+# replace_foreign_test_params removes test parameters in $PARAMS_CACHE whose stamp records
+# another seed than TEST_PARAMS_SEED (a cache from before the tests and the demo shared one):
+# params generate --reuse refuses to overwrite them, and they are ours to regenerate.
+replace_foreign_test_params() {
+	local stamp
+	for stamp in "$PARAMS_CACHE"/*.cuseal-test.json; do
+		[ -f "$stamp" ] || continue
+		if ! grep -q "\"$TEST_PARAMS_SEED\"" "$stamp"; then
+			log "$(basename "${stamp%.cuseal-test.json}"): test parameters from another seed in $PARAMS_CACHE; replacing them"
+			run rm -f "${stamp%.cuseal-test.json}".*
+		fi
+	done
+}
+
 cmd_test() {
 	need_go
 	local tier=${CUSEAL_TEST:-unit} count=() timeout=20m
@@ -229,11 +245,7 @@ cmd_test() {
 	# internal/testpost.LinkParams); generating them once here, before go test runs packages in
 	# parallel, keeps them from doing it twice. Their time is reported apart.
 	build_pure
-	local stamp="$PARAMS_CACHE/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.cuseal-test.json"
-	if [ -f "$stamp" ] && ! grep -q "\"$TEST_PARAMS_SEED\"" "$stamp"; then
-		log "test: $PARAMS_CACHE holds 2 KiB test parameters from another seed; replacing them"
-		run rm -f "${stamp%.cuseal-test.json}".*
-	fi
+	replace_foreign_test_params
 	local t0=$SECONDS
 	local circuit
 	for circuit in porep winning-post window-post update; do
@@ -469,6 +481,7 @@ cmd_lib() {
 cmd_demo() {
 	need_go
 	build_pure
+	replace_foreign_test_params
 	# A CUDA binary from ./build.sh build proves on the GPU when it finds a device.
 	local bin=bin/cuseal
 	if [ -x bin/cuseal-cuda ] && bin/cuseal-cuda info --json 2>/dev/null | grep -q '"backend": *"cuda"'; then

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testpost"
+	"github.com/cuseal/cuseal/internal/testprover"
 	"github.com/cuseal/cuseal/porep/post"
 )
 
@@ -94,17 +94,16 @@ func TestBenchVanillaSynth(t *testing.T) {
 }
 
 // TestBenchProvePoSt proves a reference vector's vanilla proofs with bench
-// prove (each partition verified with the .vk inside).
+// prove (each partition verified with the .vk inside; testprover.BackendAnyRS).
 func TestBenchProvePoSt(t *testing.T) {
-	testenv.Long(t, "PoSt test parameters and a CPU proof")
 	v := testpost.Load(t, "post-window-2KiB-s21")
 	code, out, stderr := runCLI(t, "--log-level", "warn", "bench", "prove", "--circuit", circuitWindowPoSt, "--vanilla", vectorVanillaDir(t, v),
-		"--params-dir", v.ParamsDir(t), "--backend", "cpu", "--json")
+		"--params-dir", v.ParamsDir(t), "--backend", testprover.BackendAnyRS(t), "--json")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var res proveResult
-	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Circuit != circuitWindowPoSt || res.Partitions != 1 || res.Backend != "cpu" || len(res.Timings) == 0 {
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Circuit != circuitWindowPoSt || res.Partitions != 1 || res.Backend != testprover.BackendAnyRS(t) || len(res.Timings) == 0 {
 		t.Fatalf("%s (%v)", out, err)
 	}
 }

@@ -10,6 +10,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -20,7 +23,6 @@ import (
 	"github.com/urfave/cli/v2"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
@@ -74,9 +76,14 @@ func clientCommand() *cli.Command {
 				Action: clientProveAction,
 			},
 			{
-				Name:   "status",
-				Usage:  "the server's devices, resident parameters, queues and counters",
-				Flags:  with(&cli.BoolFlag{Name: "json", Usage: "print GetStatusResponse as JSON"}),
+				Name:  "status",
+				Usage: "the server's devices, queues, resident parameters, memory and counters; with --metrics-addr also its jobs",
+				Description: "Asks GetStatus over gRPC; with --metrics-addr HOST:PORT (serve's --metrics-listen) it reads\n" +
+					"GET /status there instead, which adds the jobs and their stages, the queues per priority, each\n" +
+					"device's busy fraction and the memory by use. --json prints the status document of\n" +
+					"docs/service.md (schema cuseal.status.v1) either way; what GetStatus does not carry is null.",
+				Flags: with(&cli.BoolFlag{Name: "json", Usage: "print the status document (GET /status's JSON, docs/service.md)"},
+					&cli.StringFlag{Name: "metrics-addr", Usage: "read GET /status from serve's --metrics-listen `HOST:PORT` instead of GetStatus (adds the jobs)"}),
 				Action: clientStatusAction,
 			},
 			{
@@ -422,41 +429,124 @@ func clientSnapRequest(c *cli.Context) (*pb.SubmitProofRequest, string, error) {
 }
 
 func clientStatusAction(c *cli.Context) error {
-	cl, ctx, cancel, err := dialClient(c)
-	if err != nil {
-		return err
-	}
-	defer cancel()
-	defer cl.Close()
-	st, err := cl.Status(ctx)
-	if err != nil {
-		return rpcError(c, err)
+	var doc service.StatusDoc
+	if a := c.String("metrics-addr"); a != "" {
+		var err error
+		if doc, err = fetchStatusDoc(c, a); err != nil {
+			return err
+		}
+	} else {
+		cl, ctx, cancel, err := dialClient(c)
+		if err != nil {
+			return err
+		}
+		defer cancel()
+		defer cl.Close()
+		st, err := cl.Status(ctx)
+		if err != nil {
+			return rpcError(c, err)
+		}
+		doc = service.StatusDocFromWire(st, time.Now())
 	}
 	if c.Bool("json") {
-		b, err := protojson.MarshalOptions{Multiline: true, EmitUnpopulated: true, UseProtoNames: true}.Marshal(st)
+		b, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
 			return internalError(err)
 		}
 		printf(c, "%s\n", b)
 		return nil
 	}
-	printf(c, "up %s; %d completed, %d failed; memory budget %s of %s in use\n",
-		(time.Duration(st.UptimeSeconds) * time.Second).String(), st.TotalProofsCompleted, st.TotalProofsFailed,
-		humanBytes(st.PinnedMemoryBytes), humanBytes(st.PinnedMemoryLimitBytes))
-	for _, g := range st.Gpus {
+	printStatus(c, doc)
+	return nil
+}
+
+// fetchStatusDoc reads GET http://addr/status (serve's --metrics-listen).
+func fetchStatusDoc(c *cli.Context, addr string) (service.StatusDoc, error) {
+	var doc service.StatusDoc
+	if _, _, err := net.SplitHostPort(addr); err != nil || strings.Contains(addr, "/") {
+		return doc, usageErrorf("--metrics-addr %q: want host:port (serve's --metrics-listen)", addr)
+	}
+	ctx, cancel := context.WithTimeout(c.Context, c.Duration("timeout"))
+	defer cancel()
+	url := "http://" + addr + "/status"
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return doc, usageErrorf("--metrics-addr %q: %v", addr, err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return doc, internalError(fmt.Errorf("--metrics-addr %s: cannot reach the server: %v", addr, err))
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
+	if err != nil {
+		return doc, internalError(fmt.Errorf("GET %s: %v", url, err))
+	}
+	if resp.StatusCode != http.StatusOK {
+		return doc, internalError(fmt.Errorf("GET %s: %s: %s", url, resp.Status, strings.TrimSpace(string(body))))
+	}
+	if err := json.Unmarshal(body, &doc); err != nil || doc.Schema != service.StatusSchema {
+		return doc, internalError(fmt.Errorf("GET %s: not a cuseal status document (want schema %s): %v", url, service.StatusSchema, err))
+	}
+	return doc, nil
+}
+
+// printStatus writes doc as lines of text: what a person reads.
+func printStatus(c *cli.Context, d service.StatusDoc) {
+	line := fmt.Sprintf("up %s; %d completed, %d failed", (time.Duration(d.UptimeSeconds) * time.Second).String(), d.Counters.Completed, d.Counters.Failed)
+	if d.Counters.Cancelled != nil && d.Counters.Retries != nil {
+		line += fmt.Sprintf(", %d cancelled, %d partition retries", *d.Counters.Cancelled, *d.Counters.Retries)
+	}
+	line += fmt.Sprintf("; memory budget %s of %s in use", humanBytes(d.Memory.UsedBytes), humanBytes(d.Memory.BudgetBytes))
+	if u := d.Memory.ByUse; u != nil {
+		line += fmt.Sprintf(" (parameters %s, synthesis %s, synthesized partitions %s)", humanBytes(u.ParamsBytes), humanBytes(u.SynthesisBytes), humanBytes(u.AssignmentsBytes))
+	}
+	printf(c, "%s\n", line)
+	for _, g := range d.Devices {
 		job := "idle"
-		if g.CurrentJobId != "" {
-			job = fmt.Sprintf("job %s (%s)", g.CurrentJobId, g.CurrentProofKind)
+		switch {
+		case g.State == "QUARANTINED":
+			job = "quarantined"
+		case g.CurrentJobID != "":
+			job = fmt.Sprintf("job %s (%s)", g.CurrentJobID, g.CurrentKind)
+		}
+		if g.BusyFraction != nil {
+			job += fmt.Sprintf(", busy %.0f%% of the last minute", 100**g.BusyFraction)
 		}
 		printf(c, "device %d: %s: %s\n", g.Ordinal, g.Name, job)
 	}
-	for _, q := range st.Queues {
-		printf(c, "queue %s: %d pending, %d in progress\n", q.ProofKind, q.Pending, q.InProgress)
+	for _, q := range d.Queues {
+		var by []string
+		for _, p := range q.ByPriority {
+			if p.Pending+p.InProgress > 0 {
+				by = append(by, fmt.Sprintf("%s %d/%d", p.Priority, p.Pending, p.InProgress))
+			}
+		}
+		extra := ""
+		if len(by) > 0 {
+			extra = " (" + strings.Join(by, ", ") + ")"
+		}
+		printf(c, "queue %s: %d pending, %d in progress%s\n", q.Kind, q.Pending, q.InProgress, extra)
 	}
-	for _, s := range st.LoadedSrs {
-		printf(c, "params %s: %s, %s, %d job(s) using it\n", s.CircuitId, strings.ToLower(s.Tier.String()), humanBytes(s.SizeBytes), s.RefCount)
+	for _, s := range d.Params {
+		printf(c, "params %s: %s, %s, %d job(s) using it\n", s.CircuitID, strings.ToLower(s.Tier), humanBytes(s.Bytes), s.RefCount)
 	}
-	return nil
+	for _, j := range d.Jobs {
+		line := fmt.Sprintf("job %s: %s %s %s, %d/%d partitions, %.1fs", j.JobID, j.Kind, j.Priority, j.State, j.PartitionsDone, j.PartitionsTotal, j.Stages.TotalSeconds)
+		if j.RequestID != "" {
+			line += ", request " + j.RequestID
+		}
+		if len(j.Provers) > 0 {
+			line += ", on " + strings.Join(j.Provers, ", ")
+		}
+		if j.Retries > 0 {
+			line += fmt.Sprintf(", %d retries", j.Retries)
+		}
+		if j.Error != nil {
+			line += ": " + *j.Error
+		}
+		printf(c, "%s\n", line)
+	}
 }
 
 func clientCancelAction(c *cli.Context) error {

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testpost"
+	"github.com/cuseal/cuseal/internal/testprover"
 	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep/groth16"
 )
@@ -29,15 +29,15 @@ func stopServe(t *testing.T, p *serveProc) {
 
 // TestClientProvePoSt: `cuseal client prove --kind winning-post` (vanilla
 // files and flags) and `--kind window-post` (a post vanilla directory and
-// --partition) over a unix socket to `cuseal serve` on the CPU backend;
-// each proof passes `post verify`.
+// --partition) over a unix socket to `cuseal serve` (testprover.BackendAnyRS:
+// the reference double in the unit tier, the CPU in the long tier); each
+// proof passes `post verify`.
 func TestClientProvePoSt(t *testing.T) {
-	testenv.Long(t, "PoSt test parameters and CPU proofs")
 	win := testpost.Load(t, "post-winning-2KiB-s22")
 	w := testpost.Load(t, "post-window-2KiB-s21")
 	params := testpost.JoinParamsDirs(t, win.ParamsDir(t), w.ParamsDir(t))
 	sock := filepath.Join(t.TempDir(), "s.sock")
-	p := startServe(t, "--listen", "unix://"+sock, "--params-dir", params, "--backend", "cpu")
+	p := startServe(t, "--listen", "unix://"+sock, "--params-dir", params, "--backend", testprover.BackendAnyRS(t))
 	for _, tc := range []struct {
 		kind string
 		v    *testpost.Vector
@@ -75,14 +75,13 @@ func TestClientProvePoSt(t *testing.T) {
 
 // TestClientProveSnap: `cuseal client prove --kind snap` sends the 2 KiB
 // update vector's partition proofs and commitments (CIDs, sent as raw 32
-// bytes) to `cuseal serve` over a unix socket; the proof passes `update
-// verify`.
+// bytes) to `cuseal serve` over a unix socket (testprover.BackendAnyRS); the
+// proof passes `update verify`.
 func TestClientProveSnap(t *testing.T) {
-	testenv.Long(t, "update test parameters and a CPU proof")
 	v := testupdate.Load(t)
 	params := v.ParamsDir(t)
 	sock := filepath.Join(t.TempDir(), "s.sock")
-	p := startServe(t, "--listen", "unix://"+sock, "--params-dir", params, "--backend", "cpu")
+	p := startServe(t, "--listen", "unix://"+sock, "--params-dir", params, "--backend", testprover.BackendAnyRS(t))
 	comms := []string{"--comm-r-old", v.OldSealed.String(), "--comm-r-new", v.NewSealed.String(), "--comm-d-new", hex.EncodeToString(v.CommDNew[:])}
 	out := filepath.Join(t.TempDir(), "proof.bin")
 	args := append([]string{"client", "prove", "--addr", p.addr, "--kind", clientKindSnap, "--sector-size", "2KiB", "--out", out}, comms...)

@@ -41,6 +41,11 @@ var (
 	// demoPoStRandomness is the chain randomness of the demo's PoSt (byte 31
 	// ≤ 0x3f, as Lotus masks it).
 	demoPoStRandomness = strings.Repeat("03", 32)
+	// demoParamsSeed is the toxic seed of the demo's TEST parameters: the
+	// rust-fil-proofs reference vectors' (bytes 0x00…0x1f), which
+	// `./build.sh test` uses too, so the demo and the tests share one
+	// cache (testdata/cache/params) instead of refusing each other's.
+	demoParamsSeed = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 )
 
 func demoCommand() *cli.Command {
@@ -147,7 +152,7 @@ func demoAction(c *cli.Context) (err error) {
 		"--miner", demoMiner, "--sector", demoSector, "--ticket", demoTicket, "--seed", demoSeed); err != nil {
 		return err
 	}
-	if err := demoStep(c, ctx, &out.Params, "params", "generate", "--sector-size", demoSize, "--out", out.ParamsDir, "--reuse"); err != nil {
+	if err := demoStep(c, ctx, &out.Params, "params", "generate", "--sector-size", demoSize, "--seed", demoParamsSeed, "--out", out.ParamsDir, "--reuse"); err != nil {
 		return err
 	}
 	proofPath := filepath.Join(dir, "proof")
@@ -200,7 +205,7 @@ func demoAction(c *cli.Context) (err error) {
 // (generated once, then reused), the sector's vanilla proofs (post
 // vanilla), the proof (post winning|window) and its verification.
 func demoPoSt(c *cli.Context, ctx context.Context, circuit, sub, params, sector, dir, backend string, run *demoPoStRun) error {
-	if err := demoStep(c, ctx, &run.Params, "params", "generate", "--circuit", circuit, "--sector-size", demoSize, "--out", params, "--reuse"); err != nil {
+	if err := demoStep(c, ctx, &run.Params, "params", "generate", "--circuit", circuit, "--sector-size", demoSize, "--seed", demoParamsSeed, "--out", params, "--reuse"); err != nil {
 		return err
 	}
 	if err := demoStep(c, ctx, &run.Vanilla, "post", "vanilla", "--circuit", circuit, "--sector-dir", sector, "--randomness", demoPoStRandomness, "--out", dir); err != nil {
@@ -242,7 +247,7 @@ func demoSnapDeals(c *cli.Context, ctx context.Context, dir, sample, params, bac
 	if err := demoStep(c, ctx, &run.Vanilla, append([]string{"update", "vanilla", "--sector-size", demoSize, "--sector-key", key, "--updated", updated, "--out", vanilla}, comms...)...); err != nil {
 		return err
 	}
-	if err := demoStep(c, ctx, &run.Params, "params", "generate", "--circuit", circuitUpdate, "--sector-size", demoSize, "--out", params, "--reuse"); err != nil {
+	if err := demoStep(c, ctx, &run.Params, "params", "generate", "--circuit", circuitUpdate, "--sector-size", demoSize, "--seed", demoParamsSeed, "--out", params, "--reuse"); err != nil {
 		return err
 	}
 	common := append([]string{"--sector-size", demoSize, "--params-dir", params}, comms...)

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -14,8 +15,8 @@ import (
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testparams"
+	"github.com/cuseal/cuseal/internal/testprover"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -52,9 +53,10 @@ func sealedSample(t *testing.T) string {
 }
 
 // TestEndToEnd2KiB is the CLI's main path on a 2 KiB sector: params generate (or reuse),
-// seal, commit2 on the CPU backend, verify; then the ways a proof is rejected.
+// seal, commit2 on the CPU backend (the unit tier's one real CPU proof of the CLI), verify;
+// then --out/--force and bench prove on the reference sector, and the ways a proof is
+// rejected.
 func TestEndToEnd2KiB(t *testing.T) {
-	testenv.Long(t, "Groth16 setup (first run) and CPU proving of a 2.7M-constraint circuit")
 	params := testparams.Dir()
 	code, out, stderr := runCLI(t, "--log-level", "warn", "params", "generate", "--sector-size", "2KiB", "--seed", testparams.SeedHex, "--out", params, "--reuse", "--json")
 	if code != exitOK {
@@ -99,36 +101,41 @@ func TestEndToEnd2KiB(t *testing.T) {
 		}
 	}
 
+	// The rest proves the 2KiB-s10 reference sector with testprover.BackendAnyRS (the
+	// reference double in the unit tier, the CPU in the long tier): one real proof above.
+	ref := testprover.PoRep(t, "2KiB-s10")
+	refC1 := filepath.Join(ref.Dir, "c1.json")
+	refArgs := []string{"--c1", refC1, "--params-dir", params, "--miner", fmt.Sprintf("t0%d", ref.Miner),
+		"--sector", fmt.Sprint(ref.Sector), "--backend", testprover.BackendAnyRS(t)}
 	t.Run("out exists", func(t *testing.T) {
-		args := []string{"--log-level", "warn", "commit2", "--c1", c1, "--params-dir", params,
-			"--miner", "t01000", "--sector", "7", "--backend", "cpu", "--out", proofPath, "--hex"}
+		out := filepath.Join(t.TempDir(), "proof")
+		if err := os.WriteFile(out, pf, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := append([]string{"--log-level", "warn", "commit2", "--out", out, "--hex"}, refArgs...)
 		code, _, stderr := runCLI(t, args...)
 		if code != exitUsage {
 			t.Fatalf("existing --out without --force: exit %d: %s", code, stderr)
 		}
 		wantOneLineError(t, stderr, "pass --force")
-		if b, err := os.ReadFile(proofPath); err != nil || string(b) != string(pf) {
+		if b, err := os.ReadFile(out); err != nil || string(b) != string(pf) {
 			t.Fatalf("existing --out changed (%v)", err)
 		}
 		if code, _, stderr = runCLI(t, append(args, "--force")...); code != exitOK {
 			t.Fatalf("--force: exit %d: %s", code, stderr)
 		}
-		b, err := os.ReadFile(proofPath)
+		b, err := os.ReadFile(out)
 		if err != nil {
 			t.Fatal(err)
 		}
-		// A fresh proof (new randomness), written as hex.
-		if d, err := hex.DecodeString(strings.TrimSpace(string(b))); err != nil || len(d) != groth16.ProofSize {
+		// The new proof, written as hex over the old one.
+		if d, err := hex.DecodeString(strings.TrimSpace(string(b))); err != nil || len(d) != groth16.ProofSize || bytes.Equal(d, pf) {
 			t.Fatalf("--force --hex wrote %q (%v)", b, err)
-		}
-		if err := os.WriteFile(proofPath, pf, 0o644); err != nil { // restore for the tests below
-			t.Fatal(err)
 		}
 	})
 
 	t.Run("bench prove", func(t *testing.T) {
-		code, out, stderr := runCLI(t, "--log-level", "warn", "bench", "prove", "--c1", c1, "--params-dir", params,
-			"--sector", "7", "--backend", "cpu", "--runs", "1", "--json")
+		code, out, stderr := runCLI(t, append([]string{"--log-level", "warn", "bench", "prove", "--runs", "1", "--json"}, refArgs...)...)
 		if code != exitOK {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -136,7 +143,7 @@ func TestEndToEnd2KiB(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &pr); err != nil {
 			t.Fatal(err)
 		}
-		if pr.Partitions != 1 || pr.Runs != 1 || pr.Seconds <= 0 || pr.Backend != "cpu" || len(pr.Timings) != 2 {
+		if pr.Partitions != 1 || pr.Runs != 1 || pr.Seconds <= 0 || pr.Backend != testprover.BackendAnyRS(t) || len(pr.Timings) != 2 {
 			t.Fatalf("bench prove: %+v", pr)
 		}
 	})
@@ -203,7 +210,7 @@ func TestEndToEnd2KiB(t *testing.T) {
 }
 
 // TestCommit2VerifyBadInput covers the mistakes that are caught before any proving, so it
-// runs in -short mode too (no parameters needed).
+// runs in the unit tier (no parameters needed).
 func TestCommit2VerifyBadInput(t *testing.T) {
 	sector := sealedSample(t)
 	c1 := filepath.Join(sector, FileC1)
@@ -355,6 +362,10 @@ func TestParseParamsSeed(t *testing.T) {
 	s, err := parseParamsSeed(defaultParamsSeed)
 	if err != nil || string(s[:len(defaultParamsSeed)]) != defaultParamsSeed || s[31] != 0 {
 		t.Fatalf("default seed %x, %v", s, err)
+	}
+	// The demo's test parameters are the shared test parameters (one cache for both).
+	if demoParamsSeed != testparams.SeedHex {
+		t.Fatalf("demo seed %s, the shared test parameters' %s", demoParamsSeed, testparams.SeedHex)
 	}
 	s, err = parseParamsSeed("258")
 	if err != nil || s[0] != 2 || s[1] != 1 || s[2] != 0 {

@@ -20,7 +20,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/internal/testupdate"
 )
@@ -91,9 +90,9 @@ func (w *markWriter) String() string {
 
 // TestProveSignal: SIGINT while `post window` or `update prove` proves
 // stops it with one line (exit 3) saying nothing was written, and no --out
-// file appears, as for seal and params generate.
+// file appears, as for seal and params generate. (Real CPU proving, cut
+// short by the signal: seconds.)
 func TestProveSignal(t *testing.T) {
-	testenv.Long(t, "PoSt and update test parameters")
 	// Keep a late signal from killing the test binary.
 	guard := make(chan os.Signal, 1)
 	signal.Notify(guard, os.Interrupt)

@@ -13,8 +13,8 @@ import (
 
 	commcid "github.com/filecoin-project/go-fil-commcid"
 
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testpost"
+	"github.com/cuseal/cuseal/internal/testprover"
 	"github.com/cuseal/cuseal/porep/groth16"
 )
 
@@ -41,12 +41,12 @@ func postSectorArgs(t *testing.T, v *testpost.Vector) []string {
 }
 
 // TestPostCLI proves both reference vectors with `cuseal post winning` and
-// `post window` on the CPU backend and verifies the proofs with `post
+// `post window` (testprover.BackendAnyRS: the reference double in the unit
+// tier, the CPU in the long tier) and verifies the proofs with `post
 // verify`, the sectors from --sector and from the vanilla proofs; another
 // randomness makes the proof invalid (exit 1). A single partition's proof
 // verifies as the proof of its sectors.
 func TestPostCLI(t *testing.T) {
-	testenv.Long(t, "PoSt test parameters and CPU proofs")
 	for _, tc := range []struct {
 		sub, folder, proofType string
 		more                   []string
@@ -59,7 +59,7 @@ func TestPostCLI(t *testing.T) {
 		params := v.ParamsDir(t)
 		rnd := hex.EncodeToString(v.Randomness)
 		out := filepath.Join(t.TempDir(), "proof.bin")
-		args := append([]string{"post", tc.sub, "--backend", "cpu", "--params-dir", params, "--proof-type", tc.proofType,
+		args := append([]string{"post", tc.sub, "--backend", testprover.BackendAnyRS(t), "--params-dir", params, "--proof-type", tc.proofType,
 			"--randomness", rnd, "--miner", fmt.Sprintf("t0%d", v.Miner), "--out", out, "--json"}, postVanillaArgs(v)...)
 		code, stdout, stderr := runCLI(t, append(args, tc.more...)...)
 		if code != 0 {

@@ -36,8 +36,9 @@ func serveCommand() *cli.Command {
 			"with '_' for '-' (params_dir = \"...\"); a flag given on the command line wins.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config", Usage: "read settings from the TOML `FILE` (keys: flag names with _ for -)"},
-			&cli.StringFlag{Name: "listen", Usage: "serve gRPC on `ADDR`: unix:///path (mode 0600) or host:port", Value: service.DefaultListen()},
-			&cli.StringFlag{Name: "metrics-listen", Usage: "serve HTTP /metrics (Prometheus) and /status (JSON) on host:port `ADDR` (default: off)"},
+			&cli.StringFlag{Name: "listen", Usage: "serve gRPC on `ADDR`: unix:///path (mode 0600; 0660 with --socket-group) or host:port", Value: service.DefaultListen()},
+			&cli.StringFlag{Name: "socket-group", Usage: "let the members of `GROUP` (name or gid) connect to the unix socket too: mode 0660, that group (e.g. Curio's, when it runs as another user); serve's user must be in it"},
+			&cli.StringFlag{Name: "metrics-listen", Usage: "serve HTTP on host:port `ADDR`: the status page (/), /status (JSON) and /metrics (Prometheus) (default: off)"},
 			&cli.StringFlag{Name: "tls-cert", Usage: "serve gRPC over TLS with the certificate in PEM `FILE` (with --tls-key)"},
 			&cli.StringFlag{Name: "tls-key", Usage: "private key of --tls-cert, PEM `FILE`"},
 			&cli.StringFlag{Name: "tls-client-ca", Usage: "require client certificates signed by the CA in PEM `FILE` (mTLS)"},
@@ -193,7 +194,8 @@ func serveAction(c *cli.Context) error {
 		return usageErrorf("--drain-timeout %s: must not be negative", drain)
 	}
 	lis, creds, err := service.Listen(service.ListenConfig{Address: c.String("listen"), TLSCert: c.String("tls-cert"),
-		TLSKey: c.String("tls-key"), TLSClientCA: c.String("tls-client-ca"), Insecure: c.Bool("insecure-listen")})
+		TLSKey: c.String("tls-key"), TLSClientCA: c.String("tls-client-ca"), Insecure: c.Bool("insecure-listen"),
+		SocketGroup: c.String("socket-group")})
 	if err != nil {
 		return inputError(err)
 	}
@@ -233,7 +235,7 @@ func serveAction(c *cli.Context) error {
 	listening := addrString(lis)
 	fmt.Fprintf(c.App.ErrWriter, "cuseal serve: cuzk.v1 on %s", listening)
 	if mlis != nil {
-		fmt.Fprintf(c.App.ErrWriter, ", metrics on http://%s/metrics", mlis.Addr())
+		fmt.Fprintf(c.App.ErrWriter, ", status page on http://%s/ (metrics /metrics)", mlis.Addr())
 	}
 	fmt.Fprintf(c.App.ErrWriter, " (backend %s)\n", ecfg.Backend)
 	if fi, err := os.Stat(ecfg.ParamsDir); err != nil || !fi.IsDir() {

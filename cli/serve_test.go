@@ -5,8 +5,10 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +21,7 @@ import (
 	"time"
 
 	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/service"
 	"github.com/cuseal/cuseal/service/client"
 	pb "github.com/cuseal/cuseal/service/cuzkv1"
 )
@@ -341,6 +344,9 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"serve", "--listen", sock, "--devices", "0,x"}, "--devices"},
 		{[]string{"serve", "--listen", sock, "--synthesis-workers", "-1"}, "--synthesis-workers -1"},
 		{[]string{"serve", "--listen", sock, "--tls-cert", filepath.Join(dir, "missing.pem")}, "--tls-cert and --tls-key go together"},
+		{[]string{"serve", "--listen", sock, "--socket-group", "no-such-group-cuseal"}, "--socket-group no-such-group-cuseal"},
+		{[]string{"serve", "--listen", "127.0.0.1:0", "--socket-group", "0"}, "--socket-group 0: applies to a unix socket"},
+		{[]string{"client", "status", "--addr", sock, "--metrics-addr", "http://127.0.0.1:1/status"}, "--metrics-addr"},
 		{[]string{"client", "cancel", "--addr", sock}, "JOB_ID"},
 		{[]string{"client", "prove", "--addr", sock, "--c1", filepath.Join(dir, "missing.json")}, "--c1"},
 	} {
@@ -362,10 +368,17 @@ func TestServeUsageErrors(t *testing.T) {
 	wantOneLineError(t, stderr, "cannot reach the server")
 }
 
-// TestClientCommands: status, metrics and cancel against a served test double.
+// TestClientCommands: status (text and the JSON status document, over
+// gRPC and from --metrics-addr, which equals GET /status), metrics and
+// cancel against a served test double.
 func TestClientCommands(t *testing.T) {
 	sock := filepath.Join(t.TempDir(), "s.sock")
-	p := startServe(t, "--listen", "unix://"+sock, "--test-double-partitions", "1", "--test-double-time", "60s")
+	p := startServe(t, "--listen", "unix://"+sock, "--metrics-listen", "127.0.0.1:0", "--test-double-partitions", "1", "--test-double-time", "60s")
+	m := regexp.MustCompile(`status page on http://(\S+)/ `).FindStringSubmatch(p.log())
+	if m == nil {
+		t.Fatalf("serve did not say where its status page is:\n%s", p.log())
+	}
+	httpAddr := m[1]
 	c := dialT(t, p.addr)
 	sub, err := c.Submit(context.Background(), doubleReq("to-cancel"))
 	if err != nil {
@@ -377,8 +390,32 @@ func TestClientCommands(t *testing.T) {
 		t.Fatalf("client status: exit %d\n%s%s", code, out, stderr)
 	}
 	code, out, stderr = runCLI(t, "client", "status", "--addr", p.addr, "--json")
-	if code != 0 || !strings.Contains(out, `"pinned_memory_limit_bytes"`) {
-		t.Fatalf("client status --json: exit %d\n%s%s", code, out, stderr)
+	wire := decodeStatusDoc(t, code, out, stderr)
+	if wire.Source != service.SourceCuzk || wire.Jobs != nil || len(wire.Devices) != 1 || wire.Devices[0].Name != "double" ||
+		wire.Queues[len(wire.Queues)-1].Kind != "TEST_DOUBLE" || wire.Queues[len(wire.Queues)-1].InProgress != 1 {
+		t.Fatalf("client status --json over gRPC: %s", out)
+	}
+	code, out, stderr = runCLI(t, "client", "status", "--metrics-addr", httpAddr, "--json")
+	full := decodeStatusDoc(t, code, out, stderr)
+	resp, err := http.Get("http://" + httpAddr + "/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	direct := decodeStatusDoc(t, 0, string(body), "")
+	if full.Source != service.SourceEngine || len(full.Jobs) != 1 || full.Jobs[0].JobID != sub.JobId || full.Jobs[0].State != "RUNNING" ||
+		len(direct.Jobs) != 1 || direct.Jobs[0].JobID != sub.JobId || direct.Jobs[0].SubmittedAt != full.Jobs[0].SubmittedAt {
+		t.Fatalf("client status --metrics-addr --json:\n%s\nGET /status:\n%s", out, body)
+	}
+	for i, d := range full.Devices {
+		if w := wire.Devices[i]; d.Name != w.Name || d.Ordinal != w.Ordinal || d.BusyFraction == nil {
+			t.Errorf("device %d: from /status %+v, over gRPC %+v", i, d, w)
+		}
+	}
+	code, out, stderr = runCLI(t, "client", "status", "--metrics-addr", httpAddr)
+	if code != 0 || !strings.Contains(out, "job "+sub.JobId+": TEST_DOUBLE NORMAL RUNNING, 0/1 partitions") || !strings.Contains(out, "busy ") {
+		t.Fatalf("client status --metrics-addr: exit %d\n%s%s", code, out, stderr)
 	}
 	code, out, stderr = runCLI(t, "client", "metrics", "--addr", p.addr)
 	if code != 0 || !strings.Contains(out, "cuseal_rpc_requests_total") {
@@ -401,6 +438,21 @@ func TestClientCommands(t *testing.T) {
 	if code := p.wait(t, 30*time.Second); code != 0 {
 		t.Fatalf("exit %d:\n%s", code, p.log())
 	}
+}
+
+// decodeStatusDoc decodes a status document, failing on any key it does not have.
+func decodeStatusDoc(t *testing.T, code int, out, stderr string) service.StatusDoc {
+	t.Helper()
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var d service.StatusDoc
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil || d.Schema != service.StatusSchema {
+		t.Fatalf("not a status document (%v):\n%s", err, out)
+	}
+	return d
 }
 
 // TestClientProveRefused: `cuseal client prove` sends a real C1 as Curio

@@ -3,15 +3,23 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"testing"
+
+	"github.com/cuseal/cuseal/internal/testprover"
 )
 
 // TestMain keeps the tests' parameter digests out of the user's cache directory. With
 // CUSEAL_TEST_AS_CUSEAL=1 the test binary is the cuseal command instead (its arguments are
-// cuseal's), for tests that need a separate process (serve: signals, kill -9).
+// cuseal's), for tests that need a separate process (serve: signals, kill -9); it knows the
+// reference prover doubles (--backend reference, reference-any-rs: internal/testprover).
 func TestMain(m *testing.M) {
 	if os.Getenv("CUSEAL_TEST_AS_CUSEAL") == "1" {
+		if err := testprover.RegisterMain(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 		os.Exit(run(append([]string{"cuseal"}, os.Args[1:]...), os.Stdout, os.Stderr))
 	}
 	if os.Getenv("CUSEAL_DIGEST_CACHE") == "" {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/cuseal/cuseal/internal/testenv"
+	"github.com/cuseal/cuseal/internal/testprover"
 	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep/update"
 )
@@ -88,13 +89,64 @@ func TestUpdateProveBadInput(t *testing.T) {
 	}
 }
 
+// TestUpdateProveReference: `update prove` of the 2 KiB reference vector's
+// partition proofs (testprover.BackendAnyRS: the reference double in the
+// unit tier, the CPU in the long tier) writes a 192-byte proof that
+// `update verify` accepts, and rejects with another comm_d_new (exit 1).
+func TestUpdateProveReference(t *testing.T) {
+	v := testupdate.Load(t)
+	var vanilla []string
+	for _, f := range v.VanillaFiles {
+		vanilla = append(vanilla, "--vanilla", f)
+	}
+	other := v.CommDNew
+	other[0] ^= 1
+	updateProveVerify(t, v.ParamsDir(t), testprover.BackendAnyRS(t), vanilla,
+		[3]string{v.OldSealed.String(), v.NewSealed.String(), v.NewUnseal.String()}, hex.EncodeToString(other[:]))
+}
+
+// updateProveVerify runs `update prove` (--backend backend, the vanilla
+// flags, comms: comm_r_old, comm_r_new, comm_d_new) into a new file, checks
+// the 192 bytes and the JSON, then `update verify`: valid with comms, exit 1
+// with otherCommDNew.
+func updateProveVerify(t *testing.T, params, backend string, vanilla []string, comms [3]string, otherCommDNew string) {
+	t.Helper()
+	flags := func(commDNew string) []string {
+		return []string{"--comm-r-old", comms[0], "--comm-r-new", comms[1], "--comm-d-new", commDNew}
+	}
+	pf := filepath.Join(t.TempDir(), "update.proof")
+	args := append(append([]string{"update", "prove", "--proof-type", "StackedDrg2KiBV1", "--params-dir", params, "--backend", backend,
+		"--out", pf, "--json"}, vanilla...), flags(comms[2])...)
+	code, stdout, stderr := runCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("update prove: exit %d: %s", code, stderr)
+	}
+	var res updateOutput
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if b, err := os.ReadFile(pf); err != nil || len(b) != 192 || res.Partitions != 1 || res.UpdateProof != "StackedDrg2KiBV1" {
+		t.Fatalf("update prove wrote %d bytes (%v), printed %+v", len(b), err, res)
+	}
+	verify := func(commDNew string) (int, string, string) {
+		return runCLI(t, append([]string{"update", "verify", "--sector-size", "2KiB", "--proof", pf, "--params-dir", params}, flags(commDNew)...)...)
+	}
+	if code, stdout, stderr := verify(comms[2]); code != exitOK || !strings.HasPrefix(stdout, "valid: StackedDrg2KiBV1 proof") {
+		t.Fatalf("update verify: exit %d: %s%s", code, stdout, stderr)
+	}
+	if code, _, stderr := verify(otherCommDNew); code != exitInvalidProof {
+		t.Fatalf("update verify with another comm_d_new: exit %d, want %d: %s", code, exitInvalidProof, stderr)
+	}
+}
+
 // TestUpdateProveVerifyE2E is SnapDeals end to end through the CLI with no
 // Rust stack: `seal` a CC 2 KiB sector, `update encode` new data into it,
 // `update vanilla`, `update prove` (test parameters of the reference
 // vector's toxic seed) and `update verify` (valid; another comm_d_new:
-// invalid, exit 1). -short skips it (a CPU proof of 1.7 M constraints).
+// invalid, exit 1). Long: a CPU proof of 1.7 M constraints of a sector
+// that is no reference vector (TestUpdateProveReference is the unit tier's).
 func TestUpdateProveVerifyE2E(t *testing.T) {
-	testenv.Long(t, "update test parameters and a CPU proof")
+	testenv.Long(t, "a CPU proof (1.7 M constraints) of a sector the test sealer updated")
 	v := testupdate.Load(t)
 	params := v.ParamsDir(t)
 	dir := t.TempDir()
@@ -118,29 +170,7 @@ func TestUpdateProveVerifyE2E(t *testing.T) {
 	if code, _, stderr := runCLI(t, append([]string{"update", "vanilla", "--sector-key", key, "--updated", upd, "--out", van}, comms...)...); code != exitOK {
 		t.Fatalf("update vanilla: exit %d: %s", code, stderr)
 	}
-	pf := filepath.Join(dir, "update.proof")
-	code, stdout, stderr = runCLI(t, append([]string{"update", "prove", "--proof-type", "StackedDrg2KiBV1", "--vanilla", van,
-		"--params-dir", params, "--backend", "cpu", "--out", pf, "--json"}, comms...)...)
-	if code != exitOK {
-		t.Fatalf("update prove: exit %d: %s", code, stderr)
-	}
-	var res updateOutput
-	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
-		t.Fatalf("%v\n%s", err, stdout)
-	}
-	if b, err := os.ReadFile(pf); err != nil || len(b) != 192 || res.Partitions != 1 || res.UpdateProof != "StackedDrg2KiBV1" {
-		t.Fatalf("update prove wrote %d bytes (%v), printed %+v", len(b), err, res)
-	}
-	verify := func(commDNew string) (int, string, string) {
-		return runCLI(t, "update", "verify", "--sector-size", "2KiB", "--proof", pf, "--params-dir", params,
-			"--comm-r-old", enc.CommROld, "--comm-r-new", enc.CommRNew, "--comm-d-new", commDNew)
-	}
-	if code, stdout, stderr := verify(enc.CommDNew); code != exitOK || !strings.HasPrefix(stdout, "valid: StackedDrg2KiBV1 proof") {
-		t.Fatalf("update verify: exit %d: %s%s", code, stdout, stderr)
-	}
-	if code, _, stderr := verify(v.NewUnseal.String()); code != exitInvalidProof {
-		t.Fatalf("update verify with another comm_d_new: exit %d, want %d: %s", code, exitInvalidProof, stderr)
-	}
+	updateProveVerify(t, params, "cpu", []string{"--vanilla", van}, [3]string{enc.CommROld, enc.CommRNew, enc.CommDNew}, v.NewUnseal.String())
 }
 
 // TestBenchSynthUpdateDigests: bench synth --circuit update on the
@@ -267,8 +297,8 @@ func TestBenchUpdateBadInput(t *testing.T) {
 // TestParamsGenerateUpdate: --circuit update from the reference vector's
 // toxic seed writes, under the official file names, a .vk byte-identical
 // to the one rust-fil-proofs made (porep/update/testdata), stamped as
-// test parameters that params info names; --reuse reuses them. -short
-// skips it (a setup of 1.7 M constraints writing a 656 MB .params).
+// test parameters that params info names; --reuse reuses them. Long tier
+// (a setup of 1.7 M constraints writing a 656 MB .params).
 func TestParamsGenerateUpdate(t *testing.T) {
 	testenv.Long(t, "the 2 KiB update setup")
 	v := testupdate.Load(t)

@@ -2,11 +2,15 @@
 
 /*
  * cuseal_porep.h — the C ABI of libcuseal (libcuseal.so / libcuseal.a, built
- * from the Go package libcuseal/ by `./build.sh lib`): Filecoin PoRep
- * commit phase 2 and seal verification, for Rust, C/C++ and Python callers.
- * It mirrors filecoin-ffi's seal_commit_phase2 / verify_seal and the Go API
- * in package porep (SealCommitPhase2, VerifySeal) and porep/paramfile
- * (GenerateTestParams).
+ * from the Go package libcuseal/ by `./build.sh lib`): Filecoin's SNARK
+ * proofs for Rust, C/C++ and Python callers — PoRep commit phase 2 and seal
+ * verification, WindowPoSt and WinningPoSt, SnapDeals (empty-sector update)
+ * and SnarkPack aggregation of seal proofs. The calls carry the names of
+ * filecoin-ffi's filcrypto.h (rust/src/proofs/api.rs) after the
+ * cuseal_porep_ prefix, and mirror the Go API in package porep
+ * (SealCommitPhase2, VerifySeal, the PoSt calls of post.go, the SnapDeals
+ * calls of update.go, AggregateSealProofs, VerifyAggregateSeals) and
+ * porep/paramfile (GenerateTestParams).
  *
  * (include/cuseal_native.h is a different, lower-level ABI: the native MSM/NTT
  * core used by the Go bridge. The two use distinct names and can be
@@ -16,14 +20,22 @@
  *  - Returns an int status: CUSEAL_POREP_OK (0) or one of the codes below,
  *    the classes of the cuseal CLI's exit codes. When the status is not OK
  *    and err_msg is not NULL, *err_msg receives a NUL-terminated one-line
- *    message (the Go API's error text, unchanged) that the caller frees with
+ *    message (the Go API's error text, unchanged, or one naming the C
+ *    argument, its index and field) that the caller frees with
  *    cuseal_porep_string_free; on OK, *err_msg is set to NULL.
  *  - Every buffer the library returns has exactly one free function:
- *    proofs cuseal_porep_proof_free, strings (messages, JSON)
- *    cuseal_porep_string_free, cancel handles cuseal_porep_cancel_free. All
- *    accept NULL. Never free them with free(): the library may use its own
- *    allocator.
+ *    proofs (and aggregates) cuseal_porep_proof_free, strings (messages,
+ *    JSON) cuseal_porep_string_free, uint64_t arrays
+ *    cuseal_porep_u64_array_free, cancel handles cuseal_porep_cancel_free.
+ *    All accept NULL. Never free them with free(): the library may use its
+ *    own allocator. Outputs are set only on CUSEAL_POREP_OK (NULL and 0
+ *    otherwise): never a partial output.
  *  - Caller memory is only read during the call and never retained.
+ *  - Registered proofs are go-state-types' numbers (abi.RegisteredSealProof,
+ *    abi.RegisteredPoStProof, abi.RegisteredUpdateProof,
+ *    abi.RegisteredAggregationProof), which Lotus and Curio pass to
+ *    filecoin-ffi. The miner is its actor ID (uint64): filecoin-ffi's
+ *    32-byte prover_id is the ID address payload derived from it.
  *  - All functions are safe to call concurrently from several threads.
  *    A Go panic never crosses the boundary: it becomes
  *    CUSEAL_POREP_ERR_INTERNAL with the panic in the message.
@@ -34,9 +46,21 @@
  *    the static CUDA runtime, whose page-aligned TLS block glibc cannot
  *    place in a library dlopen'ed after start-up: link it (-lcuseal) or
  *    LD_PRELOAD it; the pure-Go variant may be dlopen'ed.
- *  - ABI versioning: CUSEAL_POREP_ABI_VERSION is bumped when a function
- *    changes meaning or a struct changes layout; cuseal_porep_abi_version()
- *    returns the library's. Compare them before the first call.
+ *  - ABI versioning: cuseal_porep_abi_version() returns the library's
+ *    CUSEAL_POREP_ABI_VERSION. A library serves callers built against its
+ *    own or any earlier version: versions only add functions and append
+ *    fields to structs (cuseal_porep_options.struct_size tells the library
+ *    which fields a caller has). Check
+ *    cuseal_porep_abi_version() >= CUSEAL_POREP_ABI_VERSION before the
+ *    first call.
+ *      1: seal_commit_phase2, verify_seal, generate_test_params, info,
+ *         options, cancel handles.
+ *      2: WindowPoSt / WinningPoSt (challenges, proving from vanilla
+ *         proofs, merging, verification), SnapDeals (proving from vanilla
+ *         partition proofs, verification), SnarkPack aggregation and its
+ *         verification; cuseal_porep_bytes, cuseal_porep_sector_info,
+ *         cuseal_porep_aggregation_input, cuseal_porep_u64_array_free.
+ *         cuseal_porep_options is unchanged.
  *
  * Thread-safety of callbacks: the log callback may be called from any
  * thread (Go's, not the caller's), one record at a time per call, while a
@@ -52,7 +76,7 @@
 extern "C" {
 #endif
 
-#define CUSEAL_POREP_ABI_VERSION 1
+#define CUSEAL_POREP_ABI_VERSION 2
 
 /* CUSEAL_POREP_IN marks pointer parameters the library only reads: const
  * for callers. The library's own build (cgo, which cannot declare const
@@ -67,14 +91,19 @@ extern "C" {
 /* ---- status codes ----------------------------------------------------- */
 
 #define CUSEAL_POREP_OK 0
-/* The proof does not verify (cuseal_porep_verify_seal), or a proof that
- * cuseal_porep_seal_commit_phase2 produced failed its own verification. */
+/* The proof does not verify (the cuseal_porep_verify_* calls), or a proof
+ * that a proving call produced failed its own verification (for
+ * cuseal_porep_aggregate_seal_proofs: the seal proofs given are not valid
+ * proofs of the sectors given). */
 #define CUSEAL_POREP_INVALID 1
-/* The caller's input: malformed or inconsistent C1 output, a wrong sector
- * number or miner, missing parameter files or parameters for another
- * circuit, a bad option (unknown backend, wrong struct_size), commitments
- * that are not canonical field elements, undecodable proof bytes, NULL
- * where a pointer is required, an unsupported registered proof (NI-PoRep). */
+/* The caller's input: malformed or inconsistent C1 output or vanilla
+ * proofs (wrong sector, wrong challenges, truncated, out of order), a wrong
+ * sector number or miner, randomness of the wrong length, missing parameter
+ * files or parameters for another circuit, a bad option (unknown backend,
+ * wrong struct_size), commitments that are not canonical field elements,
+ * undecodable proof bytes, NULL where a pointer is required, an unknown or
+ * unsupported registered proof. The message names the argument, the index
+ * in an array and the field. */
 #define CUSEAL_POREP_ERR_BAD_INPUT 2
 /* A failure of cuseal or its environment (I/O, out of memory, a panic). */
 #define CUSEAL_POREP_ERR_INTERNAL 3
@@ -111,7 +140,8 @@ typedef void (*cuseal_porep_log_fn)(void* user, int32_t level, const char* messa
 
 typedef struct {
 	/* sizeof(cuseal_porep_options), set by cuseal_porep_options_init: lets
-	 * a later library version accept structs from older callers. */
+	 * a later library version accept structs from older callers (fields
+	 * are only ever appended; those past struct_size take their defaults). */
 	uint32_t struct_size;
 	/* Assignments alive at once (0 = 1); 2 overlaps synthesis with proving
 	 * (32 GiB: ~16 GiB each). */
@@ -203,10 +233,251 @@ int cuseal_porep_generate_test_params(int64_t registered_proof, CUSEAL_POREP_IN 
                                       CUSEAL_POREP_IN uint8_t* seed, uint32_t flags,
                                       CUSEAL_POREP_IN cuseal_porep_options* opts, char** json_out, char** err_msg);
 
+/* ---- inputs shared by the PoSt, SnapDeals and aggregation calls -------- */
+
+/* One variable-length byte string the caller passes in (filecoin-ffi's
+ * c_slice: a vanilla proof, a partition proof, a seal proof): len bytes at
+ * ptr. ptr may be NULL only when len is 0. Arrays of them are passed as a
+ * pointer to the first element and a count. */
+typedef struct {
+	const uint8_t* ptr;
+	size_t len;
+} cuseal_porep_bytes;
+
+/* A challenged sector as the PoSt verifier sees it (filecoin-ffi's
+ * PublicReplicaInfo, go-state-types' proof.SectorInfo): its number and
+ * comm_r, the 32 bytes of its sealed CID's commitment
+ * (commcid.CIDToReplicaCommitmentV1). 40 bytes, no padding. */
+typedef struct {
+	uint64_t sector_number;
+	uint8_t comm_r[32];
+} cuseal_porep_sector_info;
+
+/* One sealed sector of an aggregate (filecoin-ffi's AggregationInputs,
+ * go-state-types' proof.AggregateSealVerifyInfo): the commitments as
+ * filecoin-ffi passes them (the field elements' bytes), the sector number,
+ * the ticket (Randomness) and the seed (InteractiveRandomness). 136 bytes,
+ * no padding. */
+typedef struct {
+	uint8_t comm_r[32];
+	uint8_t comm_d[32];
+	uint64_t sector_number;
+	uint8_t ticket[32];
+	uint8_t seed[32];
+} cuseal_porep_aggregation_input;
+
+/* ---- WindowPoSt and WinningPoSt ---------------------------------------- */
+
+/* The PoSt calls take the registered PoSt proof (go-state-types'
+ * abi.RegisteredPoStProof: e.g. 0 = StackedDrgWinning2KiBV1,
+ * 3 = StackedDrgWinning32GiBV1, 10 = StackedDrgWindow2KiBV1_1,
+ * 13 = StackedDrgWindow32GiBV1_1), the chain's PoSt randomness
+ * (randomness, randomness_len: 32 bytes, a canonical field element: byte
+ * 31 at most 0x3f, as Lotus masks it) and the miner's actor ID. A vanilla
+ * proof is one sector's bytes exactly as filecoin-ffi's
+ * generate_single_vanilla_proof returns them (bincode of FallbackPoSt's
+ * vanilla proof; for 2 KiB sectors 5680 bytes for WindowPoSt, 36816 for
+ * WinningPoSt). */
+
+/* cuseal_porep_generate_winning_post_sector_challenge: filecoin-ffi's
+ * generate_winning_post_sector_challenge (porep.GenerateWinningPoStSectorChallenge).
+ *   registered_proof: a WinningPoSt proof
+ *   sector_set_len:   the number of eligible sectors (at least 1)
+ *   *indices_out, *indices_len: the indices, among the eligible sectors in
+ *                     the caller's order, of the challenged sectors (one
+ *                     today); free with cuseal_porep_u64_array_free. */
+int cuseal_porep_generate_winning_post_sector_challenge(int64_t registered_proof, CUSEAL_POREP_IN uint8_t* randomness,
+                                                        size_t randomness_len, uint64_t sector_set_len,
+                                                        uint64_t miner_id, uint64_t** indices_out,
+                                                        size_t* indices_len, char** err_msg);
+
+/* cuseal_porep_generate_fallback_sector_challenges: filecoin-ffi's
+ * generate_fallback_sector_challenges (porep.GeneratePoStFallbackSectorChallenges):
+ * the leaf challenges each sector's vanilla proof must answer — 10 per
+ * sector for WindowPoSt; for WinningPoSt only the first sector is
+ * challenged, with 66.
+ *   sector_ids, sector_ids_len: the sector numbers (at least one)
+ *   *sector_ids_out, *sector_ids_out_len: the challenged sectors, in the
+ *                     order given, each once
+ *   *challenges_out, *challenges_stride: challenges_out[i * stride + j] is
+ *                     leaf challenge j of sector_ids_out[i]
+ *                     (sector_ids_out_len × stride entries).
+ * Free both arrays with cuseal_porep_u64_array_free. */
+int cuseal_porep_generate_fallback_sector_challenges(int64_t registered_proof, CUSEAL_POREP_IN uint8_t* randomness,
+                                                     size_t randomness_len, CUSEAL_POREP_IN uint64_t* sector_ids,
+                                                     size_t sector_ids_len, uint64_t miner_id,
+                                                     uint64_t** sector_ids_out, size_t* sector_ids_out_len,
+                                                     uint64_t** challenges_out, size_t* challenges_stride,
+                                                     char** err_msg);
+
+/* cuseal_porep_generate_winning_post_with_vanilla: filecoin-ffi's
+ * generate_winning_post_with_vanilla (porep.GenerateWinningPoStWithVanilla).
+ *   vanilla_proofs, vanilla_proofs_len: exactly one vanilla proof, the
+ *                     challenged sector's (66 inclusion proofs)
+ *   opts:             NULL for the defaults; params_dir must hold the
+ *                     WinningPoSt .params and .vk
+ *   *proof_out, *proof_len: 192 bytes (one Groth16 proof, filecoin-ffi's
+ *                     PoStProof.proof of registered_proof); free with
+ *                     cuseal_porep_proof_free.
+ * The vanilla proof is checked against the randomness's challenges before
+ * any SNARK work, and the proof is verified before it is returned. */
+int cuseal_porep_generate_winning_post_with_vanilla(int64_t registered_proof, CUSEAL_POREP_IN uint8_t* randomness,
+                                                    size_t randomness_len, uint64_t miner_id,
+                                                    CUSEAL_POREP_IN cuseal_porep_bytes* vanilla_proofs,
+                                                    size_t vanilla_proofs_len,
+                                                    CUSEAL_POREP_IN cuseal_porep_options* opts, uint8_t** proof_out,
+                                                    size_t* proof_len, char** err_msg);
+
+/* cuseal_porep_generate_window_post_with_vanilla: filecoin-ffi's
+ * generate_window_post_with_vanilla (porep.GenerateWindowPoStWithVanilla).
+ *   vanilla_proofs, vanilla_proofs_len: one vanilla proof per sector, in
+ *                     ascending sector number (the order the verifier
+ *                     lists them); a sector twice or out of order is bad
+ *                     input naming both indices
+ *   *proof_out, *proof_len: 192 bytes per partition (sectors per partition:
+ *                     2 for 2 KiB, 2349 for 32 GiB; the last padded),
+ *                     concatenated in partition order; every partition
+ *                     verified before it is returned. */
+int cuseal_porep_generate_window_post_with_vanilla(int64_t registered_proof, CUSEAL_POREP_IN uint8_t* randomness,
+                                                   size_t randomness_len, uint64_t miner_id,
+                                                   CUSEAL_POREP_IN cuseal_porep_bytes* vanilla_proofs,
+                                                   size_t vanilla_proofs_len,
+                                                   CUSEAL_POREP_IN cuseal_porep_options* opts, uint8_t** proof_out,
+                                                   size_t* proof_len, char** err_msg);
+
+/* cuseal_porep_generate_single_window_post_with_vanilla: filecoin-ffi's
+ * generate_single_window_post_with_vanilla
+ * (porep.GenerateSinglePartitionWindowPoStWithVanilla): one partition's
+ * proof from the vanilla proofs of that partition's sectors (at most the
+ * sectors per partition, ascending; fewer are padded).
+ *   partition_index:  the partition's index in the whole WindowPoSt; with
+ *                     test_only_randomness_seed the blinding is that of
+ *                     this partition, so the bytes equal partition
+ *                     partition_index of generate_window_post_with_vanilla's
+ *   *proof_out, *proof_len: 192 bytes (filecoin-ffi's PartitionSnarkProof),
+ *                     verified before it is returned. */
+int cuseal_porep_generate_single_window_post_with_vanilla(int64_t registered_proof,
+                                                          CUSEAL_POREP_IN uint8_t* randomness, size_t randomness_len,
+                                                          uint64_t miner_id,
+                                                          CUSEAL_POREP_IN cuseal_porep_bytes* vanilla_proofs,
+                                                          size_t vanilla_proofs_len, size_t partition_index,
+                                                          CUSEAL_POREP_IN cuseal_porep_options* opts,
+                                                          uint8_t** proof_out, size_t* proof_len, char** err_msg);
+
+/* cuseal_porep_merge_window_post_partition_proofs: filecoin-ffi's
+ * merge_window_post_partition_proofs (porep.MergeWindowPoStPartitionProofs):
+ * the partition proofs concatenated in the order given, which must be
+ * partition order. Each must be 192 bytes; registered_proof must be a
+ * WindowPoSt proof. It takes no sectors or randomness, so it cannot verify
+ * the result: each partition proof was verified when it was made, and
+ * cuseal_porep_verify_window_post checks the whole.
+ *   *proof_out, *proof_len: 192 × partition_proofs_len bytes. */
+int cuseal_porep_merge_window_post_partition_proofs(int64_t registered_proof,
+                                                    CUSEAL_POREP_IN cuseal_porep_bytes* partition_proofs,
+                                                    size_t partition_proofs_len, uint8_t** proof_out,
+                                                    size_t* proof_len, char** err_msg);
+
+/* cuseal_porep_verify_winning_post: filecoin-ffi's verify_winning_post
+ * (porep.VerifyWinningPoSt). Returns CUSEAL_POREP_OK for a valid proof,
+ * CUSEAL_POREP_INVALID for a well-formed proof that does not verify, an
+ * error code otherwise (a proof of the wrong length or whose bytes are not
+ * curve points, a window proof type, sectors not of the proof's size).
+ *   sectors, sectors_len: the challenged sector (exactly one)
+ *   proof, proof_len:     192 bytes
+ *   opts:                 NULL for the defaults (params_dir — the .vk is
+ *                         enough —, cancel and logging are used) */
+int cuseal_porep_verify_winning_post(int64_t registered_proof, CUSEAL_POREP_IN uint8_t* randomness,
+                                     size_t randomness_len, CUSEAL_POREP_IN cuseal_porep_sector_info* sectors,
+                                     size_t sectors_len, CUSEAL_POREP_IN uint8_t* proof, size_t proof_len,
+                                     uint64_t miner_id, CUSEAL_POREP_IN cuseal_porep_options* opts, char** err_msg);
+
+/* cuseal_porep_verify_window_post: filecoin-ffi's verify_window_post
+ * (porep.VerifyWindowPoSt): sectors in any order (the verifier sorts them
+ * by number, as Rust's BTreeMap; a sector listed twice is bad input),
+ * proof the 192 × partitions bytes of generate_window_post_with_vanilla
+ * or of merge_window_post_partition_proofs. Results as
+ * cuseal_porep_verify_winning_post. */
+int cuseal_porep_verify_window_post(int64_t registered_proof, CUSEAL_POREP_IN uint8_t* randomness,
+                                    size_t randomness_len, CUSEAL_POREP_IN cuseal_porep_sector_info* sectors,
+                                    size_t sectors_len, CUSEAL_POREP_IN uint8_t* proof, size_t proof_len,
+                                    uint64_t miner_id, CUSEAL_POREP_IN cuseal_porep_options* opts, char** err_msg);
+
+/* ---- SnapDeals (empty-sector update) ----------------------------------- */
+
+/* cuseal_porep_generate_empty_sector_update_proof_with_vanilla:
+ * filecoin-ffi's generate_empty_sector_update_proof_with_vanilla
+ * (porep.GenerateUpdateProofWithVanilla, Lotus's ProveReplicaUpdate2).
+ *   registered_proof: abi.RegisteredUpdateProof (0 = StackedDrg2KiBV1,
+ *                     3 = StackedDrg32GiBV1, ...)
+ *   vanilla_proofs, vanilla_proofs_len: one vanilla partition proof per
+ *                     partition, in partition order (1 for 2 KiB, 4 for
+ *                     8 MiB, 16 from 512 MiB on), exactly as filecoin-ffi's
+ *                     generate_partition_proofs returns them
+ *   comm_r_old, comm_r_new, comm_d_new: 32 bytes each, as filecoin-ffi
+ *                     passes them (the field elements' bytes: the old and
+ *                     new sealed and the new unsealed commitments)
+ *   *proof_out, *proof_len: 192 bytes per partition, concatenated; every
+ *                     partition verified before it is returned.
+ * Each vanilla proof is parsed and checked against the commitments before
+ * any SNARK work. */
+int cuseal_porep_generate_empty_sector_update_proof_with_vanilla(
+    int64_t registered_proof, CUSEAL_POREP_IN cuseal_porep_bytes* vanilla_proofs, size_t vanilla_proofs_len,
+    CUSEAL_POREP_IN uint8_t* comm_r_old, CUSEAL_POREP_IN uint8_t* comm_r_new, CUSEAL_POREP_IN uint8_t* comm_d_new,
+    CUSEAL_POREP_IN cuseal_porep_options* opts, uint8_t** proof_out, size_t* proof_len, char** err_msg);
+
+/* cuseal_porep_verify_empty_sector_update_proof: filecoin-ffi's
+ * verify_empty_sector_update_proof (porep.VerifyReplicaUpdate): proof is
+ * 192 × partitions bytes. Results as cuseal_porep_verify_winning_post. */
+int cuseal_porep_verify_empty_sector_update_proof(int64_t registered_proof, CUSEAL_POREP_IN uint8_t* proof,
+                                                  size_t proof_len, CUSEAL_POREP_IN uint8_t* comm_r_old,
+                                                  CUSEAL_POREP_IN uint8_t* comm_r_new,
+                                                  CUSEAL_POREP_IN uint8_t* comm_d_new,
+                                                  CUSEAL_POREP_IN cuseal_porep_options* opts, char** err_msg);
+
+/* ---- SnarkPack aggregation of seal proofs ------------------------------ */
+
+/* cuseal_porep_aggregate_seal_proofs: filecoin-ffi's aggregate_seal_proofs
+ * (porep.AggregateSealProofs, filecoin-proofs aggregate_seal_commit_proofs).
+ *   registered_proof:       the sectors' abi.RegisteredSealProof
+ *   registered_aggregation: abi.RegisteredAggregationProof; only
+ *                           1 = SnarkPackV2 is supported
+ *   miner_id:               the sectors' miner
+ *   inputs, seal_proofs, sectors_len: per sector its inputs and its C2
+ *                           output (192 bytes per partition), in the order
+ *                           the aggregate binds them (at least one)
+ *   opts:                   params_dir must hold the seal proof's .vk and
+ *                           the SRS v28-fil-inner-product-v1.srs
+ *   *aggregate_out, *aggregate_len: bellperson's AggregateProof bytes (the
+ *                           partition proofs padded to a power of two);
+ *                           free with cuseal_porep_proof_free.
+ * The aggregate binds comm_r and seed of each sector (filecoin-ffi passes
+ * only those); cuseal then verifies it against all the inputs, as
+ * cuseal_porep_verify_aggregate_seal_proof would, before returning it:
+ * seal proofs that are not valid for their sectors give
+ * CUSEAL_POREP_INVALID. */
+int cuseal_porep_aggregate_seal_proofs(int64_t registered_proof, int64_t registered_aggregation, uint64_t miner_id,
+                                       CUSEAL_POREP_IN cuseal_porep_aggregation_input* inputs,
+                                       CUSEAL_POREP_IN cuseal_porep_bytes* seal_proofs, size_t sectors_len,
+                                       CUSEAL_POREP_IN cuseal_porep_options* opts, uint8_t** aggregate_out,
+                                       size_t* aggregate_len, char** err_msg);
+
+/* cuseal_porep_verify_aggregate_seal_proof: filecoin-ffi's
+ * verify_aggregate_seal_proof (porep.VerifyAggregateSeals): the aggregate
+ * of the seal proofs of inputs[0..inputs_len) (in that order) by miner_id.
+ * Results as cuseal_porep_verify_winning_post (an aggregate that does not
+ * parse is bad input naming the field and byte offset). */
+int cuseal_porep_verify_aggregate_seal_proof(int64_t registered_proof, int64_t registered_aggregation,
+                                             uint64_t miner_id, CUSEAL_POREP_IN uint8_t* aggregate,
+                                             size_t aggregate_len,
+                                             CUSEAL_POREP_IN cuseal_porep_aggregation_input* inputs,
+                                             size_t inputs_len, CUSEAL_POREP_IN cuseal_porep_options* opts,
+                                             char** err_msg);
+
 /* ---- freeing what the library returned -------------------------------- */
 
 void cuseal_porep_proof_free(uint8_t* proof);
 void cuseal_porep_string_free(char* s);
+void cuseal_porep_u64_array_free(uint64_t* a);
 
 #ifdef __cplusplus
 }

@@ -152,12 +152,22 @@ func buildLib(t *testing.T, mode string) string {
 func TestHeaderCompiles(t *testing.T) {
 	src := `#include "cuseal_native.h"
 #include "cuseal_porep.h"
+/* The layouts the header documents (Python declares them field by field). */
+typedef char cuseal_check_sector_info[sizeof(cuseal_porep_sector_info) == 40 ? 1 : -1];
+typedef char cuseal_check_aggregation_input[sizeof(cuseal_porep_aggregation_input) == 136 ? 1 : -1];
+typedef char cuseal_check_bytes[sizeof(cuseal_porep_bytes) == 2 * sizeof(size_t) ? 1 : -1];
 int cuseal_header_check(void);
 int cuseal_header_check(void) {
 	cuseal_porep_options o;
+	cuseal_porep_bytes b = {NULL, 0};
+	cuseal_porep_sector_info si;
+	cuseal_porep_aggregation_input ai;
 	cuseal_porep_options_init(&o);
 	o.log_level = CUSEAL_POREP_LOG_DEBUG;
-	return (int)o.struct_size + CUSEAL_POREP_ABI_VERSION + CUSEAL_POREP_ERR_CANCELLED + o.log_level;
+	si.sector_number = 1;
+	ai.sector_number = 2;
+	return (int)o.struct_size + CUSEAL_POREP_ABI_VERSION + CUSEAL_POREP_ERR_CANCELLED + o.log_level + (int)b.len +
+	       (int)si.sector_number + (int)ai.sector_number;
 }
 `
 	dir := t.TempDir()
@@ -358,15 +368,21 @@ func checkInfo(t *testing.T, js string) {
 // cShortProof is the proof porep_test.c passes to verify_seal as too short.
 var cShortProof = []byte{1, 2, 3, 4, 5}
 
-// compileC compiles testdata/porep_test.c against the header and lib (a
-// .so: linked with an rpath; a .a: linked statically with the Go runtime's
-// system libraries).
+// compileC compiles testdata/porep_test.c against the header and lib.
 func compileC(t *testing.T, lib string) string {
 	t.Helper()
+	return compileProgram(t, lib, "porep_test.c", filepath.Join("..", "include"))
+}
+
+// compileProgram compiles testdata/src against the header in include and
+// lib (a .so: linked with an rpath; a .a: linked statically with the Go
+// runtime's system libraries).
+func compileProgram(t *testing.T, lib, src, include string) string {
+	t.Helper()
 	cc := tool(t, "to compile the C test program", "cc", "gcc", "clang")
-	exe := filepath.Join(t.TempDir(), "porep_test")
-	args := []string{"-std=c99", "-Wall", "-Wextra", "-Werror", "-O1", "-I", filepath.Join("..", "include"),
-		"-o", exe, filepath.Join("testdata", "porep_test.c")}
+	exe := filepath.Join(t.TempDir(), strings.TrimSuffix(src, ".c"))
+	args := []string{"-std=c99", "-Wall", "-Wextra", "-Werror", "-O1", "-I", include,
+		"-o", exe, filepath.Join("testdata", src)}
 	if strings.HasSuffix(lib, ".so") {
 		args = append(args, "-L", filepath.Dir(lib), "-lcuseal", "-Wl,-rpath,"+filepath.Dir(lib))
 	} else {
@@ -380,7 +396,7 @@ func compileC(t *testing.T, lib string) string {
 	return exe
 }
 
-// TestCABI runs testdata/porep_test.c against libcuseal.so. Under -short it
+// TestCABI runs testdata/porep_test.c against libcuseal.so. In the unit tier it
 // runs only the checks that need no parameters (version, info, bad input
 // with the Go API's messages, pre-cancelled call); the full run proves the
 // 2 KiB sector from C and checks that the proof equals the Go API's, that
@@ -411,9 +427,9 @@ func TestCABI(t *testing.T) {
 	}
 }
 
-// TestCArchive links the C test program statically against libcuseal.a
-// and runs its cheap checks (the full path is TestCABI's). Skipped under
-// -short: building the archive compiles everything again (~40 s).
+// TestCArchive links the C test programs statically against libcuseal.a
+// and runs their cheap checks (the full paths are TestCABI's and
+// TestCKinds'). Long: building the archive compiles everything again (~40 s).
 func TestCArchive(t *testing.T) {
 	testenv.Long(t, "building libcuseal.a takes a second full compile")
 	lib := buildLib(t, "c-archive")
@@ -421,10 +437,27 @@ func TestCArchive(t *testing.T) {
 	s := seal2K(t)
 	kv := parseKV(t, run(t, exe, programArgs(s, "-")...))
 	expectMessages(t, kv, s, "", nil, cShortProof)
+
+	v := loadVectors(t)
+	dir := vkDir(t, v)
+	kv = parseKV(t, run(t, compileKinds(t, lib), writeManifest(t, v, dir, false)))
+	expectKinds(t, kv, kindsMessages(t, v, dir), cKindsKeys, v, false)
+}
+
+// TestCABIVersion1Caller compiles testdata/porep_test.c against the
+// version 1 header (testdata/v1) and runs its cheap checks on this
+// library: a caller built against version 1 — its calls, its options
+// struct and struct_size — keeps working.
+func TestCABIVersion1Caller(t *testing.T) {
+	lib := buildLib(t, "c-shared")
+	exe := compileProgram(t, lib, "porep_test.c", filepath.Join("testdata", "v1"))
+	s := seal2K(t)
+	kv := parseKV(t, run(t, exe, programArgs(s, "-")...))
+	expectMessages(t, kv, s, "", nil, cShortProof)
 }
 
 // TestPythonCtypes runs testdata/porep_ctypes.py against libcuseal.so:
-// under -short the bad-input checks only; the full run proves the 2 KiB
+// in the unit tier the bad-input checks only; the full run proves the 2 KiB
 // sector from Python and compares the proof with the Go API's, then
 // verifies it and a tampered copy.
 func TestPythonCtypes(t *testing.T) {

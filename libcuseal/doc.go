@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
 // Command libcuseal is not a program: it is the Go side of libcuseal, the C
-// ABI declared in include/cuseal_porep.h (Filecoin PoRep commit phase 2,
-// seal verification and test parameters, for C, C++, Rust and Python
-// callers). Build it as a library:
+// ABI declared in include/cuseal_porep.h (Filecoin PoRep commit phase 2 and
+// seal verification, WindowPoSt and WinningPoSt, SnapDeals, SnarkPack
+// aggregation and test parameters, under filecoin-ffi's names, for C, C++,
+// Rust and Python callers). Build it as a library:
 //
 //	go build -buildmode=c-shared -o build/lib/libcuseal.so ./libcuseal
 //	go build -buildmode=c-archive -o build/lib/libcuseal.a ./libcuseal
@@ -15,7 +16,11 @@
 // backend, exactly as bin/cuseal-cuda does.
 //
 // Every exported function is a thin shell over package porep: it converts
-// C arguments, calls the Go API, maps the error to a status code
+// C arguments (args.go: arrays copied and checked, naming the argument,
+// index and field), calls the Go API, maps the error to a status code
 // (the CLI's exit-code classes) and recovers panics. No proving logic lives
-// here.
+// here; aggregate_seal_proofs only verifies the aggregate it returns.
+// exports.go holds the version 1 calls, exports_post.go,
+// exports_update.go and exports_aggregate.go those of version 2; ctypes.go
+// names the C types for the tests, which call the exports in-process.
 package main

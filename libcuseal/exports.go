@@ -166,6 +166,10 @@ func cuseal_porep_options_init(o *C.cuseal_porep_options) {
 	o.log_level = logOff
 }
 
+// optionsSizeV1 is sizeof(cuseal_porep_options) of ABI version 1 (through
+// test_only_randomness_seed), which version 2 keeps.
+const optionsSizeV1 = C.uint32_t(unsafe.Offsetof(C.cuseal_porep_options{}.test_only_randomness_seed) + unsafe.Sizeof(C.cuseal_porep_options{}.test_only_randomness_seed))
+
 // callOptions is what one call takes from a cuseal_porep_options.
 type callOptions struct {
 	ctx    context.Context
@@ -180,9 +184,11 @@ func readOptions(o *C.cuseal_porep_options) (*callOptions, error) {
 	if o == nil {
 		return co, nil
 	}
-	if o.struct_size != C.sizeof_cuseal_porep_options {
-		return nil, badInputf("libcuseal: options.struct_size is %d, want %d (sizeof(cuseal_porep_options) of ABI version %d; fill the struct with cuseal_porep_options_init)",
-			o.struct_size, C.sizeof_cuseal_porep_options, abiVersion)
+	// Callers of every ABI version since 1 are served: a later version may
+	// append fields, and those past struct_size keep their defaults.
+	if o.struct_size < optionsSizeV1 || o.struct_size > C.sizeof_cuseal_porep_options {
+		return nil, badInputf("libcuseal: options.struct_size is %d, want %d (sizeof(cuseal_porep_options) of ABI version %d; %d for versions 1 and 2; fill the struct with cuseal_porep_options_init)",
+			o.struct_size, C.sizeof_cuseal_porep_options, abiVersion, optionsSizeV1)
 	}
 	if o.cancel != nil {
 		h, ok := cancelHandles.Load(uintptr(unsafe.Pointer(o.cancel)))
@@ -281,6 +287,9 @@ func cuseal_porep_seal_commit_phase2(c1 *C.uint8_t, c1Len C.size_t, sectorNumber
 func cuseal_porep_verify_seal(registeredProof C.int64_t, commR, commD *C.uint8_t, minerID, sectorNumber C.uint64_t,
 	ticket, seed, proofBytes *C.uint8_t, proofLen C.size_t, o *C.cuseal_porep_options, errMsg **C.char) (rc C.int) {
 	defer recoverPanic(&rc, errMsg)
+	if _, err := sealProofArg("verify_seal", registeredProof); err != nil {
+		return finish(err, errMsg)
+	}
 	co, err := readOptions(o)
 	if err != nil {
 		return finish(err, errMsg)
@@ -409,3 +418,6 @@ func cuseal_porep_proof_free(p *C.uint8_t) { C.free(unsafe.Pointer(p)) }
 
 //export cuseal_porep_string_free
 func cuseal_porep_string_free(s *C.char) { C.free(unsafe.Pointer(s)) }
+
+//export cuseal_porep_u64_array_free
+func cuseal_porep_u64_array_free(a *C.uint64_t) { C.free(unsafe.Pointer(a)) }

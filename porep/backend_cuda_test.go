@@ -6,7 +6,6 @@ package porep
 
 import (
 	"bytes"
-	"os"
 	"sync"
 	"testing"
 
@@ -26,7 +25,6 @@ func TestSealCommitPhase2CUDA(t *testing.T) {
 	if ok, why := cudaUsable(); !ok {
 		t.Skip("skipping GPU test: " + why)
 	}
-	testenv.Long(t, "2 KiB test parameters take minutes to generate")
 	s := seal2K(t)
 	dir := testparams.Get2K(t)
 	cpu := proveMatchesCPU(t, s, dir, BackendCUDA)

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/cuseal/cuseal/bridge/supraseal"
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testparams"
 )
 
@@ -46,6 +45,5 @@ func TestSealCommitPhase2SupraSeal(t *testing.T) {
 	if supraseal.DeviceCount() == 0 {
 		t.Skip("skipping GPU test: no CUDA device supraseal can use")
 	}
-	testenv.Long(t, "2 KiB test parameters take minutes to generate")
 	proveMatchesCPU(t, seal2K(t), testparams.Get2K(t), BackendSupraSeal)
 }

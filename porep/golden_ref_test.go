@@ -55,9 +55,11 @@ func seed32(t testing.TB, what, s string) [32]byte {
 // bellperson's (params_blake2b16, vk_blake2b16; the .vk also byte for byte
 // against the shipped one), then proves 2KiB-s10 and 2KiB-s14 with
 // WithDeterministicRandomness(rs_seed) on the CPU backend and checks the
-// proof bytes equal bellperson's proof.bin.
+// proof bytes equal bellperson's proof.bin: the unit tier's one CPU proof
+// of a PoRep circuit against bellperson's bytes (2KiB-s10; 2KiB-s14 in the
+// long tier). The parameters are the shared test parameters
+// (testparams.Seed is this toxic_seed).
 func TestReferenceParamsAndProofs(t *testing.T) {
-	testenv.Long(t, "parameter generation (1.1 GB) and two CPU proofs")
 	cfg := config2K(t)
 	var m10 goldenSectorMeta
 	raw, err := os.ReadFile(filepath.Join(goldenDir, "2KiB-s10", "meta.json"))
@@ -100,6 +102,9 @@ func TestReferenceParamsAndProofs(t *testing.T) {
 
 	for _, folder := range []string{"2KiB-s10", "2KiB-s14"} {
 		t.Run(folder, func(t *testing.T) {
+			if folder != "2KiB-s10" && !testenv.Enabled(testenv.TierLong) {
+				t.Skip("long tier: a second 2 KiB CPU proof")
+			}
 			var m goldenSectorMeta
 			raw, err := os.ReadFile(filepath.Join(goldenDir, folder, "meta.json"))
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/filecoin-project/go-state-types/proof"
 
 	"github.com/cuseal/cuseal/internal/synthetic"
+	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/porep/post"
 )
@@ -19,6 +20,7 @@ import (
 // padded) and VerifyWinningPoSt, with the reference vectors' 2 KiB test
 // parameters; the same proof for other randomness does not.
 func TestSyntheticPoStVerifies(t *testing.T) {
+	testenv.Long(t, "three CPU PoSt proofs of internal/synthetic's vanilla proofs (the vectors' byte identity is porep/post's)")
 	for _, tc := range []struct {
 		folder  string
 		sectors int

@@ -214,7 +214,7 @@ func TestPoStBadInput(t *testing.T) {
 
 // TestPoStGolden proves both reference vectors from their vanilla bytes on
 // the CPU with r, s from rs_seed: the proofs must be proof.bin, verify, and
-// a changed proof or randomness must not. -short skips it (parameter
+// a changed proof or randomness must not. Long tier (parameter
 // generation on first use, then CPU proofs of tens of seconds on 2 cores).
 func TestPoStGolden(t *testing.T) {
 	testenv.Long(t, "PoSt test parameters and CPU proofs")

@@ -15,7 +15,7 @@ import (
 // TestSyntheticUpdateVerifies: a proof made from internal/synthetic's
 // updated 2 KiB sector passes VerifyReplicaUpdate with the reference
 // vector's test parameters; the same proof for another seed's commitments
-// does not. -short skips it (update test parameters and a CPU proof).
+// does not. Long tier (update test parameters and a CPU proof).
 func TestSyntheticUpdateVerifies(t *testing.T) {
 	testenv.Long(t, "update test parameters and a CPU proof")
 	v := testupdate.Load(t)

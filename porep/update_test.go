@@ -98,7 +98,7 @@ type updateArgs struct {
 // TestUpdateGolden proves the reference vector from its vanilla bytes on
 // the CPU: with r, s from rs_seed the proof must be proof.bin; it, and a
 // fresh proof, verify with VerifyReplicaUpdate, and neither verifies for
-// other commitments or a changed byte. -short skips it (update test
+// other commitments or a changed byte. The long tier runs it (update test
 // parameters, 656 MB, generated on first use; two CPU proofs of a
 // 1.7 M-constraint circuit).
 func TestUpdateGolden(t *testing.T) {

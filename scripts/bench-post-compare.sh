@@ -83,7 +83,7 @@ fi
 
 if [ "${BENCH_LARGE:-0}" = 1 ]; then
 	echo "== WindowPoSt 32 GiB synthesis, full partition (2349 sectors)"
-	ours window_32GiB_partition -x CUSEAL_RUST_GOLDEN_LARGE=1
+	ours window_32GiB_partition -x CUSEAL_TEST=huge
 	if [ "${BENCH_LARGE_RUST:-0}" = 1 ]; then
 		theirs window_32GiB_partition -x
 	fi

@@ -75,6 +75,9 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cmd=${1:-}
 DIR=${2:-$ROOT/build/gpu-check}
+# The shared 2 KiB test parameters' toxic seed (internal/testparams.Seed, build.sh's
+# TEST_PARAMS_SEED): the porep GPU tests reuse only parameters stamped with it.
+TEST_PARAMS_SEED=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 
 die() { printf 'gpu-check: %s\n' "$*" >&2; exit 2; }
 
@@ -295,7 +298,7 @@ supraseal_group() {
 	step "supraseal: 2 KiB seal" 60 "$cs" --log-level warn seal --sector-size 2KiB --data "$work/data.txt" \
 		--out "$work/sector" --miner t01000 --sector 1 --ticket 0101010101010101010101010101010101010101010101010101010101010101 \
 		--seed 0202020202020202020202020202020202020202020202020202020202020202
-	step "supraseal: 2 KiB test params" 300 "$cs" --log-level warn params generate --sector-size 2KiB --out "$params" --reuse
+	step "supraseal: 2 KiB test params" 300 "$cs" --log-level warn params generate --sector-size 2KiB --seed "$TEST_PARAMS_SEED" --out "$params" --reuse
 	step "supraseal: 2 KiB C2 cpu,cuda,supraseal (byte-identical proofs)" 180 "$cs" --log-level warn bench prove \
 		--c1 "$work/sector/c1.json" --params-dir "$params" --miner t01000 --sector 1 --backend cpu,cuda,supraseal --runs 2
 	# Synthetic shapes, one process per backend (2^27: 47 GiB of parameters each side).
@@ -326,7 +329,7 @@ run) run ;;
 dry-run) DRY=1; BUDGET=${GPU_CHECK_BUDGET:-120}; run ;;
 params)
 	[ -x "$DIR/bin/cuseal" ] || die "$DIR/bin/cuseal missing: rebuild the bundle"
-	"$DIR/bin/cuseal" --log-level warn params generate --sector-size 2KiB --out "$DIR/params" --reuse ;;
+	"$DIR/bin/cuseal" --log-level warn params generate --sector-size 2KiB --seed "$TEST_PARAMS_SEED" --out "$DIR/params" --reuse ;;
 "")
 	# In place (e.g. a device slot with the working tree): reuse a bundle, or
 	# build one here when the toolchains exist.

@@ -179,7 +179,7 @@ func TestEndToEnd2KiB(t *testing.T) {
 			t.Errorf("%s lacks %q:\n%.2000s", path, want, b)
 		}
 	}
-	var js engine.Status
+	var js service.StatusDoc
 	if err := json.Unmarshal(mustGet(t, hs.URL+"/status"), &js); err != nil || len(js.Jobs) < 1 {
 		t.Errorf("/status JSON: %v, %d jobs", err, len(js.Jobs))
 	}

@@ -3,25 +3,155 @@
 package service
 
 import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"html/template"
+	"math"
 	"net/http"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/cuseal/cuseal/porep/engine"
 )
 
-// MetricsHandler serves GET /metrics (Prometheus text of s.Gatherer()) and
-// GET /status (the engine's Status as JSON: durations in nanoseconds,
-// kinds and priorities by number as in cuzk.v1) for --metrics-listen.
+// PageJobs is how many jobs the status page shows (the unfinished and the
+// most recently finished).
+const PageJobs = 50
+
+// MetricsHandler serves, for --metrics-listen:
+//   - GET /metrics: Prometheus text of s.Gatherer();
+//   - GET /status: the StatusDoc as JSON (docs/service.md); ?jobs=N keeps
+//     the last N jobs (a bad N is 400 naming it);
+//   - GET /: the status page, one self-contained HTML page (PageJobs jobs,
+//     server-rendered; its script refreshes it from /status).
+//
+// Anything else is 404.
 func (s *Server) MetricsHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.Gatherer(), promhttp.HandlerOpts{}))
-	mux.HandleFunc("GET /status", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(s.eng.Status()); err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-		}
-	})
+	mux.HandleFunc("GET /status", s.serveStatus)
+	mux.HandleFunc("GET /{$}", s.servePage)
 	return mux
+}
+
+func (s *Server) serveStatus(w http.ResponseWriter, r *http.Request) {
+	maxJobs := -1
+	if v := r.URL.Query().Get("jobs"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			http.Error(w, fmt.Sprintf("jobs=%q: want a whole number of jobs, 0 or more", v), http.StatusBadRequest)
+			return
+		}
+		maxJobs = n
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(NewStatusDoc(s.eng.Status(), time.Now(), maxJobs)); err != nil {
+		http.Error(w, "encoding the status: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.Write(buf.Bytes())
+}
+
+func (s *Server) servePage(w http.ResponseWriter, _ *http.Request) {
+	var buf bytes.Buffer
+	if err := statusPage.Execute(&buf, NewStatusDoc(s.eng.Status(), time.Now(), PageJobs)); err != nil {
+		http.Error(w, "rendering the status page: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Content-Security-Policy", statusPageCSP)
+	w.Write(buf.Bytes())
+}
+
+//go:embed statuspage.html
+var statusPageSource string
+
+var statusPage = template.Must(template.New("statuspage.html").Funcs(template.FuncMap{
+	"bytes":   formatBytes,
+	"seconds": formatSeconds,
+	"pct":     func(a, total uint64) float64 { return percent(float64(a), float64(total)) },
+	"pct2":    func(a, b, total uint64) float64 { return percent(float64(a)+float64(b), float64(total)) },
+	"pctf":    func(f float64) float64 { return math.Round(100 * min(max(f, 0), 1)) },
+	"derefU": func(p *uint64) uint64 {
+		if p == nil {
+			return 0
+		}
+		return *p
+	},
+	"join": func(s []string) string { return strings.Join(s, ", ") },
+}).Parse(statusPageSource))
+
+// statusPageCSP lets the page run its own script (by hash) and fetch from
+// its own origin, and load nothing else.
+var statusPageCSP = func() string {
+	var buf bytes.Buffer
+	if err := statusPage.Execute(&buf, NewStatusDoc(engine.Status{}, time.Time{}, 0)); err != nil {
+		panic("service: the status page does not render: " + err.Error())
+	}
+	out := buf.String()
+	i := strings.Index(out, "<script>")
+	k := strings.Index(out, "</script>")
+	if i < 0 || k < i || strings.Count(out, "<script") != 1 {
+		panic("service: the status page must have exactly one inline <script>")
+	}
+	sum := sha256.Sum256([]byte(out[i+len("<script>") : k]))
+	return "default-src 'none'; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; " +
+		"style-src 'unsafe-inline'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+}()
+
+// percent is a/total in percent, 0 to 100 (0 for an empty total), to 0.01.
+func percent(a, total float64) float64 {
+	if total <= 0 {
+		return 0
+	}
+	return math.Round(10000*min(max(a/total, 0), 1)) / 100
+}
+
+// formatBytes is n in binary units ("1.5 GiB", "512 B").
+func formatBytes(n uint64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	f, i := float64(n), 0
+	for f >= 1024 && i < len(units)-1 {
+		f /= 1024
+		i++
+	}
+	switch {
+	case i == 0:
+		return fmt.Sprintf("%d B", n)
+	case f < 10:
+		return fmt.Sprintf("%.2f %s", f, units[i])
+	}
+	return fmt.Sprintf("%.1f %s", f, units[i])
+}
+
+// formatSeconds is s seconds as "250 ms", "4.20 s", "3 min 5 s", "2 h 10 min".
+func formatSeconds(s float64) string {
+	switch {
+	case s < 1:
+		return fmt.Sprintf("%.0f ms", s*1000)
+	case s < 10:
+		return fmt.Sprintf("%.2f s", s)
+	case s < 60:
+		return fmt.Sprintf("%.1f s", s)
+	case s < 3600:
+		return fmt.Sprintf("%d min %d s", int(s)/60, int(math.Round(s))%60)
+	}
+	return fmt.Sprintf("%d h %d min", int(s)/3600, int(math.Round(s/60))%60)
 }

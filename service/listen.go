@@ -8,9 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"net"
 	"os"
+	"os/user"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -70,13 +73,20 @@ type ListenConfig struct {
 	TLSCert, TLSKey, TLSClientCA string
 	// Insecure allows plain gRPC on a non-loopback TCP address.
 	Insecure bool
+	// SocketGroup, for a unix socket: a group (name, or a number taken as
+	// a gid) whose members may connect too; the socket is then mode 0660
+	// and owned by that group (as Docker's daemon does it). The user
+	// running the server must be a member (or root). "": mode 0600.
+	SocketGroup string
 }
 
 // Listen opens the listener of cfg and, with TLS configured, the transport
-// credentials for Options.Creds. A unix socket is created with mode 0600;
-// a stale socket at its path (nothing answers on it) is removed first,
-// while a live one or a file of another type is an error. A non-loopback
-// TCP address is refused without TLS unless cfg.Insecure.
+// credentials for Options.Creds. A unix socket is created with mode 0600,
+// or 0660 and group cfg.SocketGroup; a stale socket at its path (nothing
+// answers on it) is removed first, while a live one or a file of another
+// type is an error. A non-loopback TCP address is refused without TLS
+// unless cfg.Insecure; a SocketGroup with a TCP address, or a group that
+// does not exist, is an error naming it.
 func Listen(cfg ListenConfig) (net.Listener, credentials.TransportCredentials, error) {
 	addr := cfg.Address
 	if addr == "" {
@@ -90,6 +100,15 @@ func Listen(cfg ListenConfig) (net.Listener, credentials.TransportCredentials, e
 	if err != nil {
 		return nil, nil, err
 	}
+	if network == "tcp" && cfg.SocketGroup != "" {
+		return nil, nil, fmt.Errorf("--socket-group %s: applies to a unix socket, and --listen %s is a TCP address", cfg.SocketGroup, addr)
+	}
+	gid := -1
+	if cfg.SocketGroup != "" {
+		if gid, err = LookupGroup(cfg.SocketGroup); err != nil {
+			return nil, nil, fmt.Errorf("--socket-group %w", err)
+		}
+	}
 	if network == "tcp" {
 		if err := checkTCP(address, creds != nil, cfg.Insecure); err != nil {
 			return nil, nil, err
@@ -100,8 +119,11 @@ func Listen(cfg ListenConfig) (net.Listener, credentials.TransportCredentials, e
 		}
 		return l, creds, nil
 	}
-	l, err := listenUnix(address)
+	l, err := listenUnix(address, gid)
 	if err != nil {
+		if gid >= 0 && errors.Is(err, fs.ErrPermission) {
+			return nil, nil, fmt.Errorf("--socket-group %s: %w (the user running serve must be a member of the group)", cfg.SocketGroup, err)
+		}
 		return nil, nil, fmt.Errorf("--listen %s: %w", addr, err)
 	}
 	return l, creds, nil
@@ -115,8 +137,25 @@ func checkTCP(address string, tls, insecure bool) error {
 	return nil
 }
 
-// listenUnix creates the socket at path with mode 0600, removing a stale one.
-func listenUnix(path string) (net.Listener, error) {
+// LookupGroup resolves a --socket-group value to a gid: a number is taken
+// as it is, a name is looked up (os/user: /etc/group, or NSS with cgo).
+func LookupGroup(group string) (int, error) {
+	if n, err := strconv.ParseUint(group, 10, 32); err == nil && n < math.MaxUint32 {
+		return int(n), nil
+	}
+	if group == "" || strings.Trim(group, "0123456789") == "" {
+		return 0, fmt.Errorf("%s: not a group id (0 to %d)", group, uint32(math.MaxUint32-1))
+	}
+	g, err := user.LookupGroup(group)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %v", group, err)
+	}
+	return strconv.Atoi(g.Gid)
+}
+
+// listenUnix creates the socket at path with mode 0600, or 0660 and group
+// gid when gid ≥ 0, removing a stale one.
+func listenUnix(path string, gid int) (net.Listener, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
@@ -144,7 +183,16 @@ func listenUnix(path string) (net.Listener, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.Chmod(path, 0o600); err != nil {
+	mode := os.FileMode(0o600)
+	if gid >= 0 {
+		// The group first, then its bits: no moment where another group may connect.
+		if err := os.Chown(path, -1, gid); err != nil {
+			l.Close()
+			return nil, err
+		}
+		mode = 0o660
+	}
+	if err := os.Chmod(path, mode); err != nil {
 		l.Close()
 		return nil, err
 	}

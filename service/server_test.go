@@ -347,7 +347,7 @@ func rawConn(t *testing.T, c *client.Client) grpc.ClientConnInterface {
 	return c.Conn()
 }
 
-// TestMetricsHandler: /metrics and /status over HTTP.
+// TestMetricsHandler: /metrics, /status and the page over HTTP.
 func TestMetricsHandler(t *testing.T) {
 	f := newFake(true)
 	s, c := serve(t, f, service.Options{})
@@ -371,7 +371,10 @@ func TestMetricsHandler(t *testing.T) {
 	if m := get("/metrics"); !strings.Contains(m, "fake_jobs_submitted_total 1") || !strings.Contains(m, "cuseal_rpc_requests_total") {
 		t.Errorf("/metrics:\n%s", m)
 	}
-	if st := get("/status"); !strings.Contains(st, `"CircuitID": "porep-2k"`) || !strings.Contains(st, `"Completed": 5`) {
+	if st := get("/status"); !strings.Contains(st, `"circuit_id": "porep-2k"`) || !strings.Contains(st, `"completed": 5`) || !strings.Contains(st, `"file": null`) {
 		t.Errorf("/status:\n%s", st)
+	}
+	if page := get("/"); !strings.Contains(page, `<span class="state QUARANTINED">QUARANTINED</span>`) || !strings.Contains(page, "porep-2k") {
+		t.Errorf("/:\n%s", page)
 	}
 }

@@ -19,7 +19,7 @@ const spdxLine = "SPDX-License-Identifier: Apache-2.0 OR MIT"
 // files in the languages of the project and its build scripts.
 func licensed(name string) bool {
 	switch filepath.Ext(name) {
-	case ".go", ".c", ".cpp", ".hpp", ".cuh", ".cu", ".h", ".rs", ".sh":
+	case ".go", ".c", ".cpp", ".hpp", ".cuh", ".cu", ".h", ".rs", ".sh", ".py":
 		return true
 	}
 	switch name {

@@ -6,12 +6,15 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/filecoin-project/go-state-types/abi"
 
+	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -131,4 +134,31 @@ func ForSeed(t testing.TB, cfg *stacked.SectorConfig, seed [32]byte) string {
 	}
 	t.Logf("%s parameters from a reference toxic seed in %s (reused %v) in %v", cfg.Name, dir, tp.Reused, time.Since(start))
 	return dir
+}
+
+// CachedParams returns test parameters of r1cs made from seed and the path
+// of their file: official (a parameter file's base name, such as
+// v28-proof-of-spacetime-….params) in Dir when its stamp
+// (.cuseal-test.json) records seed and r1cs's digest — what
+// `./build.sh test` generates there with `cuseal params generate --circuit
+// … --seed` before the tests — else groth16.CachedSetup's file under
+// Dir()/cache, generated on first use. The caller closes the parameters.
+func CachedParams(t testing.TB, r1cs *cs.R1CS, seed [32]byte, cache, official string) (*groth16.Params, string) {
+	t.Helper()
+	d := r1cs.Digest()
+	path := filepath.Join(Dir(), official)
+	st, err := paramfile.ReadTestStamp(strings.TrimSuffix(path, ".params") + ".cuseal-test.json")
+	if err == nil && st.Seed == hex.EncodeToString(seed[:]) && st.R1CSDigest == hex.EncodeToString(d[:]) {
+		p, err := groth16.OpenParams(path, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p, path
+	}
+	dir := filepath.Join(Dir(), cache)
+	p, err := groth16.CachedSetup(dir, r1cs, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, filepath.Join(dir, "cuseal-test-v1-"+hex.EncodeToString(d[:])+"-"+hex.EncodeToString(seed[:])+".params")
 }

@@ -4,18 +4,14 @@ package testpost
 
 import (
 	"context"
-	"encoding/hex"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/filecoin-project/go-state-types/abi"
 
 	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/cs"
-	"github.com/cuseal/cuseal/porep/groth16"
-	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/post"
 )
 
@@ -41,26 +37,13 @@ func ParamsDir(t testing.TB, p abi.RegisteredPoStProof, toxicSeed [32]byte, vkFi
 
 // LinkParams puts the test parameters of r1cs from toxicSeed at
 // paramsPath and a copy of vkFile at vkPath: any circuit's parameter
-// directory under the official names. The .params is a link to the file
-// of that name in the test parameter directory when its stamp records
-// toxicSeed and r1cs's digest (what `./build.sh test` generates there
-// before the tests: `cuseal params generate --circuit ... --seed`), else to
-// groth16.CachedSetup's file under <test params dir>/<cache>, generated on
-// first use.
+// directory under the official names. The .params is a link to
+// testparams.CachedParams' file (the one `./build.sh test` generated, else
+// one cached under <test params dir>/<cache>).
 func LinkParams(t testing.TB, r1cs *cs.R1CS, toxicSeed [32]byte, cache, paramsPath, vkPath, vkFile string) {
 	t.Helper()
-	d := r1cs.Digest()
-	cached := filepath.Join(testparams.Dir(), filepath.Base(paramsPath))
-	st, err := paramfile.ReadTestStamp(strings.TrimSuffix(cached, ".params") + ".cuseal-test.json")
-	if err != nil || st.Seed != hex.EncodeToString(toxicSeed[:]) || st.R1CSDigest != hex.EncodeToString(d[:]) {
-		cache = filepath.Join(testparams.Dir(), cache)
-		params, err := groth16.CachedSetup(cache, r1cs, toxicSeed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		params.Close()
-		cached = filepath.Join(cache, "cuseal-test-v1-"+hex.EncodeToString(d[:])+"-"+hex.EncodeToString(toxicSeed[:])+".params")
-	}
+	params, cached := testparams.CachedParams(t, r1cs, toxicSeed, cache, filepath.Base(paramsPath))
+	params.Close()
 	if err := os.Symlink(cached, paramsPath); err != nil {
 		t.Fatal(err)
 	}

@@ -5,24 +5,33 @@ package testprover
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/cuseal/cuseal/internal/goldentest"
 	"github.com/cuseal/cuseal/internal/testenv"
-	"github.com/cuseal/cuseal/internal/testpost"
-	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
 )
 
-// Name is the backend name Register gives the double in porep's registry
-// (WithBackend, `--backend`, libcuseal's backend option).
+// Name is the backend name Register gives the strict double in porep's
+// registry (WithBackend, `--backend`, libcuseal's backend option): the
+// randomness must be the vector's rs_seed's.
 const Name = "reference"
+
+// NameAnyRS is the double that takes any randomness (and still returns
+// the reference proof): for prove paths that draw fresh r, s, such as
+// `cuseal serve` and the CLI's prove commands, which have no
+// deterministic-randomness option.
+const NameAnyRS = "reference-any-rs"
 
 // ErrNotReference is returned for an assignment or randomness that no
 // reference vector has: the double proves nothing else.
@@ -39,7 +48,9 @@ type entry struct {
 // Reference is the double (see the package doc). Safe for concurrent use.
 type Reference struct {
 	byWitness map[[32]byte]entry
-	calls     atomic.Int64
+	// anyRS: return the reference proof whatever the randomness.
+	anyRS bool
+	calls atomic.Int64
 }
 
 // QuerySums is not offered: the double makes whole proofs (ProveWith).
@@ -70,7 +81,7 @@ func (r *Reference) ProveWith(ctx context.Context, params *groth16.Params, as []
 		if !ok {
 			return nil, fmt.Errorf("%w: witness digest %x (%d inputs, %d aux)", ErrNotReference, wd, len(a.Input), len(a.Aux))
 		}
-		if !rs[i].R.Equal(&e.rs.R) || !rs[i].S.Equal(&e.rs.S) {
+		if !r.anyRS && (!rs[i].R.Equal(&e.rs.R) || !rs[i].S.Equal(&e.rs.S)) {
 			return nil, fmt.Errorf("%w: %s proven with other randomness than its rs_seed's (r %s, want %s)", ErrNotReference, e.what, rs[i].R.String(), e.rs.R.String())
 		}
 		out[i] = e.proof
@@ -82,79 +93,116 @@ func (r *Reference) ProveWith(ctx context.Context, params *groth16.Params, as []
 func (r *Reference) Calls() int { return int(r.calls.Load()) }
 
 var (
-	once   sync.Once
-	shared *Reference
-	regErr error
+	once          sync.Once
+	strict, anyRS *Reference
+	regErr        error
 )
 
-// Register builds the double from every reference vector (once per
-// process), registers it in porep's backend registry under Name and
-// returns it.
-func Register(t testing.TB) *Reference {
-	t.Helper()
+// RegisterMain builds the doubles from every reference vector (once per
+// process) and registers them in porep's backend registry as Name and
+// NameAnyRS: for a test binary's TestMain when it runs as a command
+// (cuseal serve in a child process).
+func RegisterMain() error {
 	once.Do(func() {
-		shared, regErr = load(t)
-		if regErr == nil {
-			regErr = porep.RegisterBackend(Name, func() (groth16.Backend, error) { return shared, nil })
+		strict, regErr = load()
+		if regErr != nil {
+			return
+		}
+		anyRS = &Reference{byWitness: strict.byWitness, anyRS: true}
+		if regErr = porep.RegisterBackend(Name, func() (groth16.Backend, error) { return strict, nil }); regErr == nil {
+			regErr = porep.RegisterBackend(NameAnyRS, func() (groth16.Backend, error) { return anyRS, nil })
 		}
 	})
-	if regErr != nil {
-		t.Fatal(regErr)
+	return regErr
+}
+
+// Register is RegisterMain for a test, and returns the strict double.
+func Register(t testing.TB) *Reference {
+	t.Helper()
+	if err := RegisterMain(); err != nil {
+		t.Fatal(err)
 	}
-	return shared
+	return strict
 }
 
 // Backend is the backend name a test of an upper layer proves the
-// reference vectors with: Name (the double, registered) in the unit tier,
-// porep.BackendCPU (real Groth16 proofs, the same bytes) in the long tier.
+// reference vectors with, r, s from their rs_seed: Name (the strict
+// double, registered) in the unit tier, porep.BackendCPU (real Groth16
+// proofs, the same bytes) in the long tier.
 func Backend(t testing.TB) string {
+	t.Helper()
+	return backendFor(t, Name)
+}
+
+// BackendAnyRS is Backend for prove paths that draw fresh randomness:
+// NameAnyRS in the unit tier, porep.BackendCPU in the long tier.
+func BackendAnyRS(t testing.TB) string {
+	t.Helper()
+	return backendFor(t, NameAnyRS)
+}
+
+func backendFor(t testing.TB, double string) string {
 	t.Helper()
 	if testenv.Enabled(testenv.TierLong) {
 		return porep.BackendCPU
 	}
 	Register(t)
-	return Name
+	return double
 }
 
-// load reads the reference partitions of every vector.
-func load(t testing.TB) (*Reference, error) {
+// vectors are the reference vectors' folders, relative to the module root.
+var vectors = []string{
+	"testdata/golden/2KiB-s10", "testdata/golden/2KiB-s14", "testdata/golden/2KiB-ni-s12",
+	"porep/post/testdata/post-winning-2KiB-s22", "porep/post/testdata/post-window-2KiB-s21",
+	"porep/update/testdata/update-2KiB-s31",
+}
+
+// load reads the reference partitions of every vector: meta.json's
+// partition records (k, witness_digest), rs_seed and proof file.
+func load() (*Reference, error) {
+	_, self, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(self), "..", "..")
 	r := &Reference{byWitness: map[[32]byte]entry{}}
-	add := func(vector string, parts []goldentest.Partition, rsSeed [32]byte, proofs []byte) error {
-		ps, err := groth16.DecodeProofs(proofs)
+	for _, v := range vectors {
+		var m struct {
+			Partition []goldentest.Partition `json:"partition"`
+			RSSeed    string                 `json:"rs_seed"`
+			ProofFile string                 `json:"proof_file"`
+		}
+		dir := filepath.Join(root, v)
+		raw, err := os.ReadFile(filepath.Join(dir, "meta.json"))
 		if err != nil {
-			return fmt.Errorf("testprover: %s proof.bin: %w", vector, err)
+			return nil, fmt.Errorf("testprover: %w", err)
 		}
-		if len(ps) != len(parts) {
-			return fmt.Errorf("testprover: %s: %d proofs for %d partitions", vector, len(ps), len(parts))
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("testprover: %s/meta.json: %w", v, err)
 		}
-		for i, p := range parts {
+		seed, err := hex.DecodeString(m.RSSeed)
+		if err != nil || len(seed) != 32 {
+			return nil, fmt.Errorf("testprover: %s: rs_seed %q", v, m.RSSeed)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, m.ProofFile))
+		if err != nil {
+			return nil, fmt.Errorf("testprover: %w", err)
+		}
+		ps, err := groth16.DecodeProofs(b)
+		if err != nil {
+			return nil, fmt.Errorf("testprover: %s/%s: %w", v, m.ProofFile, err)
+		}
+		if len(ps) != len(m.Partition) {
+			return nil, fmt.Errorf("testprover: %s: %d proofs for %d partitions", v, len(ps), len(m.Partition))
+		}
+		for i, p := range m.Partition {
 			wd, err := hex.DecodeString(p.Witness)
 			if err != nil || len(wd) != 32 {
-				return fmt.Errorf("testprover: %s partition %d: witness_digest %q", vector, p.K, p.Witness)
+				return nil, fmt.Errorf("testprover: %s partition %d: witness_digest %q", v, p.K, p.Witness)
 			}
 			r.byWitness[[32]byte(wd)] = entry{
-				what:  fmt.Sprintf("%s partition %d", vector, p.K),
-				rs:    groth16.RandomnessFromSeed(rsSeed, uint64(p.K)),
+				what:  fmt.Sprintf("%s partition %d", filepath.Base(v), p.K),
+				rs:    groth16.RandomnessFromSeed([32]byte(seed), uint64(p.K)),
 				proof: ps[i],
 			}
 		}
-		return nil
-	}
-	for _, folder := range []string{"2KiB-s10", "2KiB-s14", "2KiB-ni-s12"} {
-		v := PoRep(t, folder)
-		if err := add(folder, v.Partitions, v.RSSeed, v.Want); err != nil {
-			return nil, err
-		}
-	}
-	for _, folder := range []string{"post-winning-2KiB-s22", "post-window-2KiB-s21"} {
-		v := testpost.Load(t, folder)
-		if err := add(folder, v.Partitions, v.RSSeed, v.Want); err != nil {
-			return nil, err
-		}
-	}
-	u := testupdate.Load(t)
-	if err := add("update-2KiB-s31", u.Partitions, u.RSSeed, u.Want); err != nil {
-		return nil, err
 	}
 	return r, nil
 }

@@ -11,7 +11,7 @@ import ctypes as C
 import sys
 
 # include/cuseal_porep.h
-ABI_VERSION = 1
+ABI_VERSION = 2
 OK, INVALID, ERR_BAD_INPUT, ERR_INTERNAL, ERR_CANCELLED = 0, 1, 2, 3, 4
 LOG_INFO, LOG_OFF = 0, 127
 REG_PROOF_2KIB_V1_1 = 5
@@ -110,7 +110,7 @@ def main(argv):
     js, msg = C.c_void_p(), C.c_void_p()
     rc = lib.cuseal_porep_info(C.byref(js), C.byref(msg))
     info = take_string(lib, js)
-    check(rc == OK and info and '"abi_version":1' in info, "info: %d %r" % (rc, info))
+    check(rc == OK and info and '"abi_version":%d' % ABI_VERSION in info, "info: %d %r" % (rc, info))
     print("INFO=%s" % info)
 
     rc, proof, msg = c2(lib, b'{"registered_proof": ', sector, miner, None)

@@ -79,6 +79,7 @@ type Timings struct {
 	ParamsLoad time.Duration // waiting for parameters to be loaded (0 when resident)
 	Synthesis  time.Duration // sum over partitions
 	Prove      time.Duration // sum over partitions of backend time (device or CPU)
+	Verify     time.Duration // sum over partitions of checking the proof against the .vk
 	Total      time.Duration // submit → result
 }
 
@@ -140,18 +141,27 @@ type JobStatus struct {
 	Priority   Priority
 	State      State
 	Submitted  time.Time
+	Ended      time.Time // zero until the job is final
 	Partitions []PartitionStatus
-	Timings    Timings
+	Timings    Timings // Total: so far while the job is not final
 	Error      string
 }
 
+// PartitionStatus is one partition of a job. The times are zero until
+// the stage starts; durations are of finished stages (a stage in progress
+// has a start and no duration yet).
 type PartitionStatus struct {
-	Index     int
-	State     string // queued, synthesizing, synthesized, proving, proven, failed
-	Device    string
-	Synthesis time.Duration
-	Prove     time.Duration
-	Attempts  int
+	Index          int
+	State          string // queued, synthesizing, synthesized, proving, proven, failed
+	Device         string // the prover of the last attempt ("" before proving)
+	SynthesisStart time.Time
+	ParamsWait     time.Duration // from SynthesisStart, waiting for the parameters
+	Synthesis      time.Duration // after ParamsWait
+	ProveStart     time.Time     // the first attempt's start
+	ProveEnd       time.Time     // the last attempt's end
+	Prove          time.Duration // backend time, all attempts
+	Verify         time.Duration // checking the proofs, all attempts
+	Attempts       int
 }
 
 type DeviceStatus struct {
@@ -163,9 +173,15 @@ type DeviceStatus struct {
 	CurrentKind         Kind
 	Quarantined         bool
 	ConsecutiveFailures int
-	Busy                time.Duration // total time proving since start
-	CriticalOnly        bool          // kept for CRITICAL partitions (Config.CriticalProver)
+	Busy                time.Duration // total time proving since start, the proof in progress included
+	// BusyFraction is the share of the last BusyWindow (or of the
+	// engine's uptime, when shorter) the prover spent proving: 0 to 1.
+	BusyFraction float64
+	CriticalOnly bool // kept for CRITICAL partitions (Config.CriticalProver)
 }
+
+// BusyWindow is the window of DeviceStatus.BusyFraction.
+const BusyWindow = time.Minute
 
 type ParamsStatus struct {
 	CircuitID string // cuzk-style id, e.g. "porep-32g", "wpost-2k"

@@ -70,6 +70,44 @@ type device struct {
 	quarantined bool
 	fails       int // consecutive
 	busyTotal   time.Duration
+	// since is when the running proof started (zero: idle, or not yet
+	// noted); spans are the finished ones that end within BusyWindow.
+	since time.Time
+	spans []span
+}
+
+// span is one stretch of time, [from, to).
+type span struct{ from, to time.Time }
+
+// busyIn is how long d proved in [from, now): its recent spans and the
+// proof in progress.
+func (d *device) busyIn(from, now time.Time) time.Duration {
+	var t time.Duration
+	for _, s := range d.spans {
+		if s.to.After(from) {
+			t += s.to.Sub(later(s.from, from))
+		}
+	}
+	if d.busy && !d.since.IsZero() {
+		t += now.Sub(later(d.since, from))
+	}
+	return t
+}
+
+// noteBusy records a finished proof [from, to) and forgets spans that
+// ended before the window.
+func (d *device) noteBusy(from, to time.Time) {
+	cut := to.Add(-BusyWindow)
+	d.spans = slices.DeleteFunc(d.spans, func(s span) bool { return !s.to.After(cut) })
+	d.spans = append(d.spans, span{from, to})
+	d.since = time.Time{}
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 type paramsEntry struct {
@@ -107,6 +145,9 @@ type part struct {
 	synth    time.Duration
 	prove    time.Duration
 	attempts int
+	// For status: stage times (zero until the stage starts).
+	synthStart, proveStart, proveEnd time.Time
+	paramsWait, verify               time.Duration
 }
 
 type job struct {
@@ -922,6 +963,9 @@ func (e *Engine) acquireKeys(j *job) (*keys, time.Duration, error) {
 
 func (e *Engine) runSynthesis(j *job, p *part) {
 	t0 := time.Now()
+	e.mu.Lock()
+	p.synthStart = t0
+	e.mu.Unlock()
 	keys, wait, err := e.acquireKeys(j)
 	var a *cs.Assignment
 	if err == nil {
@@ -941,7 +985,7 @@ func (e *Engine) runSynthesis(j *job, p *part) {
 	j.running--
 	j.timings.ParamsLoad += wait
 	j.timings.Synthesis += took
-	p.synth = took
+	p.synth, p.paramsWait = took, wait
 	if keys != nil && j.keys == nil {
 		j.keys = keys
 	}
@@ -980,6 +1024,13 @@ func (e *Engine) randomness(k int) (groth16.Randomness, error) {
 
 func (e *Engine) runProve(d *device, j *job, p *part) {
 	t0 := time.Now()
+	e.mu.Lock()
+	d.since = t0
+	if p.proveStart.IsZero() {
+		p.proveStart = t0
+	}
+	e.mu.Unlock()
+	var verify time.Duration // of took, checking the proof
 	err := func() (err error) {
 		defer recoverTo(&err, j, p.k)
 		r, err := e.randomness(blindingIndex(j.plan, p.k))
@@ -994,23 +1045,31 @@ func (e *Engine) runProve(d *device, j *job, p *part) {
 		if err != nil {
 			return err
 		}
-		if err := j.plan.verify(p.k, p.a, &proof, j.keys); err != nil {
+		tv := time.Now()
+		err = j.plan.verify(p.k, p.a, &proof, j.keys)
+		verify = time.Since(tv)
+		if err != nil {
 			return err
 		}
 		j.proofs[p.k] = proof // only this goroutine writes index k
 		return nil
 	}()
-	took := time.Since(t0)
+	t1 := time.Now()
+	took := t1.Sub(t0)
 	e.m.prove.WithLabelValues(j.req.Kind.String(), d.p.Name()).Observe(took.Seconds())
 	e.m.busy.WithLabelValues(d.p.Name()).Add(took.Seconds())
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	d.busy, d.cur, d.curKind = false, nil, KindUnspecified
 	d.busyTotal += took
+	d.noteBusy(t0, t1)
 	j.running--
-	p.prove += took
+	p.prove += took - verify
+	p.verify += verify
+	p.proveEnd = t1
 	p.attempts++
-	j.timings.Prove += took
+	j.timings.Prove += took - verify
+	j.timings.Verify += verify
 	switch {
 	case j.stopping:
 		e.freePartLocked(j, p)

@@ -567,7 +567,7 @@ func TestMetrics(t *testing.T) {
 	for _, mf := range mfs {
 		have[mf.GetName()] = true
 	}
-	for _, want := range []string{"cuseal_engine_queue_depth", "cuseal_engine_jobs_total", "cuseal_engine_partition_synthesis_seconds",
+	for _, want := range []string{"cuseal_engine_queue_depth", "cuseal_engine_jobs_total", "cuseal_engine_job_duration_seconds", "cuseal_engine_partition_synthesis_seconds",
 		"cuseal_engine_partition_prove_seconds", "cuseal_engine_device_busy", "cuseal_engine_device_busy_seconds_total",
 		"cuseal_engine_budget_bytes", "cuseal_engine_partition_retries_total"} {
 		if !have[want] {

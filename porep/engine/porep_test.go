@@ -24,7 +24,7 @@ import (
 )
 
 // params2K returns a directory with 2 KiB test parameters (generated once
-// and cached across runs; -short skips when none are cached).
+// and cached across runs: ./build.sh test makes them first).
 func params2K(t *testing.T) (string, stacked.SectorConfig) {
 	t.Helper()
 	return testparams.Get2K(t), testparams.Config2K(t)

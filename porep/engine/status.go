@@ -13,7 +13,9 @@ func (e *Engine) Status() Status {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.pruneLocked()
-	s := Status{Uptime: time.Since(e.started), Counters: e.counters}
+	now := time.Now()
+	s := Status{Uptime: now.Sub(e.started), Counters: e.counters}
+	from := later(now.Add(-BusyWindow), e.started)
 	for _, k := range e.order {
 		q := QueueStatus{Kind: k}
 		for _, j := range e.active {
@@ -38,6 +40,12 @@ func (e *Engine) Status() Status {
 		ds := DeviceStatus{
 			Ordinal: d.ord, Name: d.p.Name(), Backend: d.p.Backend(),
 			Quarantined: d.quarantined, ConsecutiveFailures: d.fails, Busy: d.busyTotal, CriticalOnly: d.critical,
+		}
+		if d.busy && !d.since.IsZero() {
+			ds.Busy += now.Sub(d.since) // the proof in progress
+		}
+		if w := now.Sub(from); w > 0 {
+			ds.BusyFraction = min(1, float64(d.busyIn(from, now))/float64(w))
 		}
 		if d.cur != nil {
 			ds.CurrentJobID, ds.CurrentKind = d.cur.id, d.cur.req.Kind
@@ -79,7 +87,7 @@ func (e *Engine) budgetLocked() BudgetStatus {
 func (e *Engine) jobStatusLocked(j *job) JobStatus {
 	js := JobStatus{
 		JobID: j.id, RequestID: j.req.RequestID, Kind: j.req.Kind, Priority: j.prio, State: j.state,
-		Submitted: j.submitted, Timings: j.timings,
+		Submitted: j.submitted, Ended: j.ended, Timings: j.timings,
 	}
 	if !j.state.Final() {
 		js.Timings.Total = time.Since(j.submitted)
@@ -88,7 +96,9 @@ func (e *Engine) jobStatusLocked(j *job) JobStatus {
 	}
 	for _, p := range j.parts {
 		js.Partitions = append(js.Partitions, PartitionStatus{
-			Index: p.k, State: partStateNames[p.state], Device: p.device, Synthesis: p.synth, Prove: p.prove, Attempts: p.attempts,
+			Index: p.k, State: partStateNames[p.state], Device: p.device, Attempts: p.attempts,
+			SynthesisStart: p.synthStart, ParamsWait: p.paramsWait, Synthesis: p.synth,
+			ProveStart: p.proveStart, ProveEnd: p.proveEnd, Prove: p.prove, Verify: p.verify,
 		})
 	}
 	return js

@@ -123,7 +123,7 @@ func TestPoRCircuitGolden(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if c.hash == TreeSHA256 && !testenv.Enabled(testenv.TierLong) && c.base != 2 {
-				t.Skip("-short: one SHA-256 tree is enough")
+				t.Skip("long tier: the unit tier checks one SHA-256 tree")
 			}
 			rng := rand.New(rand.NewSource(int64(c.wantConstraints)))
 			nTrees := max(c.sub, 1) * max(c.top, 1)

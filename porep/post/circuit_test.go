@@ -16,7 +16,7 @@ import (
 
 // TestCircuitCounts: SizeHintFor of every registered proof against
 // post-circuit.md §7.2 (golden-rs --blank-counts, prover view), and for the
-// shapes small enough the whole blank circuit counted (-short: 2 KiB only).
+// shapes small enough the whole blank circuit counted (the unit tier: 2 KiB only).
 func TestCircuitCounts(t *testing.T) {
 	want := map[abi.RegisteredPoStProof][3]int{ // inputs with ONE, aux, prover-view constraints
 		0:  {133, 91674, 90883},

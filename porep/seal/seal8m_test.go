@@ -31,7 +31,7 @@ func peakRSS() string {
 }
 
 // TestSeal8MiB seals a real 8 MiB sector (V1_1) end to end and verifies its
-// C1. Skipped with -short; its timings are recorded in docs/BENCHMARKS.md.
+// C1. Long tier; its timings are recorded in docs/BENCHMARKS.md.
 func TestSeal8MiB(t *testing.T) {
 	testenv.Long(t, "8 MiB seal")
 	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg8MiBV1_1)

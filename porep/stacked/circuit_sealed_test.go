@@ -82,7 +82,7 @@ func TestStackedCircuitSatisfiedSealed(t *testing.T) {
 	for _, cfg := range cfgs {
 		t.Run(cfg.Name, func(t *testing.T) {
 			if !testenv.Enabled(testenv.TierLong) && cfg.Name != cfg2k.Name {
-				t.Skip("-short: 2 KiB V1_1 only")
+				t.Skip("long tier: the unit tier seals 2 KiB V1_1 only")
 			}
 			c1 := sealedC1(t, cfg, cfg.SectorSize, 11)
 			g, err := stacked.GraphFor(&cfg)

@@ -255,7 +255,7 @@ func TestStackedCircuit32GiBOneChallenge(t *testing.T) {
 // (18 challenges, synthetic values) into a Counter and checks every figure
 // of porep-circuit.md §4.6 (curio cuzk's PCE extraction of the production
 // circuit, per-input rows included). It synthesizes 130M constraints, so it
-// is skipped with -short.
+// is in the long tier.
 func TestStackedCircuit32GiBPartition(t *testing.T) {
 	testenv.Long(t, "130M-constraint synthesis")
 	cfg := config32G(t)

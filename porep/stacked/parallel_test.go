@@ -5,6 +5,7 @@ package stacked_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -146,9 +147,12 @@ func TestSynthesizePartition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.ChallengesPerPartition = 3
-	cfg.Partitions = 2
-	c1, err := synthetic.C1(cfg, synthetic.C1Options{Partitions: 2, ChallengesPerPartition: 3, Seed: 5})
+	// The long tier: two partitions of three challenges; the unit tier one of two.
+	cfg.Partitions, cfg.ChallengesPerPartition = 1, 2
+	if testenv.Enabled(testenv.TierLong) {
+		cfg.Partitions, cfg.ChallengesPerPartition = 2, 3
+	}
+	c1, err := synthetic.C1(cfg, synthetic.C1Options{Partitions: cfg.Partitions, ChallengesPerPartition: cfg.ChallengesPerPartition, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,14 +198,15 @@ func TestSynthesizePartition(t *testing.T) {
 	if sets, _ := pool.Kept(); sets != 1 {
 		t.Errorf("pool keeps %d sets, want 1", sets)
 	}
-	if _, err := stacked.SynthesizePartition(context.Background(), c1, &cfg, 2, nil, 1); err == nil || !strings.Contains(err.Error(), "partition 2 out of range") {
-		t.Errorf("partition 2 of 2: %v", err)
+	if _, err := stacked.SynthesizePartition(context.Background(), c1, &cfg, cfg.Partitions, nil, 1); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("partition %d out of range", cfg.Partitions)) {
+		t.Errorf("partition %d of %d: %v", cfg.Partitions, cfg.Partitions, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, workers := range []int{1, 2} {
-		_, err := stacked.SynthesizePartition(ctx, c1, &cfg, 1, nil, workers)
-		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "partition 1: synthesize") {
+		last := cfg.Partitions - 1
+		_, err := stacked.SynthesizePartition(ctx, c1, &cfg, last, nil, workers)
+		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), fmt.Sprintf("partition %d: synthesize", last)) {
 			t.Errorf("cancelled, %d workers: %v", workers, err)
 		}
 	}

@@ -35,9 +35,9 @@ func refCircuit(t testing.TB, k int) (*Circuit, *Config, *refMeta) {
 }
 
 // TestReferenceVectorSynthesis: the R1CS (Recorder), the ProvingAssignment
-// pre-sized by SizeHintFor (sequential; not with -short also per-challenge
-// parallel) and (not with -short) the blank circuit's R1CS against
-// rust-fil-proofs. About 10 s (-short) or 20 s.
+// pre-sized by SizeHintFor (sequential; in the long tier also per-challenge
+// parallel) and (long tier) the blank circuit's R1CS against
+// rust-fil-proofs. About 10 s (unit tier) or 20 s.
 func TestReferenceVectorSynthesis(t *testing.T) {
 	_, _, m := refCircuit(t, 0)
 	for _, want := range m.Partition {

@@ -52,7 +52,7 @@ func testTrees(t testing.TB, cfg *Config) (*SectorTrees, fr.Element) {
 // Partitions·A nodes), path indexes equal to the challenges, all three
 // paths reaching their roots, and leaf_r_new = leaf_r_old +
 // leaf_d_new·rho(c_high). 8 MiB (4 partitions, 128 apex leaves, h = 10)
-// runs without -short.
+// runs in the long tier.
 func TestNewPartitionProof(t *testing.T) {
 	proofs := []abi.RegisteredUpdateProof{abi.RegisteredUpdateProof_StackedDrg2KiBV1}
 	if testenv.Enabled(testenv.TierLong) {
@@ -164,7 +164,7 @@ func TestNewPartitionProofBadInput(t *testing.T) {
 
 // TestNewPartitionProofSatisfiesCircuit: the partition proof of a random
 // 2 KiB update, made into the circuit's witness (NewCircuit), satisfies
-// every constraint of EmptySectorUpdateCircuit. Skipped with -short
+// every constraint of EmptySectorUpdateCircuit. In the long tier
 // (1.7 M constraints recorded).
 func TestNewPartitionProofSatisfiesCircuit(t *testing.T) {
 	testenv.Long(t, "records 1.7 M constraints")

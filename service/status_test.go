@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package service_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/service"
+	pb "github.com/cuseal/cuseal/service/cuzkv1"
+)
+
+// gateProver is the engine's DoubleProver that, while hold is set, proves
+// nothing until its job is cancelled: "a proof that runs" for as long as a
+// test looks at it.
+type gateProver struct {
+	engine.DoubleProver
+	hold *atomic.Bool
+}
+
+func (g *gateProver) Prove(ctx context.Context, w *engine.Work) (groth16.Proof, error) {
+	if g.hold.Load() {
+		<-ctx.Done()
+		return groth16.Proof{}, ctx.Err()
+	}
+	return g.DoubleProver.Prove(ctx, w)
+}
+
+// scene is a real engine (its test double kind) behind a Server and its
+// HTTP handler, with finished jobs (one retried, one failed by a panic), a
+// running job on both provers, a CRITICAL job waiting for a prover and a
+// NORMAL job queued.
+type scene struct {
+	eng                       *engine.Engine
+	srv                       *service.Server
+	url                       string
+	done, failed              string // job ids
+	running, critical, queued string
+}
+
+func newScene(t *testing.T) *scene {
+	t.Helper()
+	hold := new(atomic.Bool)
+	first := &gateProver{hold: hold, DoubleProver: engine.DoubleProver{ProverName: "double-0", PerPartition: 20 * time.Millisecond,
+		Fail: func(n int, _ *engine.Work) error {
+			if n == 1 {
+				return errors.New("the first proof fails on purpose")
+			}
+			return nil
+		}}}
+	second := &gateProver{hold: hold, DoubleProver: engine.DoubleProver{ProverName: "double-1", PerPartition: 30 * time.Millisecond}}
+	eng, err := engine.New(engine.Config{
+		Provers:           []engine.Prover{first, second},
+		BudgetBytes:       1 << 30,
+		PartitionsWaiting: 1,
+		TestDouble:        &engine.TestDouble{Partitions: 3, SynthesisTime: 15 * time.Millisecond, PartitionBytes: 48 << 20, ParamsBytes: 96 << 20},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	s := &scene{eng: eng, srv: service.New(eng, service.Options{})}
+	hs := httptest.NewServer(s.srv.MetricsHandler())
+	t.Cleanup(hs.Close)
+	s.url = hs.URL
+	ctx := context.Background()
+	req := func(id string, prio engine.Priority, mode string) *engine.Request {
+		return &engine.Request{RequestID: id, Kind: engine.KindTestDouble, Priority: prio, VanillaProof: []byte(mode)}
+	}
+	r, err := eng.Prove(ctx, req("porep-1000-7", 0, ""))
+	if err != nil || r.State != engine.StateCompleted {
+		t.Fatalf("the first job: %+v, %v", r, err)
+	}
+	s.done = r.JobID
+	// A panic's error carries its stack (source paths): the status must not.
+	r, err = eng.Prove(ctx, req("porep-1000-8", 0, "panic"))
+	if err != nil || r.State != engine.StateFailed || !strings.Contains(r.Err.Error(), "goroutine") {
+		t.Fatalf("the panicking job: %+v, %v", r, err)
+	}
+	s.failed = r.JobID
+
+	hold.Store(true)
+	tk, err := eng.Submit(ctx, req("porep-1000-9", 0, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.running = tk.JobID
+	s.wait(t, "two partitions of the running job proving", func(st engine.Status) bool {
+		j := findJob(st, s.running)
+		return j != nil && countParts(j, "proving") == 2
+	})
+	if tk, err = eng.Submit(ctx, req("winning-1000", engine.PriorityCritical, "")); err != nil {
+		t.Fatal(err)
+	}
+	s.critical = tk.JobID
+	if tk, err = eng.Submit(ctx, req("porep-1000-10", 0, "")); err != nil {
+		t.Fatal(err)
+	}
+	s.queued = tk.JobID
+	s.wait(t, "the CRITICAL job synthesized", func(st engine.Status) bool {
+		j := findJob(st, s.critical)
+		return j != nil && countParts(j, "synthesized") == 1
+	})
+	return s
+}
+
+func (s *scene) wait(t *testing.T, what string, ok func(engine.Status) bool) {
+	t.Helper()
+	for range 1000 {
+		if ok(s.eng.Status()) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no %s within 10 s: %+v", what, s.eng.Status().Jobs)
+}
+
+func findJob(st engine.Status, id string) *engine.JobStatus {
+	for i := range st.Jobs {
+		if st.Jobs[i].JobID == id {
+			return &st.Jobs[i]
+		}
+	}
+	return nil
+}
+
+func countParts(j *engine.JobStatus, state string) int {
+	n := 0
+	for _, p := range j.Partitions {
+		if p.State == state {
+			n++
+		}
+	}
+	return n
+}
+
+// get fetches url and returns the status code, the Content-Type and the body.
+func get(t *testing.T, url string) (int, http.Header, []byte) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, resp.Header, b
+}
+
+// decodeStrict decodes b into a StatusDoc, failing on a key it does not have.
+func decodeStrict(t *testing.T, b []byte) service.StatusDoc {
+	t.Helper()
+	var d service.StatusDoc
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		t.Fatalf("not a StatusDoc: %v\n%.3000s", err, b)
+	}
+	return d
+}
+
+var snake = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+
+// nullable are the keys /status may leave null: times of what has not happened, no error.
+var nullable = map[string]bool{"started_at": true, "ended_at": true, "error": true, "synthesis_started_at": true,
+	"proving_started_at": true, "proving_ended_at": true, "last_used_at": true}
+
+// walkKeys checks every key of v (decoded JSON) is snake_case and that
+// only nullable keys are null.
+func walkKeys(t *testing.T, path string, v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if !snake.MatchString(k) {
+				t.Errorf("%s.%s: not a snake_case key", path, k)
+			}
+			if e == nil && !nullable[k] {
+				t.Errorf("%s.%s: null in the engine's status", path, k)
+			}
+			walkKeys(t, path+"."+k, e)
+		}
+	case []any:
+		for i, e := range x {
+			walkKeys(t, path+"["+strconv.Itoa(i)+"]", e)
+		}
+	}
+}
+
+// TestStatusJSON: GET /status is the documented StatusDoc: snake_case keys,
+// cuzk.v1's names for kinds, priorities and states, RFC 3339 times, seconds
+// and bytes; the jobs with their stages, the devices with their busy
+// fraction and job, the queues per priority, the memory by use; no stack,
+// no request payload.
+func TestStatusJSON(t *testing.T) {
+	s := newScene(t)
+	code, h, b := get(t, s.url+"/status")
+	if code != http.StatusOK || h.Get("Content-Type") != "application/json" {
+		t.Fatalf("GET /status: %d %s", code, h.Get("Content-Type"))
+	}
+	var generic map[string]any
+	if err := json.Unmarshal(b, &generic); err != nil {
+		t.Fatal(err)
+	}
+	walkKeys(t, "status", generic)
+	for _, leak := range []string{"goroutine", ".go:", "panic(", "vanilla"} {
+		if bytes.Contains(b, []byte(leak)) {
+			t.Errorf("/status contains %q", leak)
+		}
+	}
+	d := decodeStrict(t, b)
+	if d.Schema != service.StatusSchema || d.Source != service.SourceEngine || d.UptimeSeconds <= 0 {
+		t.Fatalf("head: %q %q %v", d.Schema, d.Source, d.UptimeSeconds)
+	}
+	now := parseTime(t, "time", d.Time)
+	if c := d.Counters; c.Completed != 1 || c.Failed != 1 || *c.Cancelled != 0 || *c.Retries != 1 {
+		t.Errorf("counters %+v", c)
+	}
+	if m := d.Memory; m.ByUse == nil || m.BudgetBytes != 1<<30 || m.UsedBytes != m.ByUse.ParamsBytes+m.ByUse.SynthesisBytes+m.ByUse.AssignmentsBytes ||
+		m.ByUse.ParamsBytes != 96<<20 || m.ByUse.AssignmentsBytes < 3*48<<20 {
+		t.Errorf("memory %+v by use %+v: want 96 MiB of parameters and at least 3 partitions of 48 MiB", m, m.ByUse)
+	}
+	if len(d.Devices) != 2 {
+		t.Fatalf("devices %+v", d.Devices)
+	}
+	for _, dv := range d.Devices {
+		if dv.State != "BUSY" || dv.CurrentJobID != s.running || dv.CurrentKind != "TEST_DOUBLE" || *dv.Backend != "double" ||
+			*dv.BusyFraction <= 0 || *dv.BusyFraction > 1 || *dv.BusySecondsTotal <= 0 {
+			t.Errorf("device %+v: want BUSY with %s", dv, s.running)
+		}
+	}
+	q := d.Queues[len(d.Queues)-1]
+	want := []service.StatusPriorityQueue{{Priority: "LOW"}, {Priority: "NORMAL", Pending: 1, InProgress: 1},
+		{Priority: "HIGH"}, {Priority: "CRITICAL", InProgress: 1}}
+	if q.Kind != "TEST_DOUBLE" || q.Pending != 1 || q.InProgress != 2 || !slices.Equal(q.ByPriority, want) {
+		t.Errorf("queue %+v, want 1 pending and 2 in progress by priority %+v", q, want)
+	}
+	if kinds := len(d.Queues); kinds != 5 || d.Queues[0].Kind != "POREP_SEAL_COMMIT" || d.Queues[1].Kind != "WINNING_POST" {
+		t.Errorf("queues %+v", d.Queues)
+	}
+	jobs := map[string]service.StatusJob{}
+	for _, j := range d.Jobs {
+		jobs[j.JobID] = j
+		submitted := parseTime(t, "submitted_at", j.SubmittedAt)
+		if submitted.After(now) || j.Kind != "TEST_DOUBLE" || j.PartitionsTotal != 3 {
+			t.Errorf("job %+v", j)
+		}
+	}
+	if len(jobs) != 5 {
+		t.Fatalf("%d jobs, want 5", len(d.Jobs))
+	}
+	done := jobs[s.done]
+	st := done.Stages
+	if done.State != "COMPLETED" || done.Priority != "NORMAL" || done.RequestID != "porep-1000-7" || done.PartitionsDone != 3 ||
+		done.Retries != 1 || done.StartedAt == nil || done.EndedAt == nil || done.Error != nil ||
+		st.SynthesisSeconds < 3*0.015 || st.ProvingSeconds < 3*0.02 || st.TotalSeconds < st.QueueWaitSeconds ||
+		len(done.Provers) == 0 || st.VerificationSeconds < 0 {
+		t.Errorf("completed job %+v", done)
+	}
+	for _, p := range done.Partitions {
+		ss, ps, pe := parseTime(t, "synthesis_started_at", *p.SynthesisStartedAt), parseTime(t, "proving_started_at", *p.ProvingStartedAt), parseTime(t, "proving_ended_at", *p.ProvingEndedAt)
+		if p.State != "PROVEN" || ps.Before(ss) || !pe.After(ps) || p.SynthesisSeconds <= 0 || p.ProvingSeconds <= 0 {
+			t.Errorf("completed job's partition %+v", p)
+		}
+	}
+	failed := jobs[s.failed]
+	if failed.State != "FAILED" || failed.Error == nil || !strings.Contains(*failed.Error, "panics on purpose") || strings.Contains(*failed.Error, "\n") {
+		t.Errorf("failed job %+v (error %v): want the panic's first line", failed, failed.Error)
+	}
+	run := jobs[s.running]
+	if run.State != "RUNNING" || run.EndedAt != nil || run.StartedAt == nil || run.PartitionsDone != 0 ||
+		!slices.Equal(run.Provers, []string{"double-0", "double-1"}) && !slices.Equal(run.Provers, []string{"double-1", "double-0"}) {
+		t.Errorf("running job %+v", run)
+	}
+	var proving int
+	for _, p := range run.Partitions {
+		if p.State == "PROVING" {
+			proving++
+			if p.ProvingStartedAt == nil || p.ProvingEndedAt != nil || p.ProvingSeconds != 0 {
+				t.Errorf("a partition in progress: %+v", p)
+			}
+		}
+	}
+	if proving != 2 {
+		t.Errorf("running job: %d partitions PROVING, want 2", proving)
+	}
+	if c := jobs[s.critical]; c.Priority != "CRITICAL" || c.State != "RUNNING" {
+		t.Errorf("critical job %+v", c)
+	}
+	if qd := jobs[s.queued]; qd.State != "QUEUED" || qd.StartedAt != nil || qd.Stages.QueueWaitSeconds <= 0 {
+		t.Errorf("queued job %+v", qd)
+	}
+	if len(d.Params) != 1 || d.Params[0].CircuitID != "double" || *d.Params[0].File != "double.params" || d.Params[0].Tier != "WARM" ||
+		d.Params[0].Bytes != 96<<20 || d.Params[0].RefCount != 2 {
+		t.Errorf("params %+v: want the double's, used by the two started jobs", d.Params)
+	}
+
+	// ?jobs=N keeps the last N; a bad N is refused naming it.
+	if _, _, b := get(t, s.url+"/status?jobs=1"); len(decodeStrict(t, b).Jobs) != 1 || decodeStrict(t, b).Jobs[0].JobID != s.queued {
+		t.Errorf("?jobs=1: %.500s", b)
+	}
+	for _, bad := range []string{"-1", "x", "1e3"} {
+		if code, _, b := get(t, s.url+"/status?jobs="+bad); code != http.StatusBadRequest || !strings.Contains(string(b), `jobs="`+bad+`"`) {
+			t.Errorf("?jobs=%s: %d %s", bad, code, b)
+		}
+	}
+}
+
+func parseTime(t *testing.T, field, s string) time.Time {
+	t.Helper()
+	tm, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		t.Fatalf("%s %q: not RFC 3339: %v", field, s, err)
+	}
+	return tm
+}
+
+// TestStatusDocFromWire: what GetStatus carries, as a StatusDoc, equals
+// /status's document on every field the wire has; the others are null.
+func TestStatusDocFromWire(t *testing.T) {
+	s := newScene(t)
+	st := s.eng.Status()
+	now := time.Now()
+	full := service.NewStatusDoc(st, now, -1)
+	wire := service.StatusDocFromWire(service.StatusResponse(st), now)
+	if wire.Source != service.SourceCuzk || wire.Jobs != nil || wire.Memory.ByUse != nil || wire.Counters.Cancelled != nil {
+		t.Fatalf("what the wire lacks is not null: %+v", wire)
+	}
+	if wire.Counters.Completed != full.Counters.Completed || wire.Counters.Failed != full.Counters.Failed ||
+		wire.Memory.BudgetBytes != full.Memory.BudgetBytes || wire.Memory.UsedBytes != full.Memory.UsedBytes {
+		t.Errorf("counters or memory: wire %+v %+v, engine %+v %+v", wire.Counters, wire.Memory, full.Counters, full.Memory)
+	}
+	if len(wire.Devices) != len(full.Devices) || len(wire.Queues) != len(full.Queues) || len(wire.Params) != len(full.Params) {
+		t.Fatalf("lengths differ: wire %+v, engine %+v", wire, full)
+	}
+	for i, w := range wire.Devices {
+		f := full.Devices[i]
+		if w.Ordinal != f.Ordinal || w.Name != f.Name || w.State != f.State || w.CurrentJobID != f.CurrentJobID || w.CurrentKind != f.CurrentKind || w.BusyFraction != nil {
+			t.Errorf("device %d: wire %+v, engine %+v", i, w, f)
+		}
+	}
+	for i, w := range wire.Queues {
+		f := full.Queues[i]
+		if w.Kind != f.Kind || w.Pending != f.Pending || w.InProgress != f.InProgress || w.ByPriority != nil {
+			t.Errorf("queue %d: wire %+v, engine %+v", i, w, f)
+		}
+	}
+	for i, w := range wire.Params {
+		f := full.Params[i]
+		if w.CircuitID != f.CircuitID || w.Tier != f.Tier || w.Bytes != f.Bytes || w.RefCount != f.RefCount || w.File != nil {
+			t.Errorf("params %d: wire %+v, engine %+v", i, w, f)
+		}
+	}
+	// A quarantined device is named so on the wire; the document says QUARANTINED.
+	q := service.StatusDocFromWire(&pb.GetStatusResponse{Gpus: []*pb.GPUStatus{{Ordinal: 1, Name: "cuda:1 NVIDIA H200 [quarantined after 2 failures]"}}}, now)
+	if d := q.Devices[0]; d.State != "QUARANTINED" || d.Name != "cuda:1 NVIDIA H200" {
+		t.Errorf("quarantined device: %+v", d)
+	}
+}
+
+var scriptRE = regexp.MustCompile(`(?s)<script>(.*)</script>`)
+
+// TestStatusPageHTML: GET / is one self-contained HTML page whose server-
+// rendered tables show the jobs, devices and queues without JavaScript;
+// its only script is allowed by hash and it loads nothing else.
+func TestStatusPageHTML(t *testing.T) {
+	s := newScene(t)
+	code, h, b := get(t, s.url+"/")
+	page := string(b)
+	if code != http.StatusOK || h.Get("Content-Type") != "text/html; charset=utf-8" {
+		t.Fatalf("GET /: %d %s", code, h.Get("Content-Type"))
+	}
+	m := scriptRE.FindStringSubmatch(page)
+	if m == nil || strings.Count(page, "<script") != 1 {
+		t.Fatal("want exactly one inline script")
+	}
+	sum := sha256.Sum256([]byte(m[1]))
+	csp := h.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'") {
+		t.Errorf("CSP %q does not allow the page's script by its hash", csp)
+	}
+	for _, ext := range []string{"http://", "https://", " src=", "<link", "@import", "url("} {
+		if strings.Contains(page, ext) {
+			t.Errorf("the page refers to something outside it: %q", ext)
+		}
+	}
+	for _, leak := range []string{"goroutine", ".go:"} {
+		if strings.Contains(page, leak) {
+			t.Errorf("the page contains %q", leak)
+		}
+	}
+	row := regexp.MustCompile(`<tr data-job="` + regexp.QuoteMeta(s.running) + `">(.*?)</tr>`).FindStringSubmatch(page)
+	if row == nil || !strings.Contains(row[1], "RUNNING") || !strings.Contains(row[1], "TEST_DOUBLE") || !strings.Contains(row[1], "0 / 3") {
+		t.Errorf("the running job's row: %q", row)
+	}
+	for _, want := range []string{s.done, s.failed, s.queued, "QUEUED", "COMPLETED", "FAILED", "CRITICAL",
+		`<span class="state BUSY">BUSY</span>`, "double-0", "double.params", "96.0 MiB", "1.00 GiB"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if code, _, _ := get(t, s.url+"/nothing-here"); code != http.StatusNotFound {
+		t.Errorf("GET /nothing-here: %d, want 404", code)
+	}
+}

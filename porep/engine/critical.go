@@ -10,9 +10,10 @@ package engine
 // partition that no general prover is free for, unless a busy prover is
 // expected to finish its partition and then prove this one sooner. On a
 // CPU-only machine it is a second CPU prover that shares the cores with
-// the partition in progress (the WinningPoSt then takes about twice its
-// idle time, as beside Lotus' C2); beside GPUs it is the CPU, chosen
-// when it is expected to prove the WinningPoSt before the device could.
+// the partition in progress; its MSMs run with 8 times gnark's default
+// tasks, so Go's scheduler gives it most of the cores meanwhile
+// (criticalTasks). Beside GPUs it is the CPU, chosen when it is expected
+// to prove the WinningPoSt before the device could.
 
 import (
 	"fmt"

@@ -509,3 +509,37 @@ func TestCriticalProverAfterQuarantine(t *testing.T) {
 		t.Fatalf("CRITICAL partition %+v after a fault on the kept prover (%d calls to it)", js.Partitions[0], flaky.Calls())
 	}
 }
+
+// TestCriticalSynthesisStartsAtOnce: with the one synthesis worker busy
+// with a NORMAL partition and the NORMAL job's partitions filling the
+// waiting bound, a CRITICAL job's partition starts synthesizing as it is
+// submitted (the bounds count per priority and above).
+func TestCriticalSynthesisStartsAtOnce(t *testing.T) {
+	ctx := context.Background()
+	general := newGate("cpu")
+	e := newCritical(t, Config{SynthesisWorkers: 1, PartitionsWaiting: 1,
+		TestDouble: &TestDouble{Partitions: 4, SynthesisTime: time.Hour}}, general, &DoubleProver{ProverName: "cpu:critical"})
+	bg, err := e.Submit(ctx, doubleReq("porep", 4, PriorityNormal))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, e, bg.JobID, func(js JobStatus) bool { return js.Partitions[0].State == "synthesizing" })
+	crit, err := e.Submit(ctx, doubleReq("winning", 1, PriorityCritical))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := e.Status()
+	for _, js := range st.Jobs {
+		if js.JobID == crit.JobID && js.Partitions[0].State != "synthesizing" {
+			t.Fatalf("CRITICAL partition %s at submission, want synthesizing beside the NORMAL one", js.Partitions[0].State)
+		}
+		if js.JobID == bg.JobID && js.Partitions[1].State != "queued" {
+			t.Fatalf("NORMAL partition 1 is %s: the bounds let lower work through", js.Partitions[1].State)
+		}
+	}
+	for _, id := range []string{bg.JobID, crit.JobID} {
+		if _, err := e.Cancel(id); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

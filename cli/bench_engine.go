@@ -44,7 +44,7 @@ func benchEngineCommand() *cli.Command {
 			&cli.StringFlag{Name: "backend", Usage: "real provers: " + backendUsage() + " (default: the test double)"},
 			paramsDirFlag(),
 			&cli.IntFlag{Name: "repeat", Usage: "--backend: runs of each measurement", Value: 3},
-			&cli.IntFlag{Name: "critical-tasks", Usage: "--backend: MSM tasks of the kept CPU prover (0: the engine's default, 16 × CPUs; 2 × CPUs is gnark's default)"},
+			&cli.IntFlag{Name: "critical-tasks", Usage: "--backend: MSM tasks of the kept CPU prover (0: gnark's default, 2 × CPUs)"},
 			&cli.DurationFlag{Name: "critical-delay", Usage: "--backend: how long after the PoRep partition starts proving the WinningPoSt is sent", Value: 2 * time.Second},
 		}, profileFlags()...),
 		Action: benchEngineAction,

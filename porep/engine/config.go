@@ -39,11 +39,12 @@ type Config struct {
 	// the next free prover (for comparison: `cuseal bench engine`).
 	NoCriticalProver bool
 	// CriticalTasks is the MSM parallelism (gnark-crypto NbTasks) of the
-	// CPU prover New keeps for CRITICAL partitions (0: 16 × NumCPU, at
-	// most 1024; gnark's default, which the other CPU provers use, is 2 ×
-	// NumCPU). Go's scheduler shares the cores among runnable goroutines,
-	// so more tasks than the partition in progress has give the CRITICAL
-	// proof most of the cores while the two share them.
+	// CPU prover New keeps for CRITICAL partitions (0: gnark's default, 2
+	// × NumCPU, as the other CPU provers; at most 1024). More tasks than
+	// the partition in progress has would give the CRITICAL proof more of
+	// the cores they share, but gnark then splits its MSMs into more work:
+	// 8 times the default measured no gain (docs/BENCHMARKS.md); it is a
+	// knob for `cuseal bench engine --critical-tasks`.
 	CriticalTasks int
 	// BudgetBytes is the memory budget (0: DefaultBudget()).
 	BudgetBytes uint64

@@ -10,14 +10,13 @@ package engine
 // partition that no general prover is free for, unless a busy prover is
 // expected to finish its partition and then prove this one sooner. On a
 // CPU-only machine it is a second CPU prover that shares the cores with
-// the partition in progress; its MSMs run with 8 times gnark's default
-// tasks, so Go's scheduler gives it most of the cores meanwhile
-// (criticalTasks). Beside GPUs it is the CPU, chosen when it is expected
-// to prove the WinningPoSt before the device could.
+// the partition in progress (Go's scheduler splits them: the WinningPoSt
+// takes about twice its idle time, as beside Lotus' C2). Beside GPUs it
+// is the CPU, chosen when it is expected to prove the WinningPoSt before
+// the device could.
 
 import (
 	"fmt"
-	"runtime"
 	"time"
 
 	"github.com/cuseal/cuseal/porep"
@@ -138,8 +137,8 @@ func (e *Engine) fitsOnceDrainedLocked(j *job) bool {
 
 // newCriticalProver is the prover New keeps for CRITICAL partitions
 // beside provers made from a backend name: the CPU backend (with tasks
-// MSM tasks, 0: criticalTasks) beside device backends and beside the CPU,
-// else another prover of the same host backend. Its name is the
+// MSM tasks, 0: gnark's default) beside device backends and beside the
+// CPU, else another prover of the same host backend. Its name is the
 // backend's with ":critical".
 func newCriticalProver(provers []Prover, tasks int) (Prover, error) {
 	backend := provers[0].Backend()
@@ -148,10 +147,7 @@ func newCriticalProver(provers []Prover, tasks int) (Prover, error) {
 	}
 	name := backend + ":critical"
 	if backend == porep.BackendCPU {
-		if tasks <= 0 {
-			tasks = criticalTasks()
-		}
-		return &BackendProver{name: name, backend: backend, b: &groth16.CPUBackend{NbTasks: min(tasks, 1024)}, device: -1}, nil
+		return &BackendProver{name: name, backend: backend, b: &groth16.CPUBackend{NbTasks: min(max(tasks, 0), 1024)}, device: -1}, nil
 	}
 	p, err := NewBackendProver(backend)
 	if err != nil {
@@ -160,10 +156,3 @@ func newCriticalProver(provers []Prover, tasks int) (Prover, error) {
 	p.name = name
 	return p, nil
 }
-
-// criticalTasks is the kept CPU prover's default MSM parallelism: 8 times
-// gnark-crypto's default (2 × NumCPU), so that beside a partition in
-// progress its MSMs have about 8 runnable goroutines for each of the
-// other's and get most of the cores (measured: docs/BENCHMARKS.md, "Engine
-// scheduling: real provers"); at most gnark's limit, 1024.
-func criticalTasks() int { return min(16*runtime.NumCPU(), 1024) }

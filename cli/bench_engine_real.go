@@ -77,6 +77,9 @@ func benchEngineReal(c *cli.Context) error {
 	if repeat < 1 || repeat > 100 || delay < 0 || c.Int("critical-tasks") < 0 || c.Int("critical-tasks") > 1024 {
 		return usageErrorf("--repeat (1 … 100), --critical-delay (≥ 0) or --critical-tasks (0 … 1024) out of range")
 	}
+	if err := checkProfilePaths(c); err != nil {
+		return err
+	}
 	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
 	if err != nil {
 		return internalError(err)
@@ -106,6 +109,16 @@ func benchEngineReal(c *cli.Context) error {
 			return classifyPorepError(fmt.Errorf("--params-dir %s: %s: %w", ecfg.ParamsDir, id, err))
 		}
 	}
+	stopProfiles, err := startProfiling(c)
+	if err != nil {
+		return err
+	}
+	profilesStopped := false
+	defer func() {
+		if !profilesStopped {
+			stopProfiles()
+		}
+	}()
 	out := benchEngineRealOutput{Backend: backend, CriticalDelaySec: delay.Seconds(), CriticalTasks: ecfg.CriticalTasks, LoadAvgStart: load0}
 	for _, d := range e.Status().Devices {
 		out.Provers = append(out.Provers, d.Name)
@@ -215,6 +228,10 @@ func benchEngineReal(c *cli.Context) error {
 		for _, p := range js.Partitions {
 			out.PartitionsProven += p.Attempts
 		}
+	}
+	profilesStopped = true
+	if err := stopProfiles(); err != nil {
+		return err
 	}
 	out.LoadAvgEnd, out.TotalSec, out.PeakRSS = loadAvg(), time.Since(t0).Seconds(), peakRSS()
 	if !out.BackgroundIdentical || !out.CriticalIdentical || out.PartitionsProven != out.PartitionsExpected {

@@ -199,7 +199,7 @@ cmd_build() {
 # ---------------------------------------------------------------------------------------------
 # test
 # The toxic seed of the shared 2 KiB test parameters: the rust-fil-proofs reference vectors'
-# (bytes 0x00…0x1f; internal/testparams.Seed), so one 1.1 GB set serves the end-to-end tests and
+# (bytes 0x00…0x1f; testsupport/testparams.Seed), so one 1.1 GB set serves the end-to-end tests and
 # the byte-identity tests against bellperson's proofs.
 TEST_PARAMS_SEED=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 
@@ -241,8 +241,8 @@ cmd_test() {
 		run ctest --test-dir "$HOST_BUILD" -L host --output-on-failure -j "$JOBS"
 	fi
 	run "$GO" vet ./...
-	# The tests share one set of 2 KiB test parameters per circuit (internal/testparams,
-	# internal/testpost.LinkParams); generating them once here, before go test runs packages in
+	# The tests share one set of 2 KiB test parameters per circuit (testsupport/testparams,
+	# testsupport/testpost.LinkParams); generating them once here, before go test runs packages in
 	# parallel, keeps them from doing it twice. Their time is reported apart.
 	build_pure
 	replace_foreign_test_params
@@ -472,7 +472,9 @@ cmd_lib() {
 	run cp include/cuseal_porep.h "$tmp/cuseal_porep.h"
 	run mv -f "$tmp/libcuseal.so" "$tmp/libcuseal.a" "$tmp/cuseal_porep.h" "$out/"
 	log "lib: $(cd "$out" && ls -l libcuseal.so libcuseal.a cuseal_porep.h | awk '{ printf "%s (%s bytes)  ", $NF, $5 }')"
-	log "lib: link with: cc app.c -I$out -L$out -lcuseal -Wl,-rpath,$out   (or $out/libcuseal.a -pthread -ldl -lm)"
+	local abs
+	abs=$(cd "$out" && pwd)
+	log "lib: link with: cc app.c -I$abs -L$abs -lcuseal -Wl,-rpath,$abs   (or $abs/libcuseal.a -pthread -ldl -lm)"
 }
 
 # ---------------------------------------------------------------------------------------------

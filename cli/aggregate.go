@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	commcid "github.com/filecoin-project/go-fil-commcid"
@@ -133,13 +132,13 @@ func readAggSectors(c *cli.Context) (abi.ActorID, []aggSector, []proof.Aggregate
 	return miner, out, infos, nil
 }
 
-// checkSRSPresent names a missing SRS file with the command that makes a test one.
-func checkSRSPresent(dir string) error {
-	p := filepath.Join(dir, aggregate.SRSFileName)
-	if _, err := os.Stat(p); err != nil {
-		return usageErrorf("--params-dir: %s missing (SnarkPack SRS); generate a TEST one with: cuseal params generate --srs --out %s", p, dir)
+// checkAggregateParams names a missing .vk of cfg's circuit or a missing SnarkPack SRS in
+// dir before any work.
+func checkAggregateParams(dir string, cfg *stacked.SectorConfig) error {
+	if err := checkParamsPresent(dir, porepParams(cfg), false); err != nil {
+		return err
 	}
-	return nil
+	return checkSRSPresent(dir)
 }
 
 // readAggregateFile reads an aggregate, raw or hex, and checks that it
@@ -190,10 +189,7 @@ func aggregateAction(c *cli.Context) error {
 	}
 	cfg := &secs[0].cfg
 	dir := c.String("params-dir")
-	if err := checkParamsPresent(dir, cfg, false); err != nil {
-		return err
-	}
-	if err := checkSRSPresent(dir); err != nil {
+	if err := checkAggregateParams(dir, cfg); err != nil {
 		return err
 	}
 	proofs := make([][]byte, len(secs))
@@ -261,10 +257,7 @@ func verifyAggregateAction(c *cli.Context) error {
 	}
 	cfg := &secs[0].cfg
 	dir := c.String("params-dir")
-	if err := checkParamsPresent(dir, cfg, false); err != nil {
-		return err
-	}
-	if err := checkSRSPresent(dir); err != nil {
+	if err := checkAggregateParams(dir, cfg); err != nil {
 		return err
 	}
 	agg, err := readAggregateFile(c.String("proof"))
@@ -279,15 +272,5 @@ func verifyAggregateAction(c *cli.Context) error {
 		return classifyPorepError(err)
 	}
 	out := verifyAggregateOutput{RegisteredProof: cfg.Name, Valid: ok, Sectors: len(secs), Seconds: time.Since(start).Seconds()}
-	if c.Bool("json") {
-		if err := writeJSON(c, out); err != nil {
-			return internalError(err)
-		}
-	} else if ok {
-		printf(c, "valid: SnarkPack aggregate of %d %s sector(s) (%.3fs)\n", out.Sectors, out.RegisteredProof, out.Seconds)
-	}
-	if !ok {
-		return errInvalidProof
-	}
-	return nil
+	return reportVerdict(c, out, ok, fmt.Sprintf("valid: SnarkPack aggregate of %d %s sector(s) (%.3fs)", out.Sectors, out.RegisteredProof, out.Seconds))
 }

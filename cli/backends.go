@@ -74,3 +74,24 @@ func backendList(c *cli.Context) ([]string, error) {
 	}
 	return out, nil
 }
+
+// noGPUFlag is lotus-bench's --no-gpu. BELLMAN_NO_GPU is read as bellperson reads it (any
+// value but "0" disables the GPU, see noGPU), not as a urfave/cli boolean.
+func noGPUFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "no-gpu", Usage: "never use a GPU (also: BELLMAN_NO_GPU set to anything but 0)"}
+}
+
+// noGPU reports whether --no-gpu or BELLMAN_NO_GPU forbids the GPU.
+func noGPU(c *cli.Context) bool {
+	return c.Bool("no-gpu") || porep.GPUDisabledByEnv()
+}
+
+// backendName resolves --backend and --no-gpu.
+func backendName(c *cli.Context) (string, error) {
+	return resolveBackend(c, c.String("backend"))
+}
+
+// backendFlag is --backend of the commands that prove with one backend (default auto).
+func backendFlag() cli.Flag {
+	return &cli.StringFlag{Name: "backend", Usage: backendUsage(), Value: porep.BackendAuto}
+}

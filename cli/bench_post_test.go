@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/cuseal/cuseal/internal/testpost"
-	"github.com/cuseal/cuseal/internal/testprover"
 	"github.com/cuseal/cuseal/porep/post"
+	"github.com/cuseal/cuseal/testsupport/testpost"
+	"github.com/cuseal/cuseal/testsupport/testprover"
 )
 
 // vectorVanillaDir writes a reference vector's vanilla proofs as a
@@ -136,7 +136,7 @@ func TestBenchPoStBadInput(t *testing.T) {
 		{"vanilla: two winning sectors", []string{"bench", "vanilla", "--circuit", circuitWinningPoSt, "--sector-size", "2KiB", "--sectors", "2", "--out", tmp}, "exactly 1 sector"},
 		{"vanilla: zero sectors", []string{"bench", "vanilla", "--circuit", circuitWindowPoSt, "--sector-size", "2KiB", "--sectors", "0", "--out", tmp}, "--sectors 0"},
 		{"vanilla: bad size", []string{"bench", "vanilla", "--circuit", circuitWindowPoSt, "--sector-size", "3KiB", "--out", tmp}, "not a Filecoin sector size"},
-		{"synth: unknown circuit", []string{"bench", "synth", "--circuit", "nope", "--synthetic", "--sector-size", "2KiB"}, "want porep, winning-post, window-post, update"},
+		{"synth: unknown circuit", []string{"bench", "synth", "--circuit", "nope", "--synthetic", "--sector-size", "2KiB"}, "want porep, winning-post, window-post or update"},
 		{"synth: both sources", []string{"bench", "synth", "--circuit", circuitWindowPoSt, "--synthetic", "--sector-size", "2KiB", "--vanilla", window}, "exactly one of --vanilla DIR and --synthetic"},
 		{"synth: c1 for post", []string{"bench", "synth", "--circuit", circuitWindowPoSt, "--c1", "x.json"}, "--c1: only with --circuit porep"},
 		{"synth: vanilla for porep", []string{"bench", "synth", "--vanilla", window}, "--vanilla and --sectors: only with"},

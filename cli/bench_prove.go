@@ -27,7 +27,7 @@ func benchProveCommand() *cli.Command {
 			"cuseal update prove does from --vanilla DIR (partition-K.bin) and --comm-r-old, --comm-r-new,\n" +
 			"--comm-d-new, or --synthetic (a valid synthetic updated sector of --sector-size, seed 1).",
 		Flags: append([]cli.Flag{
-			circuitFlag(false),
+			circuitFlag(),
 			&cli.StringFlag{Name: "c1", Usage: "porep: C1 JSON or lotus-bench Commit2In `FILE`"},
 			&cli.BoolFlag{Name: "synthetic", Usage: "PoSt, update: valid synthetic vanilla proofs (needs --sector-size)"},
 			&cli.StringFlag{Name: "sector-size", Usage: "PoSt --synthetic: sector size (2KiB ... 64GiB); with --vanilla, must match it"},
@@ -190,7 +190,7 @@ type proveJob struct {
 // proveInput reads --circuit's inputs and runs the checks that precede
 // proving (flags, parameter files, memory unless --force) for each backend.
 func proveInput(c *cli.Context, backends []string) (*proveJob, error) {
-	spec, err := lookupCircuit(c.String("circuit"), false)
+	spec, err := lookupCircuit("circuit", c.String("circuit"))
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +231,7 @@ func proveInput(c *cli.Context, backends []string) (*proveJob, error) {
 		return nil, err
 	}
 	cfg, dir := set.cfg, c.String("params-dir")
-	if err := checkPoStParams(cfg, dir, true); err != nil {
+	if err := checkParamsPresent(dir, postParams(cfg), true); err != nil {
 		return nil, err
 	}
 	if !c.Bool("force") {

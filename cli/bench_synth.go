@@ -13,10 +13,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cuseal/cuseal/internal/synthetic"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/synthetic"
 )
 
 func benchSynthCommand() *cli.Command {
@@ -39,7 +39,7 @@ func benchSynthCommand() *cli.Command {
 			"runs: the first partition is cold (fresh memory), later ones warm. Per partition it\n" +
 			"reports wall and CPU time, cores used (CPU/wall) and minor page faults (getrusage).",
 		Flags: append([]cli.Flag{
-			circuitFlag(false),
+			circuitFlag(),
 			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB ... 64GiB); with --c1 or --vanilla, must match it"},
 			&cli.StringFlag{Name: "c1", Usage: "porep: C1 JSON (or lotus-bench Commit2In) `FILE`"},
 			&cli.BoolFlag{Name: "synthetic", Usage: "use synthetic data: correctly shaped, invalid C1 (porep); valid vanilla proofs (PoSt, update)"},
@@ -312,7 +312,7 @@ type synthJob struct {
 // synthInput reads the circuit's inputs (--circuit) into a job and checks
 // --partitions against it.
 func synthInput(c *cli.Context) (*synthJob, error) {
-	spec, err := lookupCircuit(c.String("circuit"), false)
+	spec, err := lookupCircuit("circuit", c.String("circuit"))
 	if err != nil {
 		return nil, err
 	}

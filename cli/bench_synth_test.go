@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/cuseal/cuseal/internal/testenv"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
 // benchSynthJSON runs `cuseal bench synth ... --json` and decodes its output.

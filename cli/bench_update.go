@@ -5,43 +5,29 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 
-	"github.com/ipfs/go-cid"
 	"github.com/urfave/cli/v2"
 
-	"github.com/cuseal/cuseal/internal/synthetic"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/synthetic"
 	"github.com/cuseal/cuseal/porep/update"
 )
 
 // benchUpdateFlags are bench synth's and bench prove's flags for --circuit update: the
 // commitments the vanilla partition proofs were made for.
 func benchUpdateFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "comm-r-old", Usage: "update: the sector key's comm_r (sealed CID or 64 hex digits)"},
-		&cli.StringFlag{Name: "comm-r-new", Usage: "update: the updated sector's comm_r (sealed CID or 64 hex digits)"},
-		&cli.StringFlag{Name: "comm-d-new", Usage: "update: the new data's comm_d (unsealed CID or 64 hex digits)"},
-	}
+	return commitmentFlags(false, "update: ")
 }
 
 // readUpdateVanillaDir reads DIR/partition-K.bin for K = 0, 1, ... and
 // finds the update proof whose partition proofs have their size (checked
 // against --sector-size when given).
 func readUpdateVanillaDir(c *cli.Context, dir string) (*update.Config, [][]byte, error) {
-	var vanilla [][]byte
-	for k := 0; ; k++ {
-		b, err := os.ReadFile(filepath.Join(dir, partitionProofFile(k)))
-		if os.IsNotExist(err) && k > 0 {
-			break
-		}
-		if err != nil {
-			return nil, nil, inputError(fmt.Errorf("--vanilla: %w", fileError(err)))
-		}
-		vanilla = append(vanilla, b)
+	vanilla, err := readVanillaFiles(partitionFiles(dir, -1))
+	if err != nil {
+		return nil, nil, err
 	}
 	var cfg *update.Config
 	for _, u := range update.Configs() {
@@ -69,10 +55,10 @@ func readUpdateVanillaDir(c *cli.Context, dir string) (*update.Config, [][]byte,
 // benchUpdateSet is the update circuit's bench input: the vanilla
 // partition proofs of --vanilla DIR and the three commitments.
 type benchUpdateSet struct {
-	cfg                            *update.Config
-	dir                            string
-	vanilla                        [][]byte
-	oldSealed, newSealed, unsealed cid.Cid
+	cfg     *update.Config
+	dir     string
+	vanilla [][]byte
+	updateCommitments
 }
 
 // benchUpdateInput reads --vanilla DIR (partition-K.bin, as `cuseal update
@@ -94,24 +80,16 @@ func benchUpdateInput(c *cli.Context) (*benchUpdateSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	set := &benchUpdateSet{cfg: cfg, dir: dir, vanilla: vanilla}
-	for _, f := range []struct {
-		name  string
-		dst   *cid.Cid
-		parse func(string) (cid.Cid, error)
-	}{{"comm-r-old", &set.oldSealed, sealedCID}, {"comm-r-new", &set.newSealed, sealedCID}, {"comm-d-new", &set.unsealed, unsealedCID}} {
-		v := c.String(f.name)
-		if v == "" {
-			return nil, usageErrorf("--circuit %s needs --comm-r-old, --comm-r-new and --comm-d-new (the commitments of --vanilla %s)", circuitUpdate, dir)
-		}
-		if *f.dst, err = f.parse(v); err != nil {
-			return nil, usageErrorf("--%s %s: %v", f.name, v, err)
-		}
+	comms, err := readUpdateCommitments(c, func(string) error {
+		return usageErrorf("--circuit %s needs --comm-r-old, --comm-r-new and --comm-d-new (the commitments of --vanilla %s)", circuitUpdate, dir)
+	})
+	if err != nil {
+		return nil, err
 	}
-	return set, nil
+	return &benchUpdateSet{cfg: cfg, dir: dir, vanilla: vanilla, updateCommitments: comms}, nil
 }
 
-// syntheticUpdateInput is --synthetic: internal/synthetic.Update's sector
+// syntheticUpdateInput is --synthetic: porep/synthetic.Update's sector
 // of --sector-size from seed 1, every partition proof in memory.
 func syntheticUpdateInput(c *cli.Context) (*benchUpdateSet, error) {
 	for _, f := range []string{"comm-r-old", "comm-r-new", "comm-d-new"} {
@@ -135,7 +113,7 @@ func syntheticUpdateInput(c *cli.Context) (*benchUpdateSet, error) {
 		return nil, internalError(err)
 	}
 	return &benchUpdateSet{cfg: &set.Config, dir: "synthetic", vanilla: vanilla,
-		oldSealed: set.OldSealed, newSealed: set.NewSealed, unsealed: set.Unsealed}, nil
+		updateCommitments: updateCommitments{oldSealed: set.OldSealed, newSealed: set.NewSealed, unsealed: set.Unsealed}}, nil
 }
 
 // updateSynthInput is bench synth's update job: every partition, checked
@@ -182,7 +160,7 @@ func updateProveInput(c *cli.Context, backends []string) (*proveJob, error) {
 		return nil, err
 	}
 	cfg, dir := set.cfg, c.String("params-dir")
-	if err := checkUpdateParams(cfg, dir, true); err != nil {
+	if err := checkParamsPresent(dir, updateParams(cfg), true); err != nil {
 		return nil, err
 	}
 	if !c.Bool("force") {

@@ -7,9 +7,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cuseal/cuseal/internal/synthetic"
 	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/synthetic"
 )
 
 func benchVanillaCommand() *cli.Command {
@@ -24,9 +24,9 @@ func benchVanillaCommand() *cli.Command {
 			"comm_r and sealed CIDs), which bench synth|prove --vanilla DIR read. --circuit update\n" +
 			"writes partition-K.bin (GenerateUpdateVanillaProofs bytes; every partition, or only\n" +
 			"--partition K) and commitments.json (comm_r_old, comm_d_new, comm_r_new, raw and as CIDs)\n" +
-			"of a synthetic updated sector whose trees are sparse (internal/synthetic.Update).",
+			"of a synthetic updated sector whose trees are sparse (porep/synthetic.Update).",
 		Flags: append([]cli.Flag{
-			vanillaCircuitFlag(),
+			circuitFlag(vanillaCircuits...),
 			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB ... 64GiB)", Required: true},
 			&cli.IntFlag{Name: "sectors", Usage: "number of sectors (default: one full partition; WinningPoSt takes 1)"},
 			&cli.IntFlag{Name: "partition", Usage: "update: write only partition `K` (default: every partition)"},
@@ -52,15 +52,15 @@ type benchVanillaOutput struct {
 
 func benchVanillaAction(c *cli.Context) error {
 	start := time.Now()
-	if c.String("circuit") == circuitUpdate {
+	spec, err := lookupCircuit("circuit", c.String("circuit"), vanillaCircuits...)
+	if err != nil {
+		return err
+	}
+	if spec.isUpdate {
 		return benchVanillaUpdate(c, start)
 	}
 	if c.IsSet("partition") {
 		return usageErrorf("--partition: only with --circuit %s", circuitUpdate)
-	}
-	spec, err := lookupCircuit(c.String("circuit"), true)
-	if err != nil {
-		return err
 	}
 	cfg, err := postConfigForSize(spec.postKind, c.String("sector-size"))
 	if err != nil {

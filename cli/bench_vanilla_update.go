@@ -12,8 +12,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/cuseal/cuseal/internal/synthetic"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/synthetic"
 )
 
 // updateCommitmentsFile is what bench vanilla --circuit update writes next
@@ -34,14 +34,6 @@ type updateCommitmentsJSON struct {
 	NewSealed   string `json:"new_sealed_cid"`
 	Partitions  []int  `json:"partitions"` // the partition-K.bin written
 	Synthetic   bool   `json:"synthetic"`
-}
-
-// vanillaCircuitFlag is bench vanilla's --circuit: the PoSt circuits and
-// update.
-func vanillaCircuitFlag() cli.Flag {
-	f := circuitFlag(true).(*cli.StringFlag)
-	f.Usage = f.Usage + ", " + circuitUpdate + ": SnapDeals update partition proofs"
-	return f
 }
 
 // benchVanillaUpdate is bench vanilla --circuit update.

@@ -52,27 +52,23 @@ func clientCommand() *cli.Command {
 					"returns; WindowPoSt: one partition's sectors, in ascending sector number) with --proof-type,\n" +
 					"--miner and --randomness; or --vanilla DIR as `cuseal post vanilla` writes it, whose vanilla.json\n" +
 					"gives those three (flags that disagree are refused) and whose partition --partition K is sent.\n" +
-					"--kind snap: --vanilla FILE per partition (or a DIR of partition-K.bin) with --proof-type or\n" +
+					"--kind update (alias snap): --vanilla FILE per partition (or a DIR of partition-K.bin) with --proof-type or\n" +
 					"--sector-size and --comm-r-old, --comm-r-new, --comm-d-new (CIDs or 64 hex digits; sent raw).",
-				Flags: with(
-					&cli.StringFlag{Name: "kind", Usage: "what to prove: porep, winning-post, window-post or snap", Value: clientKindPoRep},
+				Flags: with(append(append([]cli.Flag{
+					&cli.StringFlag{Name: "kind", Aliases: []string{"circuit"}, Usage: "what to prove: porep, winning-post, window-post or update (alias: snap)", Value: circuitPoRep},
 					&cli.StringFlag{Name: "c1", Usage: "porep: C1 JSON or lotus-bench Commit2In `FILE`"},
-					&cli.StringSliceFlag{Name: "vanilla", Usage: "PoSt: vanilla proof `FILE` per sector, or a DIR from cuseal post vanilla; snap: partition proof FILE per partition, or a DIR"},
-					&cli.StringFlag{Name: "proof-type", Aliases: []string{"registered-proof"}, Usage: "PoSt / snap: registered proof, go-state-types `NUMBER or NAME`"},
-					&cli.StringFlag{Name: "sector-size", Usage: "snap: sector size (2KiB … 64GiB) instead of --proof-type"},
+					&cli.StringSliceFlag{Name: "vanilla", Usage: "PoSt: vanilla proof `FILE` per sector, or a DIR from cuseal post vanilla; update: partition proof FILE per partition, or a DIR"},
+					&cli.StringFlag{Name: "proof-type", Aliases: []string{"registered-proof"}, Usage: "PoSt / update: registered proof, go-state-types `NUMBER or NAME`"},
+					&cli.StringFlag{Name: "sector-size", Usage: "update: sector size (2KiB … 64GiB) instead of --proof-type"},
 					&cli.StringFlag{Name: "randomness", Usage: "PoSt: challenge randomness, 64 `HEX` digits"},
 					&cli.UintFlag{Name: "partition", Usage: "window-post: the partition `INDEX` (partition_index)"},
-					&cli.StringFlag{Name: "comm-r-old", Usage: "snap: the sector key's comm_r: sealed `CID` or 64 hex digits"},
-					&cli.StringFlag{Name: "comm-r-new", Usage: "snap: the updated sector's comm_r: sealed `CID` or 64 hex digits"},
-					&cli.StringFlag{Name: "comm-d-new", Usage: "snap: the new data's comm_d: unsealed `CID` or 64 hex digits"},
-					&cli.StringFlag{Name: "out", Usage: "write the proof to `FILE` (default: hex on stdout)"},
-					&cli.BoolFlag{Name: "hex", Usage: "write the proof file as hex instead of raw bytes"},
-					&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
+				}, commitmentFlags(false, "update: ")...), append(proofOutFlags(),
 					minerFlag(),
-					sectorFlag(),
+					&cli.Uint64Flag{Name: "sector", Usage: "sector number: porep: required for a raw C1 (a Commit2In carries it); update: the <sector> of the request id",
+						DefaultText: "porep: Commit2In.SectorNum; update: 0"},
 					&cli.StringFlag{Name: "request-id", Usage: "idempotency key (default: porep-<miner>-<sector> or snap-<miner>-<sector>, as Curio sends; PoSt: none)"},
 					&cli.BoolFlag{Name: "json", Usage: "print the result and timings as one JSON object"},
-				),
+				)...)...),
 				Action: clientProveAction,
 			},
 			{
@@ -83,7 +79,7 @@ func clientCommand() *cli.Command {
 					"device's busy fraction and the memory by use. --json prints the status document of\n" +
 					"docs/service.md (schema cuseal.status.v1) either way; what GetStatus does not carry is null.",
 				Flags: with(&cli.BoolFlag{Name: "json", Usage: "print the status document (GET /status's JSON, docs/service.md)"},
-					&cli.StringFlag{Name: "metrics-addr", Usage: "read GET /status from serve's --metrics-listen `HOST:PORT` instead of GetStatus (adds the jobs)"}),
+					&cli.StringFlag{Name: "metrics-addr", Usage: "read GET /status from serve's --metrics-listen `HOST:PORT` (or the http://HOST:PORT/ serve prints) instead of GetStatus (adds the jobs)"}),
 				Action: clientStatusAction,
 			},
 			{
@@ -167,49 +163,39 @@ type clientProveOutput struct {
 	} `json:"timings"`
 }
 
-// The --kind values of client prove.
-const (
-	clientKindPoRep   = "porep"
-	clientKindWinning = "winning-post"
-	clientKindWindow  = "window-post"
-	clientKindSnap    = "snap"
-)
-
-// clientKindFlags are the flags only some kinds read; another kind refuses them.
+// clientKindFlags are the flags only some kinds (circuits) read; another kind refuses them.
 var clientKindFlags = map[string][]string{
-	clientKindPoRep:   {"c1", "sector"},
-	clientKindWinning: {"vanilla", "proof-type", "randomness"},
-	clientKindWindow:  {"vanilla", "proof-type", "randomness", "partition"},
-	clientKindSnap:    {"vanilla", "proof-type", "sector-size", "comm-r-old", "comm-r-new", "comm-d-new", "sector"},
+	circuitPoRep:       {"c1", "sector"},
+	circuitWinningPoSt: {"vanilla", "proof-type", "randomness"},
+	circuitWindowPoSt:  {"vanilla", "proof-type", "randomness", "partition"},
+	circuitUpdate:      {"vanilla", "proof-type", "sector-size", "comm-r-old", "comm-r-new", "comm-d-new", "sector"},
 }
 
 func clientProveAction(c *cli.Context) error {
-	kind := c.String("kind")
-	own, ok := clientKindFlags[kind]
-	if !ok {
-		return usageErrorf("--kind %q: want %s, %s, %s or %s", kind, clientKindPoRep, clientKindWinning, clientKindWindow, clientKindSnap)
+	kind := c.String("kind") // as given, for messages
+	spec, err := lookupCircuit("kind", kind)
+	if err != nil {
+		return err
 	}
+	own := clientKindFlags[spec.name]
 	for _, f := range []string{"c1", "sector", "vanilla", "proof-type", "sector-size", "randomness", "partition", "comm-r-old", "comm-r-new", "comm-d-new"} {
 		if c.IsSet(f) && !slices.Contains(own, f) {
 			return usageErrorf("--%s: not read by --kind %s", f, kind)
 		}
 	}
 	// Other kinds read arguments as more --vanilla files, as post and update prove do.
-	if kind == clientKindPoRep && c.Args().Len() > 0 {
+	if spec.name == circuitPoRep && c.Args().Len() > 0 {
 		return usageErrorf("unexpected arguments %q (give the C1 with --c1)", c.Args().Slice())
 	}
 	var req *pb.SubmitProofRequest
 	var what string
-	var err error
-	switch kind {
-	case clientKindPoRep:
-		req, what, err = clientPoRepRequest(c)
-	case clientKindWinning:
-		req, what, err = clientPoStRequest(c, post.Winning)
-	case clientKindWindow:
-		req, what, err = clientPoStRequest(c, post.Window)
-	default:
+	switch {
+	case spec.isPoSt:
+		req, what, err = clientPoStRequest(c, spec.postKind)
+	case spec.isUpdate:
 		req, what, err = clientSnapRequest(c)
+	default:
+		req, what, err = clientPoRepRequest(c)
 	}
 	if err != nil {
 		return err
@@ -241,16 +227,8 @@ func clientProveAction(c *cli.Context) error {
 	out := clientProveOutput{JobID: res.JobId, RequestID: req.RequestId, Proof: hex.EncodeToString(res.Proof), ProofFile: outPath}
 	out.Timings.QueueWaitMs, out.Timings.SrsLoadMs, out.Timings.SynthesisMs = res.QueueWaitMs, res.SrsLoadMs, res.SynthesisMs
 	out.Timings.GpuComputeMs, out.Timings.TotalMs = res.GpuComputeMs, res.TotalMs
-	if c.Bool("json") {
-		return writeJSON(c, out)
-	}
-	if outPath == "" {
-		printf(c, "%s\n", out.Proof)
-		return nil
-	}
-	printf(c, "proof: %s (%d bytes, job %s, %.1fs: queue %dms, params %dms, synthesis %dms, prove %dms)\n", outPath, len(res.Proof),
-		res.JobId, float64(res.TotalMs)/1000, res.QueueWaitMs, res.SrsLoadMs, res.SynthesisMs, res.GpuComputeMs)
-	return nil
+	return reportProof(c, out, outPath, out.Proof, fmt.Sprintf("proof: %s (%d bytes, job %s, %.1fs: queue %dms, params %dms, synthesis %dms, prove %dms)",
+		outPath, len(res.Proof), termSafe(res.JobId), float64(res.TotalMs)/1000, res.QueueWaitMs, res.SrsLoadMs, res.SynthesisMs, res.GpuComputeMs))
 }
 
 // clientPoRepRequest is Curio's POREP_SEAL_COMMIT request for --c1.
@@ -302,26 +280,20 @@ func clientPoRepRequest(c *cli.Context) (*pb.SubmitProofRequest, string, error) 
 // --proof-type, --miner and --randomness, or from one --vanilla DIR whose
 // vanilla.json gives them (and whose partition --partition is sent).
 func clientPoStRequest(c *cli.Context, kind post.Kind) (*pb.SubmitProofRequest, string, error) {
-	paths := append(c.StringSlice("vanilla"), c.Args().Slice()...)
+	_, dir := vanillaPaths(c)
 	partition := c.Uint("partition")
 	var in *postInputs
-	var dir string
-	if len(paths) == 1 {
-		if fi, err := os.Stat(paths[0]); err == nil && fi.IsDir() {
-			dir = paths[0]
-			if in, err = clientVanillaDir(c, kind, dir); err != nil {
-				return nil, "", err
-			}
-		}
+	var err error
+	if dir != "" {
+		in, err = clientVanillaDir(c, kind, dir)
+	} else {
+		in, err = readPostInputs(c, kind)
 	}
-	if in == nil {
-		var err error
-		if in, err = readPostInputs(c, kind); err != nil {
-			return nil, "", err
-		}
-		if len(in.vanilla) == 0 {
-			return nil, "", usageErrorf("--vanilla: no vanilla proof files (one per sector, or a directory from cuseal post vanilla)")
-		}
+	if err != nil {
+		return nil, "", err
+	}
+	if len(in.vanilla) == 0 {
+		return nil, "", usageErrorf("--vanilla: no vanilla proof files (one per sector, or a directory from cuseal post vanilla)")
 	}
 	req := &pb.SubmitProofRequest{RegisteredProof: uint64(in.cfg.Proof), MinerId: uint64(in.miner), Randomness: in.rnd}
 	if kind == post.Winning {
@@ -367,7 +339,7 @@ func clientVanillaDir(c *cli.Context, kind post.Kind, dir string) (*postInputs, 
 		}
 	}
 	if c.IsSet("randomness") {
-		rnd, err := postRandomnessFlag(c.String("randomness"))
+		rnd, err := postRandomness(c.String("randomness"))
 		if err != nil {
 			return nil, err
 		}
@@ -390,16 +362,18 @@ func clientVanillaDir(c *cli.Context, kind post.Kind, dir string) (*postInputs, 
 // clientSnapRequest is Curio's SNAP_DEALS_UPDATE request (NORMAL): the
 // partition proofs and the three commitments as raw 32 bytes.
 func clientSnapRequest(c *cli.Context) (*pb.SubmitProofRequest, string, error) {
-	for _, f := range []string{"comm-r-old", "comm-r-new", "comm-d-new"} {
-		if c.String(f) == "" {
-			return nil, "", usageErrorf("--%s: required for --kind snap (a CID or 64 hex digits)", f)
-		}
-	}
-	in, err := readUpdateInputs(c)
+	cfg, err := updateProofType(c)
 	if err != nil {
 		return nil, "", err
 	}
-	_, vanilla, err := readUpdateVanilla(c, in.cfg)
+	comms, err := readUpdateCommitments(c, func(flag string) error {
+		return usageErrorf("--%s: required for --kind %s (a CID or 64 hex digits)", flag, c.String("kind"))
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	in := &updateInputs{cfg: cfg, updateCommitments: comms}
+	vanilla, err := readUpdateVanilla(c, in.cfg)
 	if err != nil {
 		return nil, "", err
 	}
@@ -460,11 +434,13 @@ func clientStatusAction(c *cli.Context) error {
 	return nil
 }
 
-// fetchStatusDoc reads GET http://addr/status (serve's --metrics-listen).
-func fetchStatusDoc(c *cli.Context, addr string) (service.StatusDoc, error) {
+// fetchStatusDoc reads GET http://addr/status (serve's --metrics-listen):
+// addr is host:port, or the URL serve prints (http://host:port/).
+func fetchStatusDoc(c *cli.Context, given string) (service.StatusDoc, error) {
 	var doc service.StatusDoc
+	addr := strings.TrimSuffix(strings.TrimPrefix(given, "http://"), "/")
 	if _, _, err := net.SplitHostPort(addr); err != nil || strings.Contains(addr, "/") {
-		return doc, usageErrorf("--metrics-addr %q: want host:port (serve's --metrics-listen)", addr)
+		return doc, usageErrorf("--metrics-addr %q: want host:port or http://host:port/ (serve's --metrics-listen)", given)
 	}
 	ctx, cancel := context.WithTimeout(c.Context, c.Duration("timeout"))
 	defer cancel()
@@ -491,8 +467,11 @@ func fetchStatusDoc(c *cli.Context, addr string) (service.StatusDoc, error) {
 	return doc, nil
 }
 
-// printStatus writes doc as lines of text: what a person reads.
+// printStatus writes doc as lines of text: what a person reads. Every
+// string from the server is termSafe: a request id or an error cannot
+// drive the terminal.
 func printStatus(c *cli.Context, d service.StatusDoc) {
+	q := termSafe
 	line := fmt.Sprintf("up %s; %d completed, %d failed", (time.Duration(d.UptimeSeconds) * time.Second).String(), d.Counters.Completed, d.Counters.Failed)
 	if d.Counters.Cancelled != nil && d.Counters.Retries != nil {
 		line += fmt.Sprintf(", %d cancelled, %d partition retries", *d.Counters.Cancelled, *d.Counters.Retries)
@@ -501,6 +480,9 @@ func printStatus(c *cli.Context, d service.StatusDoc) {
 	if u := d.Memory.ByUse; u != nil {
 		line += fmt.Sprintf(" (parameters %s, synthesis %s, synthesized partitions %s)", humanBytes(u.ParamsBytes), humanBytes(u.SynthesisBytes), humanBytes(u.AssignmentsBytes))
 	}
+	if d.Draining != nil && *d.Draining {
+		line += "; draining (stopping: no new work accepted)"
+	}
 	printf(c, "%s\n", line)
 	for _, g := range d.Devices {
 		job := "idle"
@@ -508,42 +490,42 @@ func printStatus(c *cli.Context, d service.StatusDoc) {
 		case g.State == "QUARANTINED":
 			job = "quarantined"
 		case g.CurrentJobID != "":
-			job = fmt.Sprintf("job %s (%s)", g.CurrentJobID, g.CurrentKind)
+			job = fmt.Sprintf("job %s (%s)", q(g.CurrentJobID), q(g.CurrentKind))
 		}
 		if g.BusyFraction != nil {
 			job += fmt.Sprintf(", busy %.0f%% of the last minute", 100**g.BusyFraction)
 		}
-		printf(c, "device %d: %s: %s\n", g.Ordinal, g.Name, job)
+		printf(c, "device %d: %s: %s\n", g.Ordinal, q(g.Name), job)
 	}
-	for _, q := range d.Queues {
+	for _, qu := range d.Queues {
 		var by []string
-		for _, p := range q.ByPriority {
+		for _, p := range qu.ByPriority {
 			if p.Pending+p.InProgress > 0 {
-				by = append(by, fmt.Sprintf("%s %d/%d", p.Priority, p.Pending, p.InProgress))
+				by = append(by, fmt.Sprintf("%s %d/%d", q(p.Priority), p.Pending, p.InProgress))
 			}
 		}
 		extra := ""
 		if len(by) > 0 {
 			extra = " (" + strings.Join(by, ", ") + ")"
 		}
-		printf(c, "queue %s: %d pending, %d in progress%s\n", q.Kind, q.Pending, q.InProgress, extra)
+		printf(c, "queue %s: %d pending, %d in progress%s\n", q(qu.Kind), qu.Pending, qu.InProgress, extra)
 	}
 	for _, s := range d.Params {
-		printf(c, "params %s: %s, %s, %d job(s) using it\n", s.CircuitID, strings.ToLower(s.Tier), humanBytes(s.Bytes), s.RefCount)
+		printf(c, "params %s: %s, %s, %d job(s) using it\n", q(s.CircuitID), q(strings.ToLower(s.Tier)), humanBytes(s.Bytes), s.RefCount)
 	}
 	for _, j := range d.Jobs {
-		line := fmt.Sprintf("job %s: %s %s %s, %d/%d partitions, %.1fs", j.JobID, j.Kind, j.Priority, j.State, j.PartitionsDone, j.PartitionsTotal, j.Stages.TotalSeconds)
+		line := fmt.Sprintf("job %s: %s %s %s, %d/%d partitions, %.1fs", q(j.JobID), q(j.Kind), q(j.Priority), q(j.State), j.PartitionsDone, j.PartitionsTotal, j.Stages.TotalSeconds)
 		if j.RequestID != "" {
-			line += ", request " + j.RequestID
+			line += ", request " + q(j.RequestID)
 		}
 		if len(j.Provers) > 0 {
-			line += ", on " + strings.Join(j.Provers, ", ")
+			line += ", on " + q(strings.Join(j.Provers, ", "))
 		}
 		if j.Retries > 0 {
 			line += fmt.Sprintf(", %d retries", j.Retries)
 		}
 		if j.Error != nil {
-			line += ": " + *j.Error
+			line += ": " + q(*j.Error)
 		}
 		printf(c, "%s\n", line)
 	}
@@ -568,7 +550,7 @@ func clientCancelAction(c *cli.Context) error {
 	if was {
 		state = "running"
 	}
-	printf(c, "cancelled job %s (was %s)\n", id, state)
+	printf(c, "cancelled job %s (was %s)\n", termSafe(id), state)
 	return nil
 }
 

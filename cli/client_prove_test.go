@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cuseal/cuseal/internal/testpost"
-	"github.com/cuseal/cuseal/internal/testprover"
-	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/testsupport/testpost"
+	"github.com/cuseal/cuseal/testsupport/testprover"
+	"github.com/cuseal/cuseal/testsupport/testupdate"
 )
 
 // stopServe stops p with SIGTERM and wants exit 0.
@@ -43,9 +43,9 @@ func TestClientProvePoSt(t *testing.T) {
 		v    *testpost.Vector
 		args []string
 	}{
-		{clientKindWinning, win, append([]string{"--proof-type", "StackedDrgWinning2KiBV1", "--miner", fmt.Sprintf("t0%d", win.Miner),
+		{circuitWinningPoSt, win, append([]string{"--proof-type", "StackedDrgWinning2KiBV1", "--miner", fmt.Sprintf("t0%d", win.Miner),
 			"--randomness", hex.EncodeToString(win.Randomness)}, postVanillaArgs(win)...)},
-		{clientKindWindow, w, []string{"--vanilla", vectorVanillaDir(t, w), "--partition", "0"}},
+		{circuitWindowPoSt, w, []string{"--vanilla", vectorVanillaDir(t, w), "--partition", "0"}},
 	} {
 		out := filepath.Join(t.TempDir(), "proof.bin")
 		code, _, stderr := runCLI(t, append([]string{"client", "prove", "--addr", p.addr, "--kind", tc.kind, "--out", out}, tc.args...)...)
@@ -63,7 +63,7 @@ func TestClientProvePoSt(t *testing.T) {
 	}
 	// The server refuses window vanilla proofs out of sector order, naming the field.
 	swapped := []string{"--vanilla", w.VanillaFiles[1], "--vanilla", w.VanillaFiles[0]}
-	args := append([]string{"client", "prove", "--addr", p.addr, "--kind", clientKindWindow, "--proof-type", "10", "--miner", fmt.Sprintf("t0%d", w.Miner),
+	args := append([]string{"client", "prove", "--addr", p.addr, "--kind", circuitWindowPoSt, "--proof-type", "10", "--miner", fmt.Sprintf("t0%d", w.Miner),
 		"--randomness", hex.EncodeToString(w.Randomness)}, swapped...)
 	if code, _, stderr := runCLI(t, args...); code != exitUsage {
 		t.Fatalf("swapped sectors: exit %d: %s", code, stderr)
@@ -73,7 +73,7 @@ func TestClientProvePoSt(t *testing.T) {
 	stopServe(t, p)
 }
 
-// TestClientProveSnap: `cuseal client prove --kind snap` sends the 2 KiB
+// TestClientProveSnap: `cuseal client prove --kind snap` (the alias of update) sends the 2 KiB
 // update vector's partition proofs and commitments (CIDs, sent as raw 32
 // bytes) to `cuseal serve` over a unix socket (testprover.BackendAnyRS); the
 // proof passes `update verify`.
@@ -84,7 +84,7 @@ func TestClientProveSnap(t *testing.T) {
 	p := startServe(t, "--listen", "unix://"+sock, "--params-dir", params, "--backend", testprover.BackendAnyRS(t))
 	comms := []string{"--comm-r-old", v.OldSealed.String(), "--comm-r-new", v.NewSealed.String(), "--comm-d-new", hex.EncodeToString(v.CommDNew[:])}
 	out := filepath.Join(t.TempDir(), "proof.bin")
-	args := append([]string{"client", "prove", "--addr", p.addr, "--kind", clientKindSnap, "--sector-size", "2KiB", "--out", out}, comms...)
+	args := append([]string{"client", "prove", "--addr", p.addr, "--kind", "snap", "--sector-size", "2KiB", "--out", out}, comms...)
 	for _, f := range v.VanillaFiles {
 		args = append(args, "--vanilla", f)
 	}
@@ -109,15 +109,17 @@ func TestClientProveUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"unknown kind", []string{"--kind", "seal"}, `--kind "seal": want porep, winning-post, window-post or snap`},
+		{"unknown kind", []string{"--kind", "seal"}, `--kind "seal": want porep, winning-post, window-post or update`},
 		{"porep without c1", nil, "--c1: required for --kind porep"},
-		{"flag of another kind", []string{"--kind", clientKindWinning, "--partition", "1"}, "--partition: not read by --kind winning-post"},
-		{"c1 for post", []string{"--kind", clientKindWindow, "--c1", "x.json"}, "--c1: not read by --kind window-post"},
-		{"post without vanilla", []string{"--kind", clientKindWinning, "--proof-type", "0", "--randomness", strings.Repeat("00", 32)}, "--vanilla: no vanilla proof files"},
-		{"dir of the other kind", []string{"--kind", clientKindWinning, "--vanilla", dir}, "--kind winning-post wants WinningPoSt"},
-		{"partition beyond the dir", []string{"--kind", clientKindWindow, "--vanilla", dir, "--partition", "1"}, "--partition 1: --vanilla " + dir + " holds 2 sector(s), 1 partition(s)"},
-		{"randomness not the dir's", []string{"--kind", clientKindWindow, "--vanilla", dir, "--randomness", strings.Repeat("00", 32)}, "vanilla.json has randomness"},
-		{"snap without commitments", []string{"--kind", clientKindSnap, "--sector-size", "2KiB", "--vanilla", dir}, "--comm-r-old: required for --kind snap"},
+		{"flag of another kind", []string{"--kind", circuitWinningPoSt, "--partition", "1"}, "--partition: not read by --kind winning-post"},
+		{"c1 for post", []string{"--kind", circuitWindowPoSt, "--c1", "x.json"}, "--c1: not read by --kind window-post"},
+		{"post without vanilla", []string{"--kind", circuitWinningPoSt, "--proof-type", "0", "--randomness", strings.Repeat("00", 32)}, "--vanilla: no vanilla proof files"},
+		{"dir of the other kind", []string{"--kind", circuitWinningPoSt, "--vanilla", dir}, "--kind winning-post wants WinningPoSt"},
+		{"partition beyond the dir", []string{"--kind", circuitWindowPoSt, "--vanilla", dir, "--partition", "1"}, "--partition 1: --vanilla " + dir + " holds 2 sector(s), 1 partition(s)"},
+		{"randomness not the dir's", []string{"--kind", circuitWindowPoSt, "--vanilla", dir, "--randomness", strings.Repeat("00", 32)}, "vanilla.json has randomness"},
+		{"update without commitments", []string{"--kind", circuitUpdate, "--sector-size", "2KiB", "--vanilla", dir}, "--comm-r-old: required for --kind update"},
+		{"snap (update's alias) reads update's flags", []string{"--kind", "snap", "--c1", "x.json"}, "--c1: not read by --kind snap"},
+		{"--circuit is --kind", []string{"--circuit", "seal"}, `--kind "seal": want porep`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, append([]string{"client", "prove", "--addr", addr}, tc.args...)...)

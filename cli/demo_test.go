@@ -12,10 +12,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cuseal/cuseal/internal/testenv"
-	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/seal"
+	"github.com/cuseal/cuseal/testsupport/testenv"
+	"github.com/cuseal/cuseal/testsupport/testparams"
 )
 
 // The embedded sample is the bundled file and fills a 2 KiB sector exactly (unpadded).

@@ -15,10 +15,10 @@ import (
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 
-	"github.com/cuseal/cuseal/internal/testparams"
-	"github.com/cuseal/cuseal/internal/testprover"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/testsupport/testparams"
+	"github.com/cuseal/cuseal/testsupport/testprover"
 )
 
 var (

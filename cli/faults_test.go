@@ -12,9 +12,9 @@ import (
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 
-	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/testsupport/testparams"
 )
 
 // TestParamsDirFaults (issue 15, faults 1–3): parameter directories a user can end up with,

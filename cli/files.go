@@ -237,3 +237,48 @@ func readC1Input(c *cli.Context, forProving bool) (*c1Input, error) {
 	}
 	return in, nil
 }
+
+// vanillaPaths are the vanilla proofs a command was given: --vanilla's values, then the
+// arguments after the last flag, in order. dir is set when they are one directory (of
+// partition-K.bin files, or what post vanilla writes), which the caller reads its way.
+func vanillaPaths(c *cli.Context) (paths []string, dir string) {
+	paths = append(c.StringSlice("vanilla"), c.Args().Slice()...)
+	if len(paths) == 1 {
+		if fi, err := os.Stat(paths[0]); err == nil && fi.IsDir() {
+			return paths, paths[0]
+		}
+	}
+	return paths, ""
+}
+
+// partitionFiles are dir's partition-K.bin files (update vanilla's) for K = 0 … n−1, or,
+// for n < 0, up to the first one missing (partition-0.bin always, so that its absence is
+// named when read).
+func partitionFiles(dir string, n int) []string {
+	var out []string
+	for k := 0; k < n || n < 0; k++ {
+		p := filepath.Join(dir, partitionProofFile(k))
+		if n < 0 && k > 0 {
+			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+				break
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// readVanillaFiles reads vanilla proof files, in order: the one reader of --vanilla files
+// (post, update prove, client prove, bench). A file that cannot be read is an input error
+// naming it.
+func readVanillaFiles(paths []string) ([][]byte, error) {
+	out := make([][]byte, len(paths))
+	for i, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, inputError(fmt.Errorf("--vanilla: %w", fileError(err)))
+		}
+		out[i] = b
+	}
+	return out, nil
+}

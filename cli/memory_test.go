@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cuseal/cuseal/internal/hostmem"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -63,9 +64,9 @@ func TestProveMemoryPreflight(t *testing.T) {
 	c1 := filepath.Join(sealedSample(t), FileC1)
 	fake := filepath.Join(t.TempDir(), "meminfo")
 	write(t, fake, "MemTotal:       4000000 kB\nMemAvailable:   1000000 kB\n")
-	old := memInfoPath
-	memInfoPath = fake
-	defer func() { memInfoPath = old }()
+	oldM, oldC := hostmem.MemInfoPath, hostmem.CgroupPaths
+	hostmem.MemInfoPath, hostmem.CgroupPaths = fake, nil
+	defer func() { hostmem.MemInfoPath, hostmem.CgroupPaths = oldM, oldC }()
 	dir := fakeParamsDir(t)
 	out := filepath.Join(t.TempDir(), "proof")
 	for _, args := range [][]string{

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -50,7 +49,7 @@ func paramsGenerateCommand() *cli.Command {
 			"FIL_PROOFS_PARAMETER_CACHE points) unless --force.\n\n" + notForProduction,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB, 8MiB, ...); required unless --srs"},
-			circuitFlag(false),
+			circuitFlag(),
 			&cli.BoolFlag{Name: "srs", Usage: "write an INSECURE SnarkPack SRS (" + aggregate.SRSFileName + ") instead of Groth16 parameters"},
 			&cli.IntFlag{Name: "srs-size", Usage: "with --srs: the most proofs it can aggregate (a power of two)", Value: defaultSRSSize},
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (created if missing)", Required: true},
@@ -232,53 +231,13 @@ func parseParamsSeed(s string) ([32]byte, error) {
 	return seed, nil
 }
 
-// memInfoPath is where the available memory is read from (a variable for tests).
-var memInfoPath = "/proc/meminfo"
-
-// memAvailable returns MemAvailable from memInfoPath in bytes, or false where it cannot be
-// read (not Linux).
-func memAvailable() (uint64, bool) {
-	b, err := os.ReadFile(memInfoPath)
-	if err != nil {
-		return 0, false
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) >= 2 && f[0] == "MemAvailable:" {
-			kb, err := strconv.ParseUint(f[1], 10, 64)
-			if err != nil {
-				return 0, false
-			}
-			return kb << 10, true
-		}
-	}
-	return 0, false
-}
-
-// checkSetupMemory refuses (exit 2) a setup of a circuit of the given
-// number of constraints whose estimated peak memory
-// (paramfile.EstimateSetupMemory) exceeds the available memory (memoryLimit): a 32 GiB PoRep setup needs
-// ~115 GB and otherwise ends in the kernel's OOM killer after minutes of work.
-func checkSetupMemory(sectorSize uint64, constraints int) error {
-	avail, what, ok := memoryLimit()
-	if !ok {
-		return nil
-	}
-	need := paramfile.EstimateSetupMemory(constraints)
-	if need <= avail {
-		return nil
-	}
-	return usageErrorf("--sector-size %s: generating its test parameters needs about %s of memory (%.1fM constraints), but only %s is available (%s); pass --force to try anyway",
-		stacked.SizeLabel(sectorSize), humanBytes(need), float64(constraints)/1e6, humanBytes(avail), what)
-}
-
 // testCircuitFor resolves --circuit and --sector-size into the circuit
 // test parameters are generated for and its (estimated) constraint count:
 // PoRep StackedDrg<size>V1_1, WinningPoSt StackedDrgWinning<size>V1,
 // WindowPoSt StackedDrgWindow<size>V1_1 (the proofs Lotus and Curio use) or
 // the update proof StackedDrg<size>V1.
 func testCircuitFor(circuit, sectorSize string) (paramfile.TestCircuit, int, error) {
-	spec, err := lookupCircuit(circuit, false)
+	spec, err := lookupCircuit("circuit", circuit)
 	if err != nil {
 		return paramfile.TestCircuit{}, 0, err
 	}
@@ -364,73 +323,4 @@ func sameDir(a, b string) bool {
 		return filepath.Clean(p)
 	}
 	return norm(a) == norm(b)
-}
-
-// cgroupMemMaxPath is the cgroup v2 memory limit of this process's group (a variable for tests).
-var cgroupMemMaxPath = "/sys/fs/cgroup/memory.max"
-
-// memoryLimit returns the memory a new allocation can count on: the least of MemAvailable,
-// the address-space limit (RLIMIT_AS: ulimit -v, prlimit --as; mapped files count against
-// it) and the cgroup v2 memory limit, with the name of the one that binds; false when none
-// can be read.
-func memoryLimit() (uint64, string, bool) {
-	limit, what, ok := uint64(0), "", false
-	take := func(v uint64, name string) {
-		if !ok || v < limit {
-			limit, what, ok = v, name, true
-		}
-	}
-	if avail, found := memAvailable(); found {
-		take(avail, "MemAvailable in "+memInfoPath)
-	}
-	if as, found := addressSpaceLimit(); found {
-		take(as, "the address-space limit (RLIMIT_AS: ulimit -v / prlimit --as)")
-	}
-	if b, err := os.ReadFile(cgroupMemMaxPath); err == nil {
-		if v, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil {
-			take(v, "the cgroup memory limit ("+cgroupMemMaxPath+")")
-		}
-	}
-	return limit, what, ok
-}
-
-// checkProveMemory refuses (exit 2) a commit2 or bench prove whose estimated peak memory
-// (porep.EstimateCommit2Memory) exceeds memoryLimit, naming the estimate, the limit and the
-// knobs that lower it: such a run otherwise dies after minutes with "runtime: out of memory"
-// and a goroutine dump, or from the OOM killer.
-func checkProveMemory(c *cli.Context, cfg *stacked.SectorConfig, backend, paramsPath string) error {
-	var size uint64
-	if st, err := os.Stat(paramsPath); err == nil {
-		size = uint64(st.Size())
-	}
-	inFlight := c.Int("partitions-in-flight")
-	preload := c.Bool("preload-params")
-	if backend == porep.BackendAuto {
-		backend = porep.AutoPreference() // the backend auto tries first in this build
-	}
-	est, err := porep.EstimateCommit2Memory(cfg, backend, inFlight, preload, size)
-	if err != nil {
-		return internalError(err)
-	}
-	return checkMemoryEstimate(cfg.Name, backend, est, inFlight, preload)
-}
-
-// checkMemoryEstimate refuses (exit 2) to prove name when its estimated
-// memory need exceeds the available memory, naming the knobs that lower it.
-func checkMemoryEstimate(name, backend string, est porep.Commit2Memory, inFlight int, preload bool) error {
-	limit, what, ok := memoryLimit()
-	if !ok || est.Total <= limit {
-		return nil
-	}
-	var knobs []string
-	if inFlight > 1 {
-		knobs = append(knobs, fmt.Sprintf("--partitions-in-flight 1 (now %d, %s each)", inFlight, humanBytes(est.PerPartition)))
-	}
-	if preload {
-		knobs = append(knobs, "drop --preload-params")
-	}
-	knobs = append(knobs, "free memory or raise the limit", "pass --force to try anyway")
-	return usageErrorf("proving %s needs about %s of memory (.params %s mapped, %d partition(s) in flight at %s, %s backend work %s), but only %s is available (%s); %s",
-		name, humanBytes(est.Total), humanBytes(est.Params), est.InFlight, humanBytes(est.PerPartition), backend, humanBytes(est.Backend),
-		humanBytes(limit), what, strings.Join(knobs, ", or "))
 }

@@ -14,13 +14,14 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
-	"github.com/cuseal/cuseal/internal/testenv"
-	"github.com/cuseal/cuseal/internal/testpost"
+	"github.com/cuseal/cuseal/internal/hostmem"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/testsupport/testenv"
+	"github.com/cuseal/cuseal/testsupport/testpost"
 )
 
 // tinyParamsFiles writes test parameters for x·y = z (z public) to dir and returns the
@@ -213,9 +214,9 @@ func TestParamsGenerateChecksMemory(t *testing.T) {
 	if err := os.WriteFile(fake, []byte("MemTotal:       24684084 kB\nMemAvailable:   17204396 kB\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	old := memInfoPath
-	memInfoPath = fake
-	defer func() { memInfoPath = old }()
+	oldM, oldC := hostmem.MemInfoPath, hostmem.CgroupPaths
+	hostmem.MemInfoPath, hostmem.CgroupPaths = fake, nil
+	defer func() { hostmem.MemInfoPath, hostmem.CgroupPaths = oldM, oldC }()
 
 	out := filepath.Join(t.TempDir(), "new", "params")
 	code, _, stderr := runCLI(t, "params", "generate", "--sector-size", "32GiB", "--out", out)
@@ -231,8 +232,8 @@ func TestParamsGenerateChecksMemory(t *testing.T) {
 	if _, err := os.Stat(filepath.Dir(out)); !os.IsNotExist(err) {
 		t.Fatalf("--out parent exists after the refusal: %v", err)
 	}
-	if avail, ok := memAvailable(); !ok || avail != 17204396<<10 {
-		t.Fatalf("memAvailable = %d, %v", avail, ok)
+	if avail, ok := hostmem.Available(); !ok || avail != 17204396<<10 {
+		t.Fatalf("hostmem.Available = %d, %v", avail, ok)
 	}
 }
 
@@ -327,9 +328,9 @@ func TestParamsGeneratePoSt(t *testing.T) {
 		}
 		wantOneLineError(t, stderr, "refusing to overwrite")
 	}
-	code, _, stderr := runCLI(t, "params", "generate", "--circuit", "snap", "--sector-size", "2KiB", "--out", t.TempDir())
+	code, _, stderr := runCLI(t, "params", "generate", "--circuit", "seal", "--sector-size", "2KiB", "--out", t.TempDir())
 	if code != exitUsage {
-		t.Fatalf("--circuit snap: exit %d: %s", code, stderr)
+		t.Fatalf("--circuit seal: exit %d: %s", code, stderr)
 	}
-	wantOneLineError(t, stderr, `--circuit "snap"`)
+	wantOneLineError(t, stderr, `--circuit "seal": want porep, winning-post, window-post or update`)
 }

@@ -7,14 +7,12 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
-	"github.com/ipfs/go-cid"
 	"github.com/urfave/cli/v2"
 
 	commcid "github.com/filecoin-project/go-fil-commcid"
@@ -32,7 +30,7 @@ func postCommand() *cli.Command {
 	common := func(extra ...cli.Flag) []cli.Flag {
 		return append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "vanilla", Usage: "vanilla proof `FILE` (GenerateSingleVanillaProof bytes), one per sector; repeat the flag or list more files as arguments after the last flag"},
-			&cli.StringFlag{Name: "randomness", Usage: "PoSt randomness: 64 hex digits (byte 31 ≤ 0x3f, as Lotus masks it)", Required: true},
+			randomnessFlag(),
 			&cli.StringFlag{Name: "proof-type", Usage: "registered PoSt proof: its go-state-types number (0-4 winning, 10-14 window) or name (StackedDrgWindow32GiBV1_1)", Required: true},
 			minerFlag(),
 			paramsDirFlag(),
@@ -40,15 +38,12 @@ func postCommand() *cli.Command {
 		}, extra...)
 	}
 	prove := func(extra ...cli.Flag) []cli.Flag {
-		return common(append([]cli.Flag{
-			&cli.StringFlag{Name: "out", Usage: "write the proof to `FILE` (default: hex on stdout)"},
-			&cli.BoolFlag{Name: "hex", Usage: "write the proof file as hex instead of raw bytes"},
-			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
-			&cli.StringFlag{Name: "backend", Usage: backendUsage(), Value: porep.BackendAuto},
+		return common(append(append(proofOutFlags(),
+			backendFlag(),
 			noGPUFlag(),
 			synthWorkersFlag(),
 			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object"},
-		}, extra...)...)
+		), extra...)...)
 	}
 	return &cli.Command{
 		Name:  "post",
@@ -100,52 +95,6 @@ func postCommand() *cli.Command {
 	}
 }
 
-// postProofType parses --proof-type (number or name) and checks its kind.
-func postProofType(s string, kind post.Kind) (*post.Config, error) {
-	var cfg post.Config
-	var err error
-	if n, perr := strconv.ParseInt(s, 10, 64); perr == nil {
-		cfg, err = post.ConfigFor(abi.RegisteredPoStProof(n))
-	} else {
-		err = fmt.Errorf("unknown registered PoSt proof name")
-		for _, c := range post.Configs() {
-			if strings.EqualFold(c.Name, s) || strings.EqualFold(c.APIName, s) {
-				cfg, err = c, nil
-			}
-		}
-	}
-	if err != nil {
-		return nil, usageErrorf("--proof-type %q: %v (want 0-4: StackedDrgWinning<size>V1, or 10-14: StackedDrgWindow<size>V1_1)", s, err)
-	}
-	if kind >= 0 && cfg.Kind != kind {
-		return nil, usageErrorf("--proof-type %q: %s is a %sPoSt proof, this command proves %sPoSt", s, cfg.Name, cfg.Kind, kind)
-	}
-	return &cfg, nil
-}
-
-// postRandomnessFlag reads --randomness: 64 hex digits.
-func postRandomnessFlag(s string) (abi.PoStRandomness, error) {
-	b, err := hex.DecodeString(strings.TrimPrefix(strings.TrimSpace(s), "0x"))
-	if err != nil || len(b) != 32 {
-		return nil, usageErrorf("--randomness %q: want 64 hex digits (32 bytes)", s)
-	}
-	return b, nil
-}
-
-// readVanillaFiles reads the --vanilla files and the arguments, in order.
-func readVanillaFiles(c *cli.Context) ([]string, [][]byte, error) {
-	paths := append(c.StringSlice("vanilla"), c.Args().Slice()...)
-	out := make([][]byte, len(paths))
-	for i, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return nil, nil, inputError(fmt.Errorf("--vanilla: %w", fileError(err)))
-		}
-		out[i] = b
-	}
-	return paths, out, nil
-}
-
 // postInputs are the flags every post subcommand reads.
 type postInputs struct {
 	cfg     *post.Config
@@ -161,7 +110,7 @@ func readPostInputs(c *cli.Context, kind post.Kind) (*postInputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	rnd, err := postRandomnessFlag(c.String("randomness"))
+	rnd, err := postRandomness(c.String("randomness"))
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +118,8 @@ func readPostInputs(c *cli.Context, kind post.Kind) (*postInputs, error) {
 	if err != nil {
 		return nil, inputError(err)
 	}
-	paths, vanilla, err := readVanillaFiles(c)
+	paths, _ := vanillaPaths(c)
+	vanilla, err := readVanillaFiles(paths)
 	if err != nil {
 		return nil, err
 	}
@@ -181,64 +131,6 @@ func readPostInputs(c *cli.Context, kind post.Kind) (*postInputs, error) {
 func checkAscendingSectors(in *postInputs) error {
 	if i, err := porep.WindowPoStSectorOrder(in.vanilla); err != nil {
 		return usageErrorf("--vanilla %s (after %s): %v", in.paths[i], in.paths[i-1], err)
-	}
-	return nil
-}
-
-// runProve is the shared body of the proving commands (post winning|window,
-// update prove) around their Go API call: it checks --synth-workers,
-// --backend and --out, then the parameter files (checkParams), runs prove
-// under Ctrl-C handling with the backend, workers, context and warning
-// options, and writes the proof to --out (hex on stdout when outPath is "").
-// cmd names the command in the interrupted message.
-func runProve(c *cli.Context, cmd string, checkParams func() error, prove func(context.Context, ...porep.Option) ([]byte, error)) (pf []byte, outPath string, err error) {
-	if w := c.Int("synth-workers"); w < 0 {
-		return nil, "", usageErrorf("--synth-workers %d: must be at least 0", w)
-	}
-	backend, err := backendName(c)
-	if err != nil {
-		return nil, "", err
-	}
-	if outPath, err = checkOutFlag(c); err != nil {
-		return nil, "", err
-	}
-	if err := checkParams(); err != nil {
-		return nil, "", err
-	}
-	ctx, stop := interruptible(c)
-	defer stop()
-	pf, err = prove(ctx, porep.WithBackend(backend), porep.WithSynthesisWorkers(c.Int("synth-workers")), porep.WithContext(ctx), warningsOption(c))
-	if err != nil {
-		if interruptedBySignal(c, ctx) {
-			return nil, "", interruptedProof(ctx, cmd, outPath)
-		}
-		return nil, "", classifyPorepError(err)
-	}
-	return pf, outPath, writeProofOut(outPath, pf, c.Bool("hex"))
-}
-
-// checkPoStParams names a missing parameter file before any work.
-func checkPoStParams(cfg *post.Config, dir string, needParams bool) error {
-	pp, vp, _ := cfg.ParameterPaths(dir)
-	return checkCircuitParams(cfg.Name, strings.ToLower(cfg.Kind.String())+"-post", cfg.SectorSize, dir, pp, vp, needParams)
-}
-
-// checkCircuitParams names a missing parameter file of the proof name (its
-// .vk, and its .params when needParams) before any work, with the params
-// generate command that writes test parameters for it.
-func checkCircuitParams(name, circuit string, sectorSize uint64, dir, paramsPath, vkPath string, needParams bool) error {
-	need := []string{vkPath}
-	if needParams {
-		need = append(need, paramsPath)
-	}
-	for _, p := range need {
-		if _, err := os.Stat(p); err != nil {
-			if os.IsNotExist(err) {
-				return usageErrorf("--params-dir: no parameters for %s: %s missing; generate test parameters with: cuseal params generate --circuit %s --sector-size %s --out %s",
-					name, p, circuit, stacked.SizeLabel(sectorSize), dir)
-			}
-			return inputError(fmt.Errorf("--params-dir: %w", fileError(err)))
-		}
 	}
 	return nil
 }
@@ -273,7 +165,7 @@ func postProveAction(c *cli.Context, kind post.Kind) error {
 		}
 	}
 	partitions := 1
-	pf, outPath, err := runProve(c, "post "+strings.ToLower(kind.String()), func() error { return checkPoStParams(in.cfg, in.dir, true) },
+	pf, outPath, err := runProve(c, "post "+strings.ToLower(kind.String()), func() error { return checkParamsPresent(in.dir, postParams(in.cfg), true) },
 		func(ctx context.Context, opts ...porep.Option) ([]byte, error) {
 			opts = append(append(opts, porep.WithParamsDir(in.dir), porep.WithLogger(slog.Default())), productionOptions(c)...)
 			switch {
@@ -306,15 +198,8 @@ func postProveAction(c *cli.Context, kind post.Kind) error {
 	if partition >= 0 {
 		out.Partition = &partition
 	}
-	if c.Bool("json") {
-		return writeJSON(c, out)
-	}
-	if outPath == "" {
-		printf(c, "%s\n", out.Proof)
-		return nil
-	}
-	printf(c, "proof: %s (%d bytes, %s, %d sector(s), %.3fs)\n", outPath, len(pf), in.cfg.Name, out.Sectors, out.Seconds)
-	return nil
+	return reportProof(c, out, outPath, out.Proof,
+		fmt.Sprintf("proof: %s (%d bytes, %s, %d sector(s), %.3fs)", outPath, len(pf), in.cfg.Name, out.Sectors, out.Seconds))
 }
 
 // postSectors builds the challenged sectors from --sector NUMBER=COMM_R, or
@@ -358,47 +243,6 @@ func postSectors(c *cli.Context, in *postInputs) ([]proof.SectorInfo, error) {
 	return out, nil
 }
 
-// sealedCID reads a comm_r given as 64 hex digits or as its sealed CID.
-func sealedCID(s string) (cid.Cid, error) {
-	return commitmentCID(s, commcid.ReplicaCommitmentV1ToCID, commcid.CIDToReplicaCommitmentV1, "a sealed CID (bagboea4b5abc…)")
-}
-
-// unsealedCID reads a comm_d given as 64 hex digits or as its unsealed CID.
-func unsealedCID(s string) (cid.Cid, error) {
-	return commitmentCID(s, commcid.DataCommitmentV1ToCID, commcid.CIDToDataCommitmentV1, "an unsealed CID (baga6ea4seaq…)")
-}
-
-// commitmentCID reads a commitment given as 64 hex digits (made a CID by toCID) or as a
-// CID (checked by fromCID: codec and hash; a CID of another kind is named against want).
-func commitmentCID(s string, toCID func([]byte) (cid.Cid, error), fromCID func(cid.Cid) ([]byte, error), want string) (cid.Cid, error) {
-	if b, err := hex.DecodeString(strings.TrimPrefix(s, "0x")); err == nil {
-		if len(b) != 32 {
-			return cid.Undef, fmt.Errorf("%d bytes, want 32", len(b))
-		}
-		return toCID(b)
-	}
-	k, err := cid.Decode(s)
-	if err != nil {
-		return cid.Undef, fmt.Errorf("neither 64 hex digits nor a CID: %v", err)
-	}
-	if _, err := fromCID(k); err != nil {
-		return cid.Undef, fmt.Errorf("%v: %s, want %s", err, cidKind(k), want)
-	}
-	return k, nil
-}
-
-// cidKind names what a commitment CID is: sealed (comm_r), unsealed (comm_d) or its codec.
-func cidKind(k cid.Cid) string {
-	if _, err := commcid.CIDToReplicaCommitmentV1(k); err == nil {
-		return "a sealed CID (comm_r)"
-	}
-	if _, err := commcid.CIDToDataCommitmentV1(k); err == nil {
-		return "an unsealed CID (comm_d)"
-	}
-	p := k.Prefix()
-	return fmt.Sprintf("a CID of codec 0x%x, multihash 0x%x", p.Codec, p.MhType)
-}
-
 // postVerifyOutput is what `cuseal post verify --json` prints.
 type postVerifyOutput struct {
 	RegisteredProof string  `json:"registered_proof"`
@@ -423,7 +267,7 @@ func postVerifyAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := checkPoStParams(in.cfg, in.dir, false); err != nil {
+	if err := checkParamsPresent(in.dir, postParams(in.cfg), false); err != nil {
 		return err
 	}
 	proofs := []proof.PoStProof{{PoStProof: in.cfg.Proof, ProofBytes: pf}}
@@ -438,15 +282,5 @@ func postVerifyAction(c *cli.Context) error {
 		return classifyPorepError(err)
 	}
 	out := postVerifyOutput{RegisteredProof: in.cfg.Name, Valid: ok, Sectors: len(sectors), Partitions: partitions, Seconds: time.Since(start).Seconds()}
-	if c.Bool("json") {
-		if err := writeJSON(c, out); err != nil {
-			return internalError(err)
-		}
-	} else if ok {
-		printf(c, "valid: %s proof of %d sector(s), %d partition(s) (%.3fs)\n", out.RegisteredProof, out.Sectors, out.Partitions, out.Seconds)
-	}
-	if !ok {
-		return errInvalidProof
-	}
-	return nil
+	return reportVerdict(c, out, ok, fmt.Sprintf("valid: %s proof of %d sector(s), %d partition(s) (%.3fs)", out.RegisteredProof, out.Sectors, out.Partitions, out.Seconds))
 }

@@ -13,9 +13,9 @@ import (
 
 	commcid "github.com/filecoin-project/go-fil-commcid"
 
-	"github.com/cuseal/cuseal/internal/testpost"
-	"github.com/cuseal/cuseal/internal/testprover"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/testsupport/testpost"
+	"github.com/cuseal/cuseal/testsupport/testprover"
 )
 
 // postVanillaArgs are --vanilla flags for v's vanilla proofs.

@@ -34,9 +34,9 @@ func postVanillaCommand() *cli.Command {
 			"per sector and vanilla.json (proof type, miner, randomness, sector numbers, comm_r), which\n" +
 			"bench synth|prove --vanilla DIR read; cuseal post winning|window prove the .bin files.",
 		Flags: []cli.Flag{
-			circuitFlag(true),
+			circuitFlag(postCircuits...),
 			&cli.StringSliceFlag{Name: "sector-dir", Usage: "sealed sector `DIR` (cuseal seal --out); repeat per sector", Required: true},
-			&cli.StringFlag{Name: "randomness", Usage: "PoSt randomness: 64 hex digits (byte 31 ≤ 0x3f, as Lotus masks it)", Required: true},
+			randomnessFlag(),
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (created if missing)", Required: true},
 			&cli.BoolFlag{Name: "force", Usage: "replace the vanilla proofs of an existing --out DIR"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
@@ -58,11 +58,11 @@ type postVanillaOutput struct {
 
 func postVanillaAction(c *cli.Context) error {
 	start := time.Now()
-	spec, err := lookupCircuit(c.String("circuit"), true)
+	spec, err := lookupCircuit("circuit", c.String("circuit"), postCircuits...)
 	if err != nil {
 		return err
 	}
-	rnd, err := postRandomnessFlag(c.String("randomness"))
+	rnd, err := postRandomness(c.String("randomness"))
 	if err != nil {
 		return err
 	}

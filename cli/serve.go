@@ -31,20 +31,21 @@ func serveCommand() *cli.Command {
 		Name:  "serve",
 		Usage: "run the proving engine as a cuzk.v1 gRPC server (Curio's [Cuzk] Address points at --listen)",
 		Description: "Serves cuzk.v1.ProvingEngine (Curio's proving-daemon protocol) until SIGTERM or SIGINT,\n" +
-			"then stops accepting work, lets running jobs finish within --drain-timeout, cancels the\n" +
-			"rest and exits 0. Every flag can also be set in the --config TOML file, under its name\n" +
+			"then stops accepting work, lets the jobs already submitted finish within --drain-timeout\n" +
+			"(queued ones keep starting as provers free up), cancels what is unfinished then and exits 0. Every flag can also be set in the --config TOML file, under its name\n" +
 			"with '_' for '-' (params_dir = \"...\"); a flag given on the command line wins.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config", Usage: "read settings from the TOML `FILE` (keys: flag names with _ for -)"},
 			&cli.StringFlag{Name: "listen", Usage: "serve gRPC on `ADDR`: unix:///path (mode 0600; 0660 with --socket-group) or host:port", Value: service.DefaultListen()},
-			&cli.StringFlag{Name: "socket-group", Usage: "let the members of `GROUP` (name or gid) connect to the unix socket too: mode 0660, that group (e.g. Curio's, when it runs as another user); serve's user must be in it"},
-			&cli.StringFlag{Name: "metrics-listen", Usage: "serve HTTP on host:port `ADDR`: the status page (/), /status (JSON) and /metrics (Prometheus) (default: off)"},
+			&cli.StringFlag{Name: "socket-group", Usage: "let the members of `GROUP` (a name, or a gid taken as it is) connect to the unix socket too: mode 0660, that group (e.g. Curio's, when it runs as another user); serve's user must be in it"},
+			&cli.StringFlag{Name: "metrics-listen", Usage: "serve HTTP on host:port `ADDR`, a loopback address unless --insecure-metrics-listen: the status page (/), /status (JSON) and /metrics (Prometheus), without authentication (default: off)"},
+			&cli.BoolFlag{Name: "insecure-metrics-listen", Usage: "allow --metrics-listen on a non-loopback address (anyone who reaches it sees the status page, job and request ids)"},
 			&cli.StringFlag{Name: "tls-cert", Usage: "serve gRPC over TLS with the certificate in PEM `FILE` (with --tls-key)"},
 			&cli.StringFlag{Name: "tls-key", Usage: "private key of --tls-cert, PEM `FILE`"},
 			&cli.StringFlag{Name: "tls-client-ca", Usage: "require client certificates signed by the CA in PEM `FILE` (mTLS)"},
 			&cli.BoolFlag{Name: "insecure-listen", Usage: "allow plain gRPC on a non-loopback TCP address (anyone who reaches it can submit work)"},
 			&cli.StringFlag{Name: "max-message", Usage: "largest gRPC message each way, `SIZE` (a 32GiB C1 is ~50MB)", Value: "256MiB"},
-			&cli.DurationFlag{Name: "drain-timeout", Usage: "on SIGTERM/SIGINT, how long running jobs may take to finish before they are cancelled", Value: 5 * time.Minute},
+			&cli.DurationFlag{Name: "drain-timeout", Usage: "on SIGTERM/SIGINT, how long the submitted jobs (running, and queued ones, which still start) may take before the unfinished are cancelled", Value: 5 * time.Minute},
 			paramsDirFlag(),
 			requireProductionFlag(),
 			&cli.StringFlag{Name: "backend", Usage: backendUsage(), Value: porep.BackendAuto},
@@ -202,6 +203,9 @@ func serveAction(c *cli.Context) error {
 	defer lis.Close()
 	var mlis net.Listener
 	if a := c.String("metrics-listen"); a != "" {
+		if err := service.CheckMetricsListen(a, c.Bool("insecure-metrics-listen")); err != nil {
+			return inputError(err)
+		}
 		if mlis, err = net.Listen("tcp", a); err != nil {
 			return inputError(fmt.Errorf("--metrics-listen %s: %w", a, err))
 		}
@@ -247,7 +251,7 @@ func serveAction(c *cli.Context) error {
 	case err := <-served:
 		return internalError(fmt.Errorf("serving on %s: %w", listening, err))
 	case s := <-sigs:
-		fmt.Fprintf(c.App.ErrWriter, "cuseal serve: %s: draining (running jobs have %s; a second signal stops at once)\n", s, drain)
+		fmt.Fprintf(c.App.ErrWriter, "cuseal serve: %s: draining (the submitted jobs have %s to finish, queued ones still start; a second signal stops at once)\n", s, drain)
 	}
 	signal.Stop(sigs)
 	signal.Reset(os.Interrupt, syscall.SIGTERM)

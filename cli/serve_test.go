@@ -346,6 +346,8 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"serve", "--listen", sock, "--tls-cert", filepath.Join(dir, "missing.pem")}, "--tls-cert and --tls-key go together"},
 		{[]string{"serve", "--listen", sock, "--socket-group", "no-such-group-cuseal"}, "--socket-group no-such-group-cuseal"},
 		{[]string{"serve", "--listen", "127.0.0.1:0", "--socket-group", "0"}, "--socket-group 0: applies to a unix socket"},
+		{[]string{"serve", "--listen", sock, "--metrics-listen", "0.0.0.0:0"}, "--metrics-listen 0.0.0.0:0: not a loopback address"},
+		{[]string{"serve", "--listen", sock, "--metrics-listen", "9821"}, "--metrics-listen \"9821\": want host:port"},
 		{[]string{"client", "status", "--addr", sock, "--metrics-addr", "http://127.0.0.1:1/status"}, "--metrics-addr"},
 		{[]string{"client", "cancel", "--addr", sock}, "JOB_ID"},
 		{[]string{"client", "prove", "--addr", sock, "--c1", filepath.Join(dir, "missing.json")}, "--c1"},
@@ -413,9 +415,12 @@ func TestClientCommands(t *testing.T) {
 			t.Errorf("device %d: from /status %+v, over gRPC %+v", i, d, w)
 		}
 	}
-	code, out, stderr = runCLI(t, "client", "status", "--metrics-addr", httpAddr)
-	if code != 0 || !strings.Contains(out, "job "+sub.JobId+": TEST_DOUBLE NORMAL RUNNING, 0/1 partitions") || !strings.Contains(out, "busy ") {
-		t.Fatalf("client status --metrics-addr: exit %d\n%s%s", code, out, stderr)
+	// host:port, or the URL serve prints.
+	for _, a := range []string{httpAddr, "http://" + httpAddr + "/", "http://" + httpAddr} {
+		code, out, stderr = runCLI(t, "client", "status", "--metrics-addr", a)
+		if code != 0 || !strings.Contains(out, "job "+sub.JobId+": TEST_DOUBLE NORMAL RUNNING, 0/1 partitions") || !strings.Contains(out, "busy ") {
+			t.Fatalf("client status --metrics-addr %s: exit %d\n%s%s", a, code, out, stderr)
+		}
 	}
 	code, out, stderr = runCLI(t, "client", "metrics", "--addr", p.addr)
 	if code != 0 || !strings.Contains(out, "cuseal_rpc_requests_total") {

@@ -7,13 +7,13 @@ import (
 	"os"
 	"testing"
 
-	"github.com/cuseal/cuseal/internal/testprover"
+	"github.com/cuseal/cuseal/testsupport/testprover"
 )
 
 // TestMain keeps the tests' parameter digests out of the user's cache directory. With
 // CUSEAL_TEST_AS_CUSEAL=1 the test binary is the cuseal command instead (its arguments are
 // cuseal's), for tests that need a separate process (serve: signals, kill -9); it knows the
-// reference prover doubles (--backend reference, reference-any-rs: internal/testprover).
+// reference prover doubles (--backend reference, reference-any-rs: testsupport/testprover).
 func TestMain(m *testing.M) {
 	if os.Getenv("CUSEAL_TEST_AS_CUSEAL") == "1" {
 		if err := testprover.RegisterMain(); err != nil {

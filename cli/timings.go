@@ -18,3 +18,9 @@ func printTimings(w io.Writer, rows []phaseTiming) {
 		fmt.Fprintf(w, "%-*s  %10.3f\n", width, r.Phase, r.Seconds)
 	}
 }
+
+// phaseTiming is one row of the timing table.
+type phaseTiming struct {
+	Phase   string  `json:"phase"`
+	Seconds float64 `json:"seconds"`
+}

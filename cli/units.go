@@ -112,3 +112,11 @@ func humanBytes(n uint64) string {
 	}
 	return fmt.Sprintf("%dB", n)
 }
+
+// countOf is "1 file", "4 files".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

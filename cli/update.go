@@ -7,20 +7,13 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
-	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
-	"github.com/ipfs/go-cid"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/groth16"
-	"github.com/cuseal/cuseal/porep/stacked"
 	"github.com/cuseal/cuseal/porep/update"
 )
 
@@ -36,16 +29,15 @@ func init() {
 // updateCommonFlags are the flags update prove and verify share: the proof
 // type and the three commitments.
 func updateCommonFlags(extra ...cli.Flag) []cli.Flag {
-	return append([]cli.Flag{
+	flags := append([]cli.Flag{
 		&cli.StringFlag{Name: "proof-type", Usage: "registered update proof: its go-state-types number (0-4) or name (StackedDrg32GiBV1); or give --sector-size"},
 		&cli.StringFlag{Name: "sector-size", Usage: "sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB): its update proof StackedDrg<size>V1"},
-		&cli.StringFlag{Name: "comm-r-old", Usage: "the sector key's comm_r: sealed CID (bagboea4b5abc…) or 64 hex digits", Required: true},
-		&cli.StringFlag{Name: "comm-r-new", Usage: "the updated sector's comm_r: sealed CID or 64 hex digits", Required: true},
-		&cli.StringFlag{Name: "comm-d-new", Usage: "the new data's comm_d: unsealed CID (baga6ea4seaq…) or 64 hex digits", Required: true},
+	}, commitmentFlags(true, "")...)
+	return append(append(flags,
 		paramsDirFlag(),
 		requireProductionFlag(),
 		&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object"},
-	}, extra...)
+	), extra...)
 }
 
 func updateProveCommand() *cli.Command {
@@ -59,15 +51,12 @@ func updateProveCommand() *cli.Command {
 			"(repeated, or files as arguments), or --vanilla DIR holding partition-0.bin, partition-1.bin, ...\n" +
 			"Each is parsed strictly and checked against the commitments before any proving; a defect\n" +
 			"exits 2 naming the partition, field and byte offset, and nothing is written.",
-		Flags: updateCommonFlags(
+		Flags: updateCommonFlags(append(proofOutFlags(),
 			&cli.StringSliceFlag{Name: "vanilla", Usage: "vanilla partition proof `FILE`, one per partition in order, or one `DIR` of partition-K.bin files"},
-			&cli.StringFlag{Name: "out", Usage: "write the proof to `FILE` (default: hex on stdout)"},
-			&cli.BoolFlag{Name: "hex", Usage: "write the proof file as hex instead of raw bytes"},
-			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
-			&cli.StringFlag{Name: "backend", Usage: backendUsage(), Value: porep.BackendAuto},
+			backendFlag(),
 			noGPUFlag(),
 			synthWorkersFlag(),
-		),
+		)...),
 		Action: updateProveAction,
 	}
 }
@@ -83,56 +72,11 @@ func updateVerifyCommand() *cli.Command {
 	}
 }
 
-// updateProofType reads --proof-type (number or name) or --sector-size.
-func updateProofType(c *cli.Context) (*update.Config, error) {
-	pt, size := c.String("proof-type"), c.String("sector-size")
-	switch {
-	case pt != "" && size != "":
-		cfg, err := updateProofTypeFlag(pt)
-		if err != nil {
-			return nil, err
-		}
-		if want, err := updateConfigForSize(size); err != nil || want.Proof != cfg.Proof {
-			return nil, usageErrorf("--sector-size %s does not match --proof-type %s (%s sectors)", size, pt, stacked.SizeLabel(cfg.SectorSize))
-		}
-		return cfg, nil
-	case pt != "":
-		return updateProofTypeFlag(pt)
-	case size != "":
-		cfg, err := updateConfigForSize(size)
-		if err != nil {
-			return nil, err
-		}
-		return &cfg, nil
-	}
-	return nil, usageErrorf("give --proof-type or --sector-size")
-}
-
-// updateProofTypeFlag parses --proof-type: a go-state-types number or name.
-func updateProofTypeFlag(s string) (*update.Config, error) {
-	var cfg update.Config
-	var err error
-	if n, perr := strconv.ParseInt(s, 10, 64); perr == nil {
-		cfg, err = update.ConfigFor(abi.RegisteredUpdateProof(n))
-	} else {
-		err = fmt.Errorf("unknown registered update proof name")
-		for _, c := range update.Configs() {
-			if strings.EqualFold(c.Name, s) {
-				cfg, err = c, nil
-			}
-		}
-	}
-	if err != nil {
-		return nil, usageErrorf("--proof-type %q: %v (want 0-4 or StackedDrg<size>V1)", s, err)
-	}
-	return &cfg, nil
-}
-
 // updateInputs are the flags update prove and verify read.
 type updateInputs struct {
-	cfg                            *update.Config
-	oldSealed, newSealed, unsealed cid.Cid
-	dir                            string
+	cfg *update.Config
+	updateCommitments
+	dir string
 }
 
 func readUpdateInputs(c *cli.Context) (*updateInputs, error) {
@@ -140,65 +84,36 @@ func readUpdateInputs(c *cli.Context) (*updateInputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &updateInputs{cfg: cfg, dir: c.String("params-dir")}
-	for _, f := range []struct {
-		name  string
-		dst   *cid.Cid
-		parse func(string) (cid.Cid, error)
-	}{{"comm-r-old", &in.oldSealed, sealedCID}, {"comm-r-new", &in.newSealed, sealedCID}, {"comm-d-new", &in.unsealed, unsealedCID}} {
-		if *f.dst, err = f.parse(c.String(f.name)); err != nil {
-			return nil, usageErrorf("--%s %s: %v", f.name, c.String(f.name), err)
-		}
+	comms, err := readUpdateCommitments(c, nil)
+	if err != nil {
+		return nil, err
 	}
-	return in, nil
+	return &updateInputs{cfg: cfg, updateCommitments: comms, dir: c.String("params-dir")}, nil
 }
 
 // readUpdateVanilla reads the vanilla partition proofs: --vanilla files and
 // arguments in order, or one directory of partition-K.bin files
 // (K = 0…Partitions−1).
-func readUpdateVanilla(c *cli.Context, cfg *update.Config) ([]string, [][]byte, error) {
-	paths := append(c.StringSlice("vanilla"), c.Args().Slice()...)
-	if len(paths) == 1 {
-		if fi, err := os.Stat(paths[0]); err == nil && fi.IsDir() {
-			dir := paths[0]
-			paths = paths[:0]
-			for k := 0; k < cfg.Partitions; k++ {
-				paths = append(paths, filepath.Join(dir, partitionProofFile(k)))
-			}
-		}
+func readUpdateVanilla(c *cli.Context, cfg *update.Config) ([][]byte, error) {
+	paths, dir := vanillaPaths(c)
+	if dir != "" {
+		paths = partitionFiles(dir, cfg.Partitions)
 	}
 	if len(paths) == 0 {
-		return nil, nil, usageErrorf("--vanilla: no vanilla partition proofs (%s has %d partition(s): give one file per partition, or a directory)", cfg.Name, cfg.Partitions)
+		return nil, usageErrorf("--vanilla: no vanilla partition proofs (%s has %d partition(s): give one file per partition, or a directory)", cfg.Name, cfg.Partitions)
 	}
 	if len(paths) != cfg.Partitions {
-		return nil, nil, usageErrorf("--vanilla: %s has %s; got %s (give one vanilla partition proof per partition, in order, or a directory)",
+		return nil, usageErrorf("--vanilla: %s has %s; got %s (give one vanilla partition proof per partition, in order, or a directory)",
 			cfg.Name, countOf(cfg.Partitions, "partition"), countOf(len(paths), "file"))
 	}
-	out := make([][]byte, len(paths))
-	for i, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return nil, nil, inputError(fmt.Errorf("--vanilla: %w", fileError(err)))
-		}
-		out[i] = b
-	}
-	return paths, out, nil
-}
-
-// checkUpdateParams names a missing parameter file before any work.
-func checkUpdateParams(cfg *update.Config, dir string, needParams bool) error {
-	pp, vp, _ := cfg.ParameterPaths(dir)
-	return checkCircuitParams(cfg.Name, circuitUpdate, cfg.SectorSize, dir, pp, vp, needParams)
+	return readVanillaFiles(paths)
 }
 
 // updateOptions are the porep options of --params-dir and
 // --require-production-params.
 func updateOptions(c *cli.Context, in *updateInputs) []porep.Option {
 	opts := []porep.Option{porep.WithParamsDir(in.dir), porep.WithContext(c.Context), porep.WithLogger(slog.Default()), warningsOption(c)}
-	if c.Bool("require-production-params") {
-		opts = append(opts, porep.WithRequireProductionParams())
-	}
-	return opts
+	return append(opts, productionOptions(c)...)
 }
 
 // updateOutput is what `cuseal update prove --json` prints.
@@ -216,11 +131,11 @@ func updateProveAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	_, vanilla, err := readUpdateVanilla(c, in.cfg)
+	vanilla, err := readUpdateVanilla(c, in.cfg)
 	if err != nil {
 		return err
 	}
-	pf, outPath, err := runProve(c, "update prove", func() error { return checkUpdateParams(in.cfg, in.dir, true) },
+	pf, outPath, err := runProve(c, "update prove", func() error { return checkParamsPresent(in.dir, updateParams(in.cfg), true) },
 		func(ctx context.Context, opts ...porep.Option) ([]byte, error) {
 			return porep.GenerateUpdateProofWithVanilla(in.cfg.Proof, in.oldSealed, in.newSealed, in.unsealed, vanilla, append(updateOptions(c, in), opts...)...)
 		})
@@ -228,15 +143,8 @@ func updateProveAction(c *cli.Context) error {
 		return err
 	}
 	out := updateOutput{UpdateProof: in.cfg.Name, Partitions: in.cfg.Partitions, Proof: hex.EncodeToString(pf), ProofFile: outPath, Seconds: time.Since(start).Seconds()}
-	if c.Bool("json") {
-		return writeJSON(c, out)
-	}
-	if outPath == "" {
-		printf(c, "%s\n", out.Proof)
-		return nil
-	}
-	printf(c, "proof: %s (%d bytes, %s, %d partition(s), %.3fs)\n", outPath, len(pf), in.cfg.Name, out.Partitions, out.Seconds)
-	return nil
+	return reportProof(c, out, outPath, out.Proof,
+		fmt.Sprintf("proof: %s (%d bytes, %s, %d partition(s), %.3fs)", outPath, len(pf), in.cfg.Name, out.Partitions, out.Seconds))
 }
 
 // updateVerifyOutput is what `cuseal update verify --json` prints.
@@ -257,7 +165,7 @@ func updateVerifyAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := checkUpdateParams(in.cfg, in.dir, false); err != nil {
+	if err := checkParamsPresent(in.dir, updateParams(in.cfg), false); err != nil {
 		return err
 	}
 	ok, err := porep.VerifyReplicaUpdate(proof.ReplicaUpdateInfo{UpdateProofType: in.cfg.Proof, OldSealedSectorCID: in.oldSealed,
@@ -266,23 +174,5 @@ func updateVerifyAction(c *cli.Context) error {
 		return classifyPorepError(err)
 	}
 	out := updateVerifyOutput{UpdateProof: in.cfg.Name, Valid: ok, Partitions: in.cfg.Partitions, Seconds: time.Since(start).Seconds()}
-	if c.Bool("json") {
-		if err := writeJSON(c, out); err != nil {
-			return internalError(err)
-		}
-	} else if ok {
-		printf(c, "valid: %s proof, %d partition(s) (%.3fs)\n", out.UpdateProof, out.Partitions, out.Seconds)
-	}
-	if !ok {
-		return errInvalidProof
-	}
-	return nil
-}
-
-// countOf is "1 file", "4 files".
-func countOf(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return reportVerdict(c, out, ok, fmt.Sprintf("valid: %s proof, %d partition(s) (%.3fs)", out.UpdateProof, out.Partitions, out.Seconds))
 }

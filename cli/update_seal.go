@@ -14,7 +14,6 @@ import (
 
 	"github.com/cuseal/cuseal/porep/seal"
 	"github.com/cuseal/cuseal/porep/stacked"
-	"github.com/cuseal/cuseal/porep/update"
 )
 
 // updateSubcommands are the sub-commands of `cuseal update`, in help order. A file that
@@ -36,21 +35,6 @@ func updateCommand() *cli.Command {
 		cmd.Subcommands = append(cmd.Subcommands, f())
 	}
 	return cmd
-}
-
-// updateConfigForSize parses a --sector-size value and returns the configuration of its
-// registered update proof (StackedDrg<size>V1).
-func updateConfigForSize(s string) (update.Config, error) {
-	size, err := parseSectorSize(s)
-	if err != nil {
-		return update.Config{}, inputError(err)
-	}
-	for _, c := range update.Configs() {
-		if c.SectorSize == size {
-			return c, nil
-		}
-	}
-	return update.Config{}, internalError(fmt.Errorf("--sector-size %s: no registered update proof for %d bytes", s, size))
 }
 
 func updateEncodeCommand() *cli.Command {

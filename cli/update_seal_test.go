@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/cuseal/cuseal/internal/goldentest"
 	"github.com/cuseal/cuseal/porep/seal"
+	"github.com/cuseal/cuseal/testsupport/goldentest"
 )
 
 // updateRefDir is porep/update's copy of the SnapDeals reference vector (rust-fil-proofs

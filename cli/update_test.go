@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cuseal/cuseal/internal/testenv"
-	"github.com/cuseal/cuseal/internal/testprover"
-	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep/update"
+	"github.com/cuseal/cuseal/testsupport/testenv"
+	"github.com/cuseal/cuseal/testsupport/testprover"
+	"github.com/cuseal/cuseal/testsupport/testupdate"
 )
 
 // TestUpdateProveBadInput: defective inputs of update prove and verify exit

@@ -56,7 +56,7 @@ func verifyAction(c *cli.Context) error {
 		return err
 	}
 	dir := c.String("params-dir")
-	if err := checkParamsPresent(dir, &in.cfg, false); err != nil {
+	if err := checkParamsPresent(dir, porepParams(&in.cfg), false); err != nil {
 		return err
 	}
 	readProof := readProofFile
@@ -96,17 +96,7 @@ func verifyAction(c *cli.Context) error {
 	}
 	out := verifyOutput{RegisteredProof: in.cfg.Name, Valid: ok, Partitions: in.cfg.Partitions, Seconds: time.Since(start).Seconds(),
 		Warnings: rec.warnings}
-	if jsonOut {
-		if err := writeJSON(c, out); err != nil {
-			return internalError(err)
-		}
-	} else if ok {
-		printf(c, "valid: %s proof of %d partition(s) (%.3fs)\n", out.RegisteredProof, out.Partitions, out.Seconds)
-	}
-	if !ok {
-		return errInvalidProof
-	}
-	return nil
+	return reportVerdict(c, out, ok, fmt.Sprintf("valid: %s proof of %d partition(s) (%.3fs)", out.RegisteredProof, out.Partitions, out.Seconds))
 }
 
 // readProofFile reads a proof file of partitions × 192 bytes, raw or hex (whitespace

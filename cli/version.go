@@ -76,17 +76,6 @@ func infoCommand() *cli.Command {
 	}
 }
 
-// noGPUFlag is lotus-bench's --no-gpu. BELLMAN_NO_GPU is read as bellperson reads it (any
-// value but "0" disables the GPU, see noGPU), not as a urfave/cli boolean.
-func noGPUFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "no-gpu", Usage: "never use a GPU (also: BELLMAN_NO_GPU set to anything but 0)"}
-}
-
-// noGPU reports whether --no-gpu or BELLMAN_NO_GPU forbids the GPU.
-func noGPU(c *cli.Context) bool {
-	return c.Bool("no-gpu") || porep.GPUDisabledByEnv()
-}
-
 func collectInfo(noGPU bool) buildInfo {
 	info := buildInfo{
 		Version:   version,

@@ -18,10 +18,14 @@ usage:
 
 --proof-type is go-state-types' abi.RegisteredPoStProof (13 =
 StackedDrgWindow32GiBV1_1, 10 = StackedDrgWindow2KiBV1_1); --randomness the
-32-byte chain randomness (byte 31 masked to 0x3f); COMM_R each sector's
-sealed commitment (32 bytes). It prints "proof=HEX" (192 bytes per
-partition), "verified=true" and "OK". --test-only-randomness-seed makes the
-proof reproducible: FOR TESTS ONLY, a real proof must be blinded with fresh
+32-byte chain randomness (a canonical field element: Lotus clears the top
+two bits of byte 31); COMM_R each sector's sealed commitment (32 bytes).
+Every input is checked before the library is loaded, each vanilla proof
+against its --sector (a vanilla proof starts with its sector's number and
+comm_r): a mistake is one "window_post.py: ..." line and exit status 2,
+before any proving. It prints "proof=HEX" (192 bytes per partition),
+"verified=true" and "OK". --test-only-randomness-seed makes the proof
+reproducible: FOR TESTS ONLY, a real proof must be blinded with fresh
 randomness (the default).
 """
 import argparse
@@ -29,6 +33,48 @@ import ctypes as C
 import sys
 
 import cuseal_porep as cp
+
+
+class InputError(Exception):
+    """A mistake in the command line or the files it names (exit status 2)."""
+
+
+def hex32(what, text):
+    """text as 32 bytes of hex, or InputError naming what."""
+    try:
+        b = bytes.fromhex(text)
+    except ValueError:
+        raise InputError("%s %r is not hex" % (what, text)) from None
+    if len(b) != 32:
+        raise InputError("%s is %d bytes, want 32" % (what, len(b)))
+    return b
+
+
+def read_sector(arg):
+    """(number, comm_r, vanilla proof) of one --sector NUMBER:COMM_R_HEX:VANILLA_FILE,
+    the vanilla proof checked against the number and comm_r: filecoin-ffi's
+    vanilla proof begins with the sector's number (u64, little-endian) and its
+    comm_r (32 bytes)."""
+    parts = arg.split(":", 2)
+    if len(parts) != 3:
+        raise InputError("--sector %s: want NUMBER:COMM_R_HEX:VANILLA_FILE" % arg)
+    number, comm_r, path = parts
+    try:
+        number = int(number)
+    except ValueError:
+        raise InputError("--sector %s: the sector number %r is not a number" % (arg, number)) from None
+    comm_r = hex32("--sector %s: comm_r" % arg, comm_r)
+    try:
+        with open(path, "rb") as f:
+            vanilla = f.read()
+    except OSError as e:
+        raise InputError("--sector %s: cannot read the vanilla proof: %s" % (arg, e)) from None
+    if len(vanilla) < 40:
+        raise InputError("--sector %s: %s is %d bytes, not a vanilla proof" % (arg, path, len(vanilla)))
+    got_number, got_comm_r = int.from_bytes(vanilla[:8], "little"), vanilla[8:40]
+    if got_number != number or got_comm_r != comm_r:
+        raise InputError("--sector %s: %s is the vanilla proof of sector %d with comm_r %s" % (arg, path, got_number, got_comm_r.hex()))
+    return number, comm_r, vanilla
 
 
 def main():
@@ -42,15 +88,17 @@ def main():
     ap.add_argument("--test-only-randomness-seed", help="FOR TESTS ONLY: 32 bytes, hex")
     a = ap.parse_args()
 
-    lib = cp.load(a.lib)
-    randomness = bytes.fromhex(a.randomness)
-    sectors = []
-    for s in a.sector:
-        number, comm_r, path = s.split(":", 2)
-        if len(bytes.fromhex(comm_r)) != 32:
-            ap.error("--sector %s: comm_r is not 32 bytes of hex" % s)
-        sectors.append((int(number), bytes.fromhex(comm_r), path))
-    sectors.sort()  # the prover wants ascending sector numbers, as the verifier lists them
+    # Every input first: a mistake costs no proving.
+    randomness = hex32("--randomness", a.randomness)
+    seed = hex32("--test-only-randomness-seed", a.test_only_randomness_seed) if a.test_only_randomness_seed else None
+    sectors = sorted(read_sector(s) for s in a.sector)  # the prover wants ascending sector numbers, as the verifier lists them
+    for (n0, _, _), (n1, _, _) in zip(sectors, sectors[1:]):
+        if n0 == n1:
+            raise InputError("--sector: sector %d is given twice" % n0)
+    try:
+        lib = cp.load(a.lib)
+    except OSError as e:
+        raise InputError("--lib %s: %s" % (a.lib, e)) from None
 
     # 1. The leaf challenges each sector's vanilla proof answers (what the
     #    storage machine's generate_single_vanilla_proof is given).
@@ -65,12 +113,8 @@ def main():
         print("challenges %d: %s" % (number, " ".join(str(c) for c in row)), file=sys.stderr)
 
     # 2. The SNARK over the vanilla proofs: every partition verified before it is returned.
-    seed = bytes.fromhex(a.test_only_randomness_seed) if a.test_only_randomness_seed else None
     opts = cp.options(lib, params_dir=a.params, test_only_randomness_seed=seed)
-    vanilla = []
-    for _, _, path in sectors:
-        with open(path, "rb") as f:
-            vanilla.append(f.read())
+    vanilla = [v for _, _, v in sectors]
     arr, keep = cp.bytes_array(vanilla)
     c = cp.Call(lib)
     proof = c.result(lib.cuseal_porep_generate_window_post_with_vanilla(a.proof_type, randomness, len(randomness), a.miner,
@@ -92,6 +136,9 @@ def main():
 if __name__ == "__main__":
     try:
         sys.exit(main())
+    except InputError as e:
+        print("window_post.py: %s" % e, file=sys.stderr)
+        sys.exit(2)
     except cp.Error as e:
         print("window_post.py: %s" % e, file=sys.stderr)
         sys.exit(e.status)

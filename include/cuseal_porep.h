@@ -20,16 +20,21 @@
  *  - Returns an int status: CUSEAL_POREP_OK (0) or one of the codes below,
  *    the classes of the cuseal CLI's exit codes. When the status is not OK
  *    and err_msg is not NULL, *err_msg receives a NUL-terminated one-line
- *    message (the Go API's error text, unchanged, or one naming the C
- *    argument, its index and field) that the caller frees with
- *    cuseal_porep_string_free; on OK, *err_msg is set to NULL.
+ *    message that the caller frees with cuseal_porep_string_free:
+ *    "libcuseal: CALL: " (CALL the function's name after cuseal_porep_),
+ *    then the Go API's error text unchanged, or a text naming the C
+ *    argument as this header names it, the index in an array and the
+ *    field. On OK, *err_msg is set to NULL.
  *  - Every buffer the library returns has exactly one free function:
  *    proofs (and aggregates) cuseal_porep_proof_free, strings (messages,
  *    JSON) cuseal_porep_string_free, uint64_t arrays
  *    cuseal_porep_u64_array_free, cancel handles cuseal_porep_cancel_free.
  *    All accept NULL. Never free them with free(): the library may use its
- *    own allocator. Outputs are set only on CUSEAL_POREP_OK (NULL and 0
- *    otherwise): never a partial output.
+ *    own allocator. Output pointers (the arguments named *_out, *_len,
+ *    challenges_stride) must not be NULL: a NULL one is bad input naming
+ *    it. Every output is set to NULL or 0 when the call starts and holds a
+ *    result only on CUSEAL_POREP_OK: after any other status all of them
+ *    are NULL and 0, never a partial output.
  *  - Caller memory is only read during the call and never retained.
  *  - Registered proofs are go-state-types' numbers (abi.RegisteredSealProof,
  *    abi.RegisteredPoStProof, abi.RegisteredUpdateProof,
@@ -46,13 +51,34 @@
  *    the static CUDA runtime, whose page-aligned TLS block glibc cannot
  *    place in a library dlopen'ed after start-up: link it (-lcuseal) or
  *    LD_PRELOAD it; the pure-Go variant may be dlopen'ed.
+ *  - fork(): the Go runtime does not survive fork() without exec(). In a
+ *    child forked after the library was loaded (Python multiprocessing's
+ *    "fork" start method, the default on Linux before Python 3.14) every
+ *    call returns CUSEAL_POREP_ERR_INTERNAL at once, naming fork(), with
+ *    its outputs NULL and 0, and cuseal_porep_cancel_new returns NULL
+ *    (options_init, abi_version and the free functions work). Load the
+ *    library in the child instead: multiprocessing's "spawn" or
+ *    "forkserver" start method with the library loaded in the worker, or
+ *    fork() followed by exec(). The library also exports libcuseal_go_*
+ *    symbols: the Go side behind each call, internal, never to be called.
+ *  - Environment: FIL_PROOFS_PARAMETER_CACHE (see params_dir) and
+ *    FIL_PROOFS_VERIFY_PRODUCTION_PARAMS (1/true/yes: only the official
+ *    parameter files are accepted) are read with getenv when each call
+ *    starts; do not change the environment while a call starts on another
+ *    thread (POSIX). BELLMAN_NO_GPU, CUDA_VISIBLE_DEVICES and
+ *    CUSEAL_CUDA_DEVICES are read only from the environment the process
+ *    started with (the Go runtime's copy, taken when the library is
+ *    loaded from the process's initial environment): set them before
+ *    starting the process.
  *  - ABI versioning: cuseal_porep_abi_version() returns the library's
  *    CUSEAL_POREP_ABI_VERSION. A library serves callers built against its
  *    own or any earlier version: versions only add functions and append
  *    fields to structs (cuseal_porep_options.struct_size tells the library
  *    which fields a caller has). Check
  *    cuseal_porep_abi_version() >= CUSEAL_POREP_ABI_VERSION before the
- *    first call.
+ *    first call. (A version 1 caller that compared with ==, as version
+ *    1's test program did, refuses this library: change the check to >=;
+ *    nothing else. docs/c-abi.md, "Versions".)
  *      1: seal_commit_phase2, verify_seal, generate_test_params, info,
  *         options, cancel handles.
  *      2: WindowPoSt / WinningPoSt (challenges, proving from vanilla
@@ -114,9 +140,15 @@ extern "C" {
 
 /* A cancel handle is passed to calls in cuseal_porep_options.cancel. Once
  * cuseal_porep_cancel_trigger is called (from any thread, at any time), the
- * calls using it stop at the next check inside synthesis or proving
- * (within seconds: the checks sit between gadgets and proving stages) and return
- * CUSEAL_POREP_ERR_CANCELLED; later calls with it return that at once.
+ * calls using it stop at the next check and return
+ * CUSEAL_POREP_ERR_CANCELLED; later calls with it return that at once. The
+ * checks sit between gadgets during synthesis and between proving stages
+ * (on the CPU backend: the H, L, A, B_G1 and B_G2 multi-scalar
+ * multiplications of each partition), not inside a stage: a cancellation
+ * takes effect when the stage running at the trigger ends — seconds for
+ * 2 KiB sectors (a 2 KiB SnapDeals proof on a busy 2-core CPU returned
+ * 32 s after the trigger), possibly minutes for a 32 GiB partition on the
+ * CPU backend.
  * Free it with cuseal_porep_cancel_free after every call using it has
  * returned. */
 typedef struct cuseal_porep_cancel cuseal_porep_cancel;
@@ -135,7 +167,8 @@ void cuseal_porep_cancel_free(cuseal_porep_cancel* c);
 #define CUSEAL_POREP_LOG_OFF 127
 
 /* level: one of CUSEAL_POREP_LOG_*; message: one formatted record
- * ("level=INFO msg=... key=value ..."), valid during the call only. */
+ * ("level=INFO msg=... key=value ...", no time: add your own), valid
+ * during the call only. */
 typedef void (*cuseal_porep_log_fn)(void* user, int32_t level, const char* message);
 
 typedef struct {
@@ -147,13 +180,21 @@ typedef struct {
 	 * (32 GiB: ~16 GiB each). */
 	uint32_t partitions_in_flight;
 	/* Directory of the Filecoin parameter files (.params/.vk); NULL or ""
-	 * = $FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters. */
+	 * = $FIL_PROOFS_PARAMETER_CACHE as the environment holds it when the
+	 * call starts (a setenv, or Python's os.environ[...] = ..., before the
+	 * call is seen), else /var/tmp/filecoin-proof-parameters. */
 	const char* params_dir;
 	/* "auto" (NULL or "": CUDA when built in and a device is found, else
-	 * CPU), "cpu" or "cuda" (libraries built with -tags cuda only). */
+	 * CPU), "cpu" or "cuda" (libraries built with -tags cuda only). Any
+	 * other name is bad input for every call that takes options, also
+	 * for those that do not prove (the verify calls use no backend). */
 	const char* backend;
 	/* Records at or above log_level go to log_fn, or to stderr when log_fn
-	 * is NULL; CUSEAL_POREP_LOG_OFF (the default) drops them all. */
+	 * is NULL (one line each, "time=... level=... msg=..."):
+	 * CUSEAL_POREP_LOG_OFF (the default) drops them all. A warning given
+	 * once per process (test parameters in use: "TEST parameters: ...")
+	 * during a call with logging off is logged by the next call with
+	 * logging on. */
 	int32_t log_level;
 	/* 1: decode the whole .params file up front (memory: its size). */
 	int32_t preload_params;
@@ -205,8 +246,13 @@ int cuseal_porep_seal_commit_phase2(CUSEAL_POREP_IN uint8_t* c1, size_t c1_len, 
  *                     8 = StackedDrg32GiBV1_1)
  *   comm_r, comm_d, ticket, seed: 32 bytes each (comm_r/comm_d as
  *                     filecoin-ffi passes them: the field elements' bytes)
+ *   proof, proof_len: seal_commit_phase2's output: 192 bytes per
+ *                     partition, or for NI-PoRep (registered proofs 15..19)
+ *                     the SnarkPack aggregate of the sector's partition
+ *                     proofs (14164 bytes for 13 partitions); another
+ *                     length is bad input saying which
  *   opts:             NULL for the defaults (params_dir, cancel and logging
- *                     are used; the rest is ignored) */
+ *                     are used, backend is checked; the rest is ignored) */
 int cuseal_porep_verify_seal(int64_t registered_proof, CUSEAL_POREP_IN uint8_t* comm_r,
                              CUSEAL_POREP_IN uint8_t* comm_d, uint64_t miner_id, uint64_t sector_number,
                              CUSEAL_POREP_IN uint8_t* ticket, CUSEAL_POREP_IN uint8_t* seed,
@@ -226,7 +272,9 @@ int cuseal_porep_verify_seal(int64_t registered_proof, CUSEAL_POREP_IN uint8_t* 
  *   opts:  NULL, or logging options; a cancel handle is checked before the
  *          setup starts only (the setup itself cannot be interrupted)
  *   *json_out: {"params", "vk", "meta", "stamp", "r1cs_digest", "reused",
- *          "constraints", "inputs", "aux"}; free with cuseal_porep_string_free.
+ *          "constraints", "inputs", "aux", "not_for_production" (always
+ *          true: these parameters are for tests)}; free with
+ *          cuseal_porep_string_free.
  * Matching parameters from the same seed are reused; parameters from
  * another seed or of unknown origin are never overwritten (bad input). */
 int cuseal_porep_generate_test_params(int64_t registered_proof, CUSEAL_POREP_IN char* dir,
@@ -272,8 +320,17 @@ typedef struct {
  * abi.RegisteredPoStProof: e.g. 0 = StackedDrgWinning2KiBV1,
  * 3 = StackedDrgWinning32GiBV1, 10 = StackedDrgWindow2KiBV1_1,
  * 13 = StackedDrgWindow32GiBV1_1), the chain's PoSt randomness
- * (randomness, randomness_len: 32 bytes, a canonical field element: byte
- * 31 at most 0x3f, as Lotus masks it) and the miner's actor ID. A vanilla
+ * (randomness, randomness_len: 32 bytes that must be a canonical
+ * BLS12-381 scalar, little-endian and below the field's modulus, as
+ * rust-fil-proofs requires (as_safe_commitment; filecoin-ffi passes the
+ * bytes through): Lotus ensures it by clearing the top two bits,
+ * randomness[31] &= 0x3f; any value below the modulus is accepted, another
+ * is bad input "... is not a canonical field element (mask byte 31 with
+ * 0x3f)") and the miner's actor ID (miner_id). rust-fil-proofs' PoSt
+ * circuits and leaf challenges do not include the miner: it selects the
+ * WinningPoSt sector (generate_winning_post_sector_challenge) and nothing
+ * else — the proving and verify calls accept it, as filecoin-ffi's do, but
+ * it changes neither a proof nor a verdict. A vanilla
  * proof is one sector's bytes exactly as filecoin-ffi's
  * generate_single_vanilla_proof returns them (bincode of FallbackPoSt's
  * vanilla proof; for 2 KiB sectors 5680 bytes for WindowPoSt, 36816 for
@@ -297,8 +354,10 @@ int cuseal_porep_generate_winning_post_sector_challenge(int64_t registered_proof
  * sector for WindowPoSt; for WinningPoSt only the first sector is
  * challenged, with 66.
  *   sector_ids, sector_ids_len: the sector numbers (at least one)
- *   *sector_ids_out, *sector_ids_out_len: the challenged sectors, in the
- *                     order given, each once
+ *   *sector_ids_out, *sector_ids_out_len: the challenged sectors in
+ *                     ascending order, each once, as filecoin-ffi returns
+ *                     them (rust-fil-proofs' BTreeMap; a sector given twice
+ *                     has the challenges of its last position)
  *   *challenges_out, *challenges_stride: challenges_out[i * stride + j] is
  *                     leaf challenge j of sector_ids_out[i]
  *                     (sector_ids_out_len × stride entries).
@@ -350,10 +409,16 @@ int cuseal_porep_generate_window_post_with_vanilla(int64_t registered_proof, CUS
  * (porep.GenerateSinglePartitionWindowPoStWithVanilla): one partition's
  * proof from the vanilla proofs of that partition's sectors (at most the
  * sectors per partition, ascending; fewer are padded).
- *   partition_index:  the partition's index in the whole WindowPoSt; with
- *                     test_only_randomness_seed the blinding is that of
- *                     this partition, so the bytes equal partition
- *                     partition_index of generate_window_post_with_vanilla's
+ *   partition_index:  the partition's index in the whole WindowPoSt. As in
+ *                     rust-fil-proofs it enters neither the public inputs
+ *                     nor the challenges (the vanilla proofs carry those),
+ *                     and, as in rust-fil-proofs and filecoin-ffi, it is
+ *                     not checked against a number of sectors: it only
+ *                     selects, with test_only_randomness_seed, this
+ *                     partition's blinding, so that the bytes equal
+ *                     partition partition_index of
+ *                     generate_window_post_with_vanilla's. At most 2^24
+ *                     (16777216); more is bad input
  *   *proof_out, *proof_len: 192 bytes (filecoin-ffi's PartitionSnarkProof),
  *                     verified before it is returned. */
 int cuseal_porep_generate_single_window_post_with_vanilla(int64_t registered_proof,
@@ -381,7 +446,8 @@ int cuseal_porep_merge_window_post_partition_proofs(int64_t registered_proof,
  * (porep.VerifyWinningPoSt). Returns CUSEAL_POREP_OK for a valid proof,
  * CUSEAL_POREP_INVALID for a well-formed proof that does not verify, an
  * error code otherwise (a proof of the wrong length or whose bytes are not
- * curve points, a window proof type, sectors not of the proof's size).
+ * curve points, a window proof type, not exactly one sector, a comm_r that
+ * is not a canonical field element, a missing .vk).
  *   sectors, sectors_len: the challenged sector (exactly one)
  *   proof, proof_len:     192 bytes
  *   opts:                 NULL for the defaults (params_dir — the .vk is

@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,11 +23,11 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
-	"github.com/cuseal/cuseal/internal/testenv"
-	"github.com/cuseal/cuseal/internal/testparams"
-	"github.com/cuseal/cuseal/internal/testsector"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/testsupport/testenv"
+	"github.com/cuseal/cuseal/testsupport/testparams"
+	"github.com/cuseal/cuseal/testsupport/testsector"
 )
 
 // The tests here use libcuseal the way its callers do: they build it with
@@ -283,8 +285,16 @@ func programArgs(s *sealed2K, params string) []string {
 // parseKV reads the KEY=VALUE lines a test program printed; it must end with "OK".
 func parseKV(t *testing.T, out []byte) map[string]string {
 	t.Helper()
-	kv := map[string]string{}
-	last := ""
+	kv, last := readKV(out)
+	if last != "OK" {
+		t.Fatalf("program output does not end with OK:\n%s", out)
+	}
+	return kv
+}
+
+// readKV reads the KEY=VALUE lines of out, and its last line.
+func readKV(out []byte) (kv map[string]string, last string) {
+	kv = map[string]string{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -293,10 +303,7 @@ func parseKV(t *testing.T, out []byte) map[string]string {
 			kv[k] = v
 		}
 	}
-	if last != "OK" {
-		t.Fatalf("program output does not end with OK:\n%s", out)
-	}
-	return kv
+	return kv, last
 }
 
 // goErr returns err's message, failing when there is no error.
@@ -314,9 +321,9 @@ func expectMessages(t *testing.T, kv map[string]string, s *sealed2K, params stri
 	t.Helper()
 	garbage := []byte(`{"registered_proof": `)
 	_, err := porep.SealCommitPhase2(garbage, testSector, testMiner)
-	want := map[string]string{"MSG_GARBAGE": goErr(t, "garbage C1", err)}
+	want := map[string]string{"MSG_GARBAGE": cmsg("seal_commit_phase2", goErr(t, "garbage C1", err))}
 	_, err = porep.SealCommitPhase2(s.c1, testSector+1, testMiner)
-	want["MSG_WRONG_SECTOR"] = goErr(t, "wrong sector", err)
+	want["MSG_WRONG_SECTOR"] = cmsg("seal_commit_phase2", goErr(t, "wrong sector", err))
 	info := func(pf []byte) proof.SealVerifyInfo {
 		sealed, _ := commcid.ReplicaCommitmentV1ToCID(s.commR)
 		unsealed, _ := commcid.DataCommitmentV1ToCID(s.commD)
@@ -326,16 +333,16 @@ func expectMessages(t *testing.T, kv map[string]string, s *sealed2K, params stri
 	}
 	if _, ok := kv["MSG_SHORT_PROOF"]; ok {
 		_, err = porep.VerifySeal(info(short), porep.WithParamsDir(params))
-		want["MSG_SHORT_PROOF"] = goErr(t, "short proof", err)
+		want["MSG_SHORT_PROOF"] = cmsg("verify_seal", goErr(t, "short proof", err))
 	}
 	if _, ok := kv["MSG_UNDECODABLE"]; ok {
 		bad := bytes.Clone(proofBytes)
 		bad[0] ^= 0x80
 		_, err = porep.VerifySeal(info(bad), porep.WithParamsDir(params))
-		want["MSG_UNDECODABLE"] = goErr(t, "undecodable proof", err)
+		want["MSG_UNDECODABLE"] = cmsg("verify_seal", goErr(t, "undecodable proof", err))
 	}
 	if _, ok := kv["MSG_INVALID"]; ok {
-		want["MSG_INVALID"] = "porep: the proof is invalid"
+		want["MSG_INVALID"] = cmsg("verify_seal", "porep: the proof is invalid")
 	}
 	for k, w := range want {
 		if got, ok := kv[k]; !ok || got != w {
@@ -380,7 +387,7 @@ func compileC(t *testing.T, lib string) string {
 func compileProgram(t *testing.T, lib, src, include string) string {
 	t.Helper()
 	cc := tool(t, "to compile the C test program", "cc", "gcc", "clang")
-	exe := filepath.Join(t.TempDir(), strings.TrimSuffix(src, ".c"))
+	exe := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(src), ".c"))
 	args := []string{"-std=c99", "-Wall", "-Wextra", "-Werror", "-O1", "-I", include,
 		"-o", exe, filepath.Join("testdata", src)}
 	if strings.HasSuffix(lib, ".so") {
@@ -444,15 +451,40 @@ func TestCArchive(t *testing.T) {
 	expectKinds(t, kv, kindsMessages(t, v, dir), cKindsKeys, v, false)
 }
 
-// TestCABIVersion1Caller compiles testdata/porep_test.c against the
-// version 1 header (testdata/v1) and runs its cheap checks on this
-// library: a caller built against version 1 — its calls, its options
-// struct and struct_size — keeps working.
+// TestCABIVersion1Caller compiles the version 1 C test program
+// (testdata/v1/porep_test.c, as it was before version 2) against the
+// version 1 header (testdata/v1/cuseal_porep.h) and runs its cheap checks
+// on this library: a caller built against version 1 — its calls, its
+// options struct and struct_size — keeps working, except that it compared
+// cuseal_porep_abi_version() with == (docs/c-abi.md, "Versions"): exactly
+// its two version checks fail, and every message it prints is this
+// library's.
 func TestCABIVersion1Caller(t *testing.T) {
 	lib := buildLib(t, "c-shared")
-	exe := compileProgram(t, lib, "porep_test.c", filepath.Join("testdata", "v1"))
+	exe := compileProgram(t, lib, filepath.Join("v1", "porep_test.c"), filepath.Join("testdata", "v1"))
 	s := seal2K(t)
-	kv := parseKV(t, run(t, exe, programArgs(s, "-")...))
+	cmd := exec.Command(exe, programArgs(s, "-")...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("version 1 program: %v (want exit status 1: its == version checks fail)\nstdout:\n%s\nstderr:\n%s", err, out, stderr.String())
+	}
+	var fails []string
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		if strings.HasPrefix(l, "FAIL ") {
+			fails = append(fails, l)
+		}
+	}
+	want := []string{
+		fmt.Sprintf("FAIL testdata/v1/porep_test.c:127: abi version %d", abiVersion),
+		fmt.Sprintf(`FAIL testdata/v1/porep_test.c:131: info json: {"abi_version":%d,`, abiVersion),
+	}
+	if len(fails) != len(want) || !strings.HasPrefix(fails[0], want[0]) || !strings.HasPrefix(fails[1], want[1]) {
+		t.Fatalf("version 1 program's failed checks:\n%s\nwant exactly its two == version checks:\n%s", strings.Join(fails, "\n"), strings.Join(want, "\n"))
+	}
+	kv, _ := readKV(out)
 	expectMessages(t, kv, s, "", nil, cShortProof)
 }
 

@@ -12,19 +12,22 @@ import "C"
 
 import (
 	"bytes"
+	"fmt"
 	"unsafe"
 
 	commcid "github.com/filecoin-project/go-fil-commcid"
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
+	"github.com/ipfs/go-cid"
 
+	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-// The conversions of the array and byte-string arguments of the PoSt,
-// SnapDeals and aggregation calls. Each copies what the caller passed into
-// Go memory (inputs are never retained) and names the argument, the index
-// and the field of what it refuses, as "libcuseal: CALL: ARG[i].FIELD ...".
+// The conversions of the calls' arguments. Each copies what the caller
+// passed into Go memory (inputs are never retained) and names the
+// argument (as the header does), the index and the field of what it
+// refuses, as "ARG[i].FIELD ..." (export puts "libcuseal: CALL: " in front).
 
 // maxInputBytes bounds one byte string a caller passes in, and maxInputItems
 // the entries of one array: larger lengths are a caller's mistake (an
@@ -38,67 +41,82 @@ const (
 // commitment.
 const randomnessLen = 32
 
-// byteString copies n bytes at p (argument name of call); NULL is allowed
-// only with n == 0, which gives an empty slice.
-func byteString(call, name string, p *C.uint8_t, n C.size_t) ([]byte, error) {
-	if uint64(n) > maxInputBytes {
-		return nil, badInputf("libcuseal: %s: %s_len %d is more than %d bytes", call, name, uint64(n), uint64(maxInputBytes))
+// byteString copies the n bytes at p (argument name, its length lenName);
+// NULL is allowed only with n == 0, which gives an empty slice.
+func byteString(name, lenName string, p *C.uint8_t, n C.size_t, max uint64) ([]byte, error) {
+	if uint64(n) > max {
+		return nil, badInputf("%s %d is more than %d bytes", lenName, uint64(n), max)
 	}
 	if n == 0 {
 		return []byte{}, nil
 	}
 	if p == nil {
-		return nil, badInputf("libcuseal: %s: %s is NULL with %s_len %d", call, name, name, uint64(n))
+		return nil, badInputf("%s is NULL with %s %d", name, lenName, uint64(n))
 	}
 	return bytes.Clone(unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n))), nil
 }
 
-// postRandomness copies the PoSt randomness argument, which must be 32
-// bytes (the Go API then checks that it is a canonical field element).
-func postRandomness(call string, p *C.uint8_t, n C.size_t) ([]byte, error) {
+// bytes32 copies a 32-byte argument, naming it when it is NULL.
+func bytes32(p *C.uint8_t, name string) ([32]byte, error) {
+	var out [32]byte
 	if p == nil {
-		return nil, badInputf("libcuseal: %s: randomness is NULL (want %d bytes)", call, randomnessLen)
+		return out, badInputf("%s is NULL (want %d bytes)", name, randomnessLen)
 	}
-	if n != randomnessLen {
-		return nil, badInputf("libcuseal: %s: randomness_len is %d, want %d (the PoSt randomness)", call, uint64(n), randomnessLen)
-	}
-	return byteString(call, "randomness", p, n)
+	copy(out[:], unsafe.Slice((*byte)(unsafe.Pointer(p)), randomnessLen))
+	return out, nil
 }
 
-// arrayLen checks an array argument: NULL only with count 0, and a count
-// below maxInputItems.
-func arrayLen(call, name string, isNull bool, n C.size_t) (int, error) {
+// postRandomness copies the PoSt randomness argument, which must be 32
+// bytes (the Go API then checks that it is a canonical field element).
+func postRandomness(p *C.uint8_t, n C.size_t) (abi.PoStRandomness, error) {
+	if n != randomnessLen && p != nil {
+		return nil, badInputf("randomness_len is %d, want %d (the PoSt randomness)", uint64(n), randomnessLen)
+	}
+	b, err := bytes32(p, "randomness")
+	return b[:], err
+}
+
+// arrayLen checks an array argument and its count (countName): NULL only
+// with count 0, and a count below maxInputItems.
+func arrayLen(name, countName string, isNull bool, n C.size_t) (int, error) {
 	if uint64(n) > maxInputItems {
-		return 0, badInputf("libcuseal: %s: %s_len %d is more than %d entries", call, name, uint64(n), maxInputItems)
+		return 0, badInputf("%s %d is more than %d entries", countName, uint64(n), maxInputItems)
 	}
 	if isNull && n != 0 {
-		return 0, badInputf("libcuseal: %s: %s is NULL with %s_len %d", call, name, name, uint64(n))
+		return 0, badInputf("%s is NULL with %s %d", name, countName, uint64(n))
 	}
 	return int(n), nil
 }
 
+// cArray is the caller's array p of n entries (countName its count) as a
+// slice of its C structs (nil when empty), checked by arrayLen.
+func cArray[T any](name, countName string, p *T, n C.size_t) ([]T, error) {
+	count, err := arrayLen(name, countName, p == nil, n)
+	if err != nil || count == 0 {
+		return nil, err
+	}
+	return unsafe.Slice(p, count), nil
+}
+
 // byteStrings copies an array of cuseal_porep_bytes: entry i is the
-// caller's arg[i]. An empty array gives an empty (non-nil) slice, which
+// caller's name[i]. An empty array gives an empty (non-nil) slice, which
 // the Go API refuses with its own message where it needs entries.
-func byteStrings(call, name string, p *C.cuseal_porep_bytes, n C.size_t) ([][]byte, error) {
-	count, err := arrayLen(call, name, p == nil, n)
+func byteStrings(name, countName string, p *C.cuseal_porep_bytes, n C.size_t) ([][]byte, error) {
+	in, err := cArray(name, countName, p, n)
 	if err != nil {
 		return nil, err
 	}
-	out := make([][]byte, count)
-	if count == 0 {
-		return out, nil
-	}
-	for i, e := range unsafe.Slice(p, count) {
+	out := make([][]byte, len(in))
+	for i, e := range in {
 		if uint64(e.len) > maxInputBytes {
-			return nil, badInputf("libcuseal: %s: %s[%d].len %d is more than %d bytes", call, name, i, uint64(e.len), uint64(maxInputBytes))
+			return nil, badInputf("%s[%d].len %d is more than %d bytes", name, i, uint64(e.len), uint64(maxInputBytes))
 		}
 		if e.len == 0 {
 			out[i] = []byte{}
 			continue
 		}
 		if e.ptr == nil {
-			return nil, badInputf("libcuseal: %s: %s[%d].ptr is NULL with len %d", call, name, i, uint64(e.len))
+			return nil, badInputf("%s[%d].ptr is NULL with len %d", name, i, uint64(e.len))
 		}
 		out[i] = bytes.Clone(unsafe.Slice((*byte)(unsafe.Pointer(e.ptr)), int(e.len)))
 	}
@@ -106,18 +124,31 @@ func byteStrings(call, name string, p *C.cuseal_porep_bytes, n C.size_t) ([][]by
 }
 
 // sectorNumbers copies an array of uint64 sector numbers.
-func sectorNumbers(call, name string, p *C.uint64_t, n C.size_t) ([]abi.SectorNumber, error) {
-	count, err := arrayLen(call, name, p == nil, n)
+func sectorNumbers(name, countName string, p *C.uint64_t, n C.size_t) ([]abi.SectorNumber, error) {
+	in, err := cArray(name, countName, p, n)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]abi.SectorNumber, count)
-	if count > 0 {
-		for i, v := range unsafe.Slice(p, count) {
-			out[i] = abi.SectorNumber(v)
-		}
+	out := make([]abi.SectorNumber, len(in))
+	for i, v := range in {
+		out[i] = abi.SectorNumber(v)
 	}
 	return out, nil
+}
+
+// commitment is a 32-byte commitment as the CID the Go API takes
+// (go-fil-commcid: sealed for a comm_r, unsealed for a comm_d), naming
+// the argument or field.
+func commitment(name string, b []byte, sealed bool) (cid.Cid, error) {
+	toCID := commcid.DataCommitmentV1ToCID
+	if sealed {
+		toCID = commcid.ReplicaCommitmentV1ToCID
+	}
+	c, err := toCID(b)
+	if err != nil {
+		return cid.Undef, badInputf("%s: %w", name, err)
+	}
+	return c, nil
 }
 
 // postSectors converts the challenged sectors of a PoSt verification into
@@ -125,8 +156,8 @@ func sectorNumbers(call, name string, p *C.uint64_t, n C.size_t) ([]abi.SectorNu
 // filecoin-ffi's PublicReplicaInfo carries none): each gets the V1_1 seal
 // proof of the PoSt proof's sector size, which is all the Go API reads of
 // it (an unknown PoSt proof leaves it 0, and the Go API names the proof).
-func postSectors(call string, p abi.RegisteredPoStProof, sectors *C.cuseal_porep_sector_info, n C.size_t) ([]proof.SectorInfo, error) {
-	count, err := arrayLen(call, "sectors", sectors == nil, n)
+func postSectors(p abi.RegisteredPoStProof, sectors *C.cuseal_porep_sector_info, n C.size_t) ([]proof.SectorInfo, error) {
+	in, err := cArray("sectors", "sectors_len", sectors, n)
 	if err != nil {
 		return nil, err
 	}
@@ -134,45 +165,39 @@ func postSectors(call string, p abi.RegisteredPoStProof, sectors *C.cuseal_porep
 	if size, err := p.SectorSize(); err == nil {
 		seal, _ = stacked.SealProofV1_1(uint64(size))
 	}
-	out := make([]proof.SectorInfo, count)
-	if count == 0 {
-		return out, nil
-	}
-	for i, s := range unsafe.Slice(sectors, count) {
-		commR := C.GoBytes(unsafe.Pointer(&s.comm_r[0]), randomnessLen)
-		sealed, err := commcid.ReplicaCommitmentV1ToCID(commR)
+	out := make([]proof.SectorInfo, len(in))
+	for i, s := range in {
+		sealed, err := commitment(fmt.Sprintf("sectors[%d].comm_r", i), C.GoBytes(unsafe.Pointer(&s.comm_r[0]), randomnessLen), true)
 		if err != nil {
-			return nil, badInputf("libcuseal: %s: sectors[%d].comm_r: %w", call, i, err)
+			return nil, err
 		}
 		out[i] = proof.SectorInfo{SealProof: seal, SectorNumber: abi.SectorNumber(s.sector_number), SealedCID: sealed}
 	}
 	return out, nil
 }
 
-// aggregationInputs converts the per-sector inputs of an aggregate into
-// go-state-types' AggregateSealVerifyInfo (commitments as CIDs).
-func aggregationInputs(call string, p *C.cuseal_porep_aggregation_input, n C.size_t) ([]proof.AggregateSealVerifyInfo, error) {
-	count, err := arrayLen(call, "inputs", p == nil, n)
+// aggregationInputs converts the per-sector inputs of an aggregate
+// (argument inputs, its count countName) into go-state-types'
+// AggregateSealVerifyInfo (commitments as CIDs).
+func aggregationInputs(countName string, p *C.cuseal_porep_aggregation_input, n C.size_t) ([]proof.AggregateSealVerifyInfo, error) {
+	in, err := cArray("inputs", countName, p, n)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]proof.AggregateSealVerifyInfo, count)
-	if count == 0 {
-		return out, nil
-	}
-	for i, in := range unsafe.Slice(p, count) {
-		sealed, err := commcid.ReplicaCommitmentV1ToCID(C.GoBytes(unsafe.Pointer(&in.comm_r[0]), randomnessLen))
+	out := make([]proof.AggregateSealVerifyInfo, len(in))
+	for i, e := range in {
+		sealed, err := commitment(fmt.Sprintf("inputs[%d].comm_r", i), C.GoBytes(unsafe.Pointer(&e.comm_r[0]), randomnessLen), true)
 		if err != nil {
-			return nil, badInputf("libcuseal: %s: inputs[%d].comm_r: %w", call, i, err)
+			return nil, err
 		}
-		unsealed, err := commcid.DataCommitmentV1ToCID(C.GoBytes(unsafe.Pointer(&in.comm_d[0]), randomnessLen))
+		unsealed, err := commitment(fmt.Sprintf("inputs[%d].comm_d", i), C.GoBytes(unsafe.Pointer(&e.comm_d[0]), randomnessLen), false)
 		if err != nil {
-			return nil, badInputf("libcuseal: %s: inputs[%d].comm_d: %w", call, i, err)
+			return nil, err
 		}
 		out[i] = proof.AggregateSealVerifyInfo{
-			Number:                abi.SectorNumber(in.sector_number),
-			Randomness:            C.GoBytes(unsafe.Pointer(&in.ticket[0]), randomnessLen),
-			InteractiveRandomness: C.GoBytes(unsafe.Pointer(&in.seed[0]), randomnessLen),
+			Number:                abi.SectorNumber(e.sector_number),
+			Randomness:            C.GoBytes(unsafe.Pointer(&e.ticket[0]), randomnessLen),
+			InteractiveRandomness: C.GoBytes(unsafe.Pointer(&e.seed[0]), randomnessLen),
 			SealedCID:             sealed,
 			UnsealedCID:           unsealed,
 		}
@@ -180,14 +205,31 @@ func aggregationInputs(call string, p *C.cuseal_porep_aggregation_input, n C.siz
 	return out, nil
 }
 
-// proofOutputs checks the two output pointers of a call that returns
-// bytes (naming them) and clears them, so that they hold NULL and 0 unless
-// the call succeeds.
-func proofOutputs(call, name string, out **C.uint8_t, n *C.size_t) error {
-	if out == nil || n == nil {
-		return badInputf("libcuseal: %s: %s_out or %s_len is NULL", call, name, name)
+// sealProofArg checks the registered seal proof first: the Go API reports
+// an unknown one as a plain error, which the C ABI owes the caller as bad
+// input naming the argument.
+func sealProofArg(registeredProof C.int64_t) (abi.RegisteredSealProof, *stacked.SectorConfig, error) {
+	p := abi.RegisteredSealProof(registeredProof)
+	cfg, err := stacked.ConfigFor(p)
+	if err != nil {
+		return p, nil, badInputf("registered_proof %d: %w", int64(registeredProof), err)
 	}
-	*out, *n = nil, 0
+	return p, &cfg, nil
+}
+
+// sealProofs checks each C2 output of an aggregate (argument seal_proofs)
+// as the Go API would, but naming the entry: 192 bytes per partition of
+// cfg, each a decodable Groth16 proof.
+func sealProofs(cfg *stacked.SectorConfig, proofs [][]byte) error {
+	want := cfg.Partitions * groth16.ProofSize
+	for i, b := range proofs {
+		if len(b) != want {
+			return badInputf("seal_proofs[%d] is %d bytes, want %d (%d partitions × %d) for %s", i, len(b), want, cfg.Partitions, groth16.ProofSize, cfg.Name)
+		}
+		if _, err := groth16.DecodeProofs(b); err != nil {
+			return badInputf("seal_proofs[%d]: %w", i, err)
+		}
+	}
 	return nil
 }
 
@@ -205,7 +247,7 @@ func u64Array(v []uint64) *C.uint64_t {
 	}
 	p := (*C.uint64_t)(C.malloc(C.size_t(len(v)) * C.size_t(unsafe.Sizeof(C.uint64_t(0)))))
 	if p == nil {
-		panic("libcuseal: out of C memory")
+		panic("out of C memory")
 	}
 	dst := unsafe.Slice(p, len(v))
 	for i, x := range v {

@@ -21,16 +21,16 @@ import (
 // errors keep their text and get their class, through the same deferred
 // recovery and C message as every export.
 func TestPanicRecovered(t *testing.T) {
-	st, msg := guarded(func() error {
+	st, msg := guarded("test", func() error {
 		var m map[string]int
 		//lint:ignore SA5000 the nil-map write is the panic under test
 		m["x"] = 1 // nil map write: a runtime panic
 		return nil
 	})
-	if st != statusInternal || !strings.Contains(msg, "libcuseal: internal error: panic: assignment to entry in nil map") {
+	if st != statusInternal || !strings.HasPrefix(msg, "libcuseal: test: internal error: panic: assignment to entry in nil map") {
 		t.Fatalf("panic: status %d, message %q", st, msg)
 	}
-	st, msg = guarded(func() error { panic(fmt.Sprintf("boom %d", 7)) })
+	st, msg = guarded("test", func() error { panic(fmt.Sprintf("boom %d", 7)) })
 	if st != statusInternal || !strings.Contains(msg, "panic: boom 7") {
 		t.Fatalf("panic(string): status %d, message %q", st, msg)
 	}
@@ -46,12 +46,12 @@ func TestPanicRecovered(t *testing.T) {
 		{fmt.Errorf("porep: partition 0: %w", groth16.ErrInvalidProof), statusInvalid},
 		{fmt.Errorf("porep: partition 0: prove: %w", context.Canceled), statusCancelled},
 		{errors.New("disk on fire"), statusInternal},
-		{badInputf("libcuseal: options.struct_size is 8"), statusBadInput},
+		{badInputf("options.struct_size is 8"), statusBadInput},
 	} {
-		st, msg := guarded(func() error { return c.err })
+		st, msg := guarded("test", func() error { return c.err })
 		want := ""
 		if c.err != nil {
-			want = c.err.Error()
+			want = "libcuseal: test: " + c.err.Error()
 		}
 		if st != c.status || msg != want {
 			t.Errorf("%v: status %d, message %q; want %d, %q", c.err, st, msg, c.status, want)

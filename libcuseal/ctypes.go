@@ -12,10 +12,13 @@ import "C"
 
 import "unsafe"
 
-// The package's tests cannot import "C"; they call the exports directly
-// (a Go call: arguments may live in Go memory), under the race detector,
-// with the C types named here and the library's own free functions.
+// The package's tests cannot import "C"; they call the exports' Go side
+// directly (libcuseal_go_*: a Go call, arguments may live in Go memory;
+// the C entry points in front of them only check the process, entry.go),
+// under the race detector, with the C types named here and the library's
+// own C functions.
 type (
+	cInt        = C.int
 	cU8         = C.uint8_t
 	cU64        = C.uint64_t
 	cI64        = C.int64_t
@@ -46,7 +49,7 @@ func takeBytes(p *cU8, n cSize) []byte {
 	if p == nil {
 		return nil
 	}
-	defer cuseal_porep_proof_free(p)
+	defer C.cuseal_porep_proof_free(p)
 	return C.GoBytes(unsafe.Pointer(p), C.int(n))
 }
 
@@ -55,7 +58,7 @@ func takeString(p *cChar) string {
 	if p == nil {
 		return ""
 	}
-	defer cuseal_porep_string_free(p)
+	defer C.cuseal_porep_string_free(p)
 	return C.GoString(p)
 }
 
@@ -64,7 +67,7 @@ func takeU64s(p *cU64, n cSize) []uint64 {
 	if p == nil {
 		return nil
 	}
-	defer cuseal_porep_u64_array_free(p)
+	defer C.cuseal_porep_u64_array_free(p)
 	out := make([]uint64, n)
 	for i, v := range unsafe.Slice(p, int(n)) {
 		out[i] = uint64(v)
@@ -79,3 +82,6 @@ func comm32(b []byte) (out [32]cU8) {
 	}
 	return out
 }
+
+// optionsInit is cuseal_porep_options_init (C, entry.go).
+func optionsInit(o *cOptions) { C.cuseal_porep_options_init(o) }

@@ -15,12 +15,17 @@
 // sets) the library carries the native CUDA core and offers the "cuda"
 // backend, exactly as bin/cuseal-cuda does.
 //
-// Every exported function is a thin shell over package porep: it converts
-// C arguments (args.go: arrays copied and checked, naming the argument,
-// index and field), calls the Go API, maps the error to a status code
-// (the CLI's exit-code classes) and recovers panics. No proving logic lives
-// here; aggregate_seal_proofs only verifies the aggregate it returns.
-// exports.go holds the version 1 calls, exports_post.go,
-// exports_update.go and exports_aggregate.go those of version 2; ctypes.go
-// names the C types for the tests, which call the exports in-process.
+// Every function of the header is a C entry point (entry.go) that refuses
+// a call from a forked child without touching the Go runtime, then calls
+// its Go side, a cgo export named libcuseal_go_<call> (entry.h): a thin
+// shell over package porep that converts the C arguments (args.go: arrays
+// copied and checked, naming the argument, index and field; options.go:
+// cuseal_porep_options), calls the Go API, and returns through one frame
+// (call.go: outputs cleared and checked, the error mapped to a status code
+// — the CLI's exit-code classes — and a "libcuseal: CALL: ..." message,
+// panics recovered). No proving logic lives here; aggregate_seal_proofs
+// only verifies the aggregate it returns. exports.go holds the version 1
+// calls, exports_post.go, exports_update.go and exports_aggregate.go those
+// of version 2; ctypes.go names the C types for the tests, which call the
+// Go side in-process.
 package main

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -133,4 +134,34 @@ func TestPythonBindingMatchesHeader(t *testing.T) {
 	if n, _ := strconv.Atoi(kv["DOC_CALLS"]); n < 4 {
 		t.Errorf("the Python examples make %s calls into the library, want one per kind", kv["DOC_CALLS"])
 	}
+}
+
+// TestGoEntryPrototypes: entry.h, through which the C entry points call
+// the exports' Go side, declares exactly the exports cgo made
+// (libcuseal_go_* in the header cgo writes beside libcuseal.so), each
+// with cgo's prototype: the two compile together, C99 with -Werror.
+func TestGoEntryPrototypes(t *testing.T) {
+	cc := tool(t, "to compile entry.h with cgo's header", "cc", "gcc", "clang")
+	lib := buildLib(t, "c-shared")
+	cgoHeader := strings.TrimSuffix(lib, ".so") + ".h"
+	names := func(path string) []string {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range regexp.MustCompile(`\b(libcuseal_go_\w+)\(`).FindAllStringSubmatch(string(b), -1) {
+			out = append(out, m[1])
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	if got, want := names("entry.h"), names(cgoHeader); !slices.Equal(got, want) || len(want) < 19 {
+		t.Errorf("entry.h declares %v\ncgo exports %v", got, want)
+	}
+	src := filepath.Join(t.TempDir(), "entry_check.c")
+	if err := os.WriteFile(src, []byte("#include \"libcuseal.h\"\n#include \"entry.h\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, cc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-I", filepath.Dir(lib), "-I", filepath.Join("..", "include"), "-I", ".", src)
 }

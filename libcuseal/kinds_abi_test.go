@@ -14,8 +14,10 @@ package main
 import (
 	"bytes"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -25,10 +27,10 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
-	"github.com/cuseal/cuseal/internal/testenv"
-	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/aggregate"
+	"github.com/cuseal/cuseal/testsupport/testenv"
+	"github.com/cuseal/cuseal/testsupport/testpost"
 )
 
 // kindsParams returns the parameter directory the programs use: with long
@@ -116,15 +118,15 @@ func kindsMessages(t *testing.T, v *vectors, params string) map[string]string {
 	opts := []porep.Option{porep.WithParamsDir(params), porep.WithBackend(porep.BackendCPU)}
 	want := map[string]string{
 		"MSG_RANDOMNESS_31": "libcuseal: generate_winning_post_sector_challenge: randomness_len is 31, want 32 (the PoSt randomness)",
-		"MSG_INVALID":       "porep: the proof is invalid",
+		"MSG_INVALID":       cmsg("verify_window_post", "porep: the proof is invalid"),
 		"MSG_AGG_SWAPPED":   "libcuseal: aggregate_seal_proofs: the aggregate does not verify: a seal proof is not a valid proof of its sector's inputs",
 		"MSG_NULL_ENTRY":    "libcuseal: generate_single_window_post_with_vanilla: vanilla_proofs[1].ptr is NULL with len 5680",
 	}
 	_, err := porep.GeneratePoStFallbackSectorChallenges(999, w.Miner, w.Randomness, []abi.SectorNumber{w.Sectors[0].SectorNumber})
-	want["MSG_UNKNOWN_POST_PROOF"] = goMsg(t, err)
+	want["MSG_UNKNOWN_POST_PROOF"] = cmsg("generate_fallback_sector_challenges", goMsg(t, err))
 	_, err = porep.VerifyWindowPoSt(proof.WindowPoStVerifyInfo{Randomness: w.Randomness, ChallengedSectors: w.Sectors, Prover: w.Miner,
 		Proofs: []proof.PoStProof{{PoStProof: w.Proof, ProofBytes: w.Want[:191]}}}, opts...)
-	want["MSG_WINDOW_TRUNCATED_PROOF"] = goMsg(t, err)
+	want["MSG_WINDOW_TRUNCATED_PROOF"] = cmsg("verify_window_post", goMsg(t, err))
 	a := v.agg
 	infos := make([]proof.AggregateSealVerifyInfo, len(a.Sectors))
 	for i, s := range a.Sectors {
@@ -133,17 +135,17 @@ func kindsMessages(t *testing.T, v *vectors, params string) map[string]string {
 	}
 	_, err = porep.VerifyAggregateSeals(proof.AggregateSealVerifyProofAndInfos{Miner: a.Miner, SealProof: a.Proof,
 		AggregateProof: abi.RegisteredAggregationProof_SnarkPackV2, Infos: infos, Proof: a.Want[:100]}, opts...)
-	want["MSG_AGG_TRUNCATED"] = goMsg(t, err)
+	want["MSG_AGG_TRUNCATED"] = cmsg("verify_aggregate_seal_proof", goMsg(t, err))
 	_, err = porep.GenerateWindowPoStWithVanilla(w.Proof, w.Miner, w.Randomness, [][]byte{w.Vanilla[0], w.Vanilla[1][:100]}, opts...)
-	want["MSG_WINDOW_TRUNCATED_VANILLA"] = goMsg(t, err)
+	want["MSG_WINDOW_TRUNCATED_VANILLA"] = cmsg("generate_window_post_with_vanilla", goMsg(t, err))
 	_, err = porep.GenerateWindowPoStWithVanilla(w.Proof, w.Miner, w.Randomness, [][]byte{w.Vanilla[1], w.Vanilla[0]}, opts...)
-	want["MSG_WINDOW_OUT_OF_ORDER"] = goMsg(t, err)
+	want["MSG_WINDOW_OUT_OF_ORDER"] = cmsg("generate_window_post_with_vanilla", goMsg(t, err))
 	_, err = porep.GenerateWinningPoStWithVanilla(win.Proof, win.Miner, win.Randomness, [][]byte{w.Vanilla[0]}, opts...)
-	want["MSG_WINNING_WRONG_VANILLA"] = goMsg(t, err)
+	want["MSG_WINNING_WRONG_VANILLA"] = cmsg("generate_winning_post_with_vanilla", goMsg(t, err))
 	_, err = porep.GenerateUpdateProofWithVanilla(u.Proof, u.OldSealed, u.NewSealed, u.NewUnseal, [][]byte{flip(u.Vanilla[0], 1000, 1)}, opts...)
-	want["MSG_UPDATE_CORRUPTED"] = goMsg(t, err)
+	want["MSG_UPDATE_CORRUPTED"] = cmsg("generate_empty_sector_update_proof_with_vanilla", goMsg(t, err))
 	_, err = porep.MergeWindowPoStPartitionProofs(w.Proof, []porep.PartitionProof{{PoStProof: w.Proof, ProofBytes: w.Want[:100]}})
-	want["MSG_MERGE_SHORT"] = goMsg(t, err)
+	want["MSG_MERGE_SHORT"] = cmsg("merge_window_post_partition_proofs", goMsg(t, err))
 	// The C ABI checks the length itself, naming its argument.
 	want["MSG_PY_RANDOMNESS_SHORT"] = "libcuseal: generate_window_post_with_vanilla: randomness_len is 31, want 32 (the PoSt randomness)"
 
@@ -284,5 +286,54 @@ func TestPythonWindowPoStExample(t *testing.T) {
 	}
 	if kv["verified"] != "true" {
 		t.Errorf("example: verified=%q", kv["verified"])
+	}
+}
+
+// TestPythonWindowPoStExampleBadInput: examples/window_post.py checks
+// every input before it loads the library — hex, lengths, readable files,
+// each vanilla proof against its --sector's number and comm_r — and
+// reports a mistake as one "window_post.py: ..." line with exit status 2,
+// never a traceback and never after proving (its --lib does not exist
+// here: only the last case gets that far).
+func TestPythonWindowPoStExampleBadInput(t *testing.T) {
+	py := tool(t, "for the example", "python3")
+	w := loadVectors(t).window
+	sector := func(number abi.SectorNumber, commR []byte, file string) string {
+		return fmt.Sprintf("%d:%x:%s", number, commR, file)
+	}
+	s0 := sector(w.Sectors[0].SectorNumber, commR(t, w, 0), w.VanillaFiles[0])
+	s1 := sector(w.Sectors[1].SectorNumber, commR(t, w, 1), w.VanillaFiles[1])
+	missing := filepath.Join(t.TempDir(), "missing.bin")
+	for _, c := range []struct {
+		name, randomness string
+		sectors          []string
+		want             string
+	}{
+		{"randomness not hex", "zz", []string{s0, s1}, "--randomness 'zz' is not hex"},
+		{"randomness 31 bytes", hex.EncodeToString(w.Randomness[:31]), []string{s0, s1}, "--randomness is 31 bytes, want 32"},
+		{"comm_r not hex", hex.EncodeToString(w.Randomness), []string{s0, "21001:xyz:" + w.VanillaFiles[1]}, "comm_r 'xyz' is not hex"},
+		{"missing vanilla file", hex.EncodeToString(w.Randomness), []string{s0, sector(21001, commR(t, w, 1), missing)}, "cannot read the vanilla proof: [Errno 2] No such file or directory"},
+		{"vanilla proof of another sector", hex.EncodeToString(w.Randomness), []string{s0, sector(21000, commR(t, w, 1), w.VanillaFiles[1])},
+			fmt.Sprintf("is the vanilla proof of sector 21001 with comm_r %x", commR(t, w, 1))},
+		{"comm_r of another sector", hex.EncodeToString(w.Randomness), []string{s0, sector(21001, commR(t, w, 0), w.VanillaFiles[1])},
+			fmt.Sprintf("is the vanilla proof of sector 21001 with comm_r %x", commR(t, w, 1))},
+		{"sector twice", hex.EncodeToString(w.Randomness), []string{s0, s0}, "--sector: sector 21000 is given twice"},
+		{"inputs fine, no library", hex.EncodeToString(w.Randomness), []string{s1, s0}, "--lib /nonexistent/libcuseal.so: "},
+	} {
+		args := []string{filepath.Join("..", "examples", "window_post.py"), "--lib", "/nonexistent/libcuseal.so", "--params", t.TempDir(),
+			"--proof-type", strconv.FormatInt(int64(w.Proof), 10), "--miner", "1000", "--randomness", c.randomness}
+		for _, s := range c.sectors {
+			args = append(args, "--sector", s)
+		}
+		cmd := exec.Command(py, args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		var exit *exec.ExitError
+		msg := strings.TrimSpace(stderr.String())
+		if !errors.As(err, &exit) || exit.ExitCode() != 2 || len(out) != 0 || strings.Contains(msg, "\n") ||
+			!strings.HasPrefix(msg, "window_post.py: ") || !strings.Contains(msg, c.want) {
+			t.Errorf("%s: %v, stdout %q, stderr %q; want exit status 2 and one line with %q", c.name, err, out, msg, c.want)
+		}
 	}
 }

@@ -19,6 +19,7 @@ import "C"
 import (
 	"bytes"
 	"context"
+	"io"
 	"log/slog"
 	"os"
 	"strings"
@@ -78,10 +79,21 @@ func newLogger(level C.int32_t, fn C.cuseal_porep_log_fn, user unsafe.Pointer) *
 	if level >= logOff {
 		return nil
 	}
-	opts := &slog.HandlerOptions{Level: slog.Level(level)}
 	if fn == nil {
-		return slog.New(slog.NewTextHandler(os.Stderr, opts))
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.Level(level)}))
 	}
 	s := &logSink{fn: fn, user: user}
-	return slog.New(&callbackHandler{inner: slog.NewTextHandler(&s.buf, opts), sink: s})
+	return slog.New(&callbackHandler{inner: recordHandler(&s.buf, slog.Level(level)), sink: s})
+}
+
+// recordHandler formats the records a log callback gets, as the header
+// documents them: "level=INFO msg=... key=value ...", without slog's time
+// (the caller's logging adds its own; stderr lines keep it).
+func recordHandler(w io.Writer, level slog.Level) slog.Handler {
+	return slog.NewTextHandler(w, &slog.HandlerOptions{Level: level, ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+		if len(groups) == 0 && a.Key == slog.TimeKey {
+			return slog.Attr{}
+		}
+		return a
+	}})
 }

@@ -3,11 +3,7 @@
 package main
 
 import (
-	"bufio"
-	"os"
-	"strconv"
-	"strings"
-
+	"github.com/cuseal/cuseal/internal/hostmem"
 	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -16,36 +12,12 @@ import (
 // zero-padded: cli/params_generate.go), so both make the same parameters.
 var defaultParamsSeed = [32]byte{'c', 'u', 's', 'e', 'a', 'l', '-', 'p', 'o', 'r', 'e', 'p', '-', 't', 'e', 's', 't'}
 
-// memInfoPath is where MemAvailable is read from (Linux).
-const memInfoPath = "/proc/meminfo"
-
-// memAvailable returns MemAvailable in bytes, or false where it cannot be read.
-func memAvailable() (uint64, bool) {
-	f, err := os.Open(memInfoPath)
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) >= 2 && fields[0] == "MemAvailable:" {
-			kb, err := strconv.ParseUint(fields[1], 10, 64)
-			if err != nil {
-				return 0, false
-			}
-			return kb << 10, true
-		}
-	}
-	return 0, false
-}
-
 // checkSetupMemory refuses (bad input) a test-parameter setup whose
 // estimated peak memory (paramfile.EstimateTestParamsMemory) exceeds
 // MemAvailable, as `cuseal params generate` does without --force: the
 // setup would otherwise take the caller's process down.
 func checkSetupMemory(cfg *stacked.SectorConfig) error {
-	avail, ok := memAvailable()
+	avail, ok := hostmem.Available()
 	if !ok {
 		return nil
 	}
@@ -54,5 +26,5 @@ func checkSetupMemory(cfg *stacked.SectorConfig) error {
 		return nil
 	}
 	return badInputf("libcuseal: generate_test_params: %s needs about %.1f GB of memory (%.1fM constraints), but only %.1f GB is available (MemAvailable in %s); pass CUSEAL_POREP_GEN_FORCE to try anyway",
-		cfg.Name, float64(need)/1e9, float64(constraints)/1e6, float64(avail)/1e9, memInfoPath)
+		cfg.Name, float64(need)/1e9, float64(constraints)/1e6, float64(avail)/1e9, hostmem.MemInfoPath)
 }

@@ -13,14 +13,14 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/ipfs/go-cid"
 
-	"github.com/cuseal/cuseal/internal/testpost"
-	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep/aggregate"
+	"github.com/cuseal/cuseal/testsupport/testpost"
+	"github.com/cuseal/cuseal/testsupport/testupdate"
 )
 
 // The reference vectors of rust-fil-proofs 19.1.0 the version-2 calls are
-// tested on: the PoSt ones (porep/post/testdata, internal/testpost), the
-// SnapDeals one (porep/update/testdata, internal/testupdate) and the
+// tested on: the PoSt ones (porep/post/testdata, testsupport/testpost), the
+// SnapDeals one (porep/update/testdata, testsupport/testupdate) and the
 // aggregate of 2KiB-s10 and 2KiB-s14 (testdata/golden/agg-2KiB-s10-s14).
 
 const goldenDir = "../testdata/golden"
@@ -53,39 +53,46 @@ func loadAggVector(t testing.TB) *aggVector {
 	v := &aggVector{Miner: 1000, Proof: abi.RegisteredSealProof_StackedDrg2KiBV1_1,
 		File: filepath.Join(goldenDir, "agg-2KiB-s10-s14", "aggregate.bin")}
 	for _, dir := range []string{"2KiB-s10", "2KiB-s14"} {
-		raw, err := os.ReadFile(filepath.Join(goldenDir, dir, "meta.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m struct {
-			SectorID uint64 `json:"sector_id"`
-			Ticket   string `json:"ticket"`
-			Seed     string `json:"seed"`
-			CommD    string `json:"comm_d"`
-			CommR    string `json:"comm_r"`
-		}
-		if err := json.Unmarshal(raw, &m); err != nil {
-			t.Fatal(err)
-		}
-		s := aggSector{Number: abi.SectorNumber(m.SectorID), ProofFile: filepath.Join(goldenDir, dir, "proof.bin")}
-		for _, f := range []struct {
-			dst *[]byte
-			hex string
-		}{{&s.CommR, m.CommR}, {&s.CommD, m.CommD}, {&s.Ticket, m.Ticket}, {&s.Seed, m.Seed}} {
-			if *f.dst, err = hex.DecodeString(f.hex); err != nil || len(*f.dst) != 32 {
-				t.Fatalf("%s/meta.json: %q: not 32 hex bytes", dir, f.hex)
-			}
-		}
-		if s.Proof, err = os.ReadFile(s.ProofFile); err != nil {
-			t.Fatal(err)
-		}
-		v.Sectors = append(v.Sectors, s)
+		v.Sectors = append(v.Sectors, readAggSector(t, dir))
 	}
 	var err error
 	if v.Want, err = os.ReadFile(v.File); err != nil {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// readAggSector reads a golden sector's inputs (testdata/golden/DIR/meta.json)
+// and its C2 proof (proof.bin).
+func readAggSector(t testing.TB, dir string) aggSector {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(goldenDir, dir, "meta.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		SectorID uint64 `json:"sector_id"`
+		Ticket   string `json:"ticket"`
+		Seed     string `json:"seed"`
+		CommD    string `json:"comm_d"`
+		CommR    string `json:"comm_r"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	s := aggSector{Number: abi.SectorNumber(m.SectorID), ProofFile: filepath.Join(goldenDir, dir, "proof.bin")}
+	for _, f := range []struct {
+		dst *[]byte
+		hex string
+	}{{&s.CommR, m.CommR}, {&s.CommD, m.CommD}, {&s.Ticket, m.Ticket}, {&s.Seed, m.Seed}} {
+		if *f.dst, err = hex.DecodeString(f.hex); err != nil || len(*f.dst) != 32 {
+			t.Fatalf("%s/meta.json: %q: not 32 hex bytes", dir, f.hex)
+		}
+	}
+	if s.Proof, err = os.ReadFile(s.ProofFile); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // vectors are the reference vectors the calls are tested on.

@@ -323,6 +323,12 @@ func verifyAggregate(dir string, cfg *stacked.SectorConfig, miner abi.ActorID, i
 // NI branch): info.Proof is the SnarkPack aggregate of the partition
 // proofs.
 func verifyNISeal(dir string, cfg *stacked.SectorConfig, info proof.SealVerifyInfo) (bool, error) {
+	// The aggregate's size follows from the partition count alone; say so
+	// before parsing (192-byte partition proofs are the usual mistake).
+	if n := aggregateTargetLen(cfg.Partitions); len(info.Proof) != aggregate.ProofSize(n) {
+		return false, badInputf("porep: proof is %d bytes, want %d for %s: an NI-PoRep proof is the SnarkPack aggregate of the sector's %d partition proofs (padded to %d), as SealCommitPhase2 returns it, not %d-byte partition proofs",
+			len(info.Proof), aggregate.ProofSize(n), cfg.Name, cfg.Partitions, n, groth16.ProofSize)
+	}
 	in := proof.AggregateSealVerifyInfo{
 		Number:                info.Number,
 		Randomness:            info.Randomness,

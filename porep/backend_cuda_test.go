@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/cuseal/cuseal/bridge"
-	"github.com/cuseal/cuseal/internal/testenv"
-	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/testsupport/testenv"
+	"github.com/cuseal/cuseal/testsupport/testparams"
 )
 
 // TestSealCommitPhase2CUDA proves the sealed 2 KiB sector with the CUDA

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/cuseal/cuseal/bridge/supraseal"
-	"github.com/cuseal/cuseal/internal/testparams"
+	"github.com/cuseal/cuseal/testsupport/testparams"
 )
 
 // TestSupraSealRegistration: "supraseal" is registered exactly in supraseal builds; "auto"

@@ -19,12 +19,12 @@ import (
 	"github.com/filecoin-project/go-state-types/proof"
 	"github.com/ipfs/go-cid"
 
-	"github.com/cuseal/cuseal/internal/synthetic"
-	"github.com/cuseal/cuseal/internal/testenv"
-	"github.com/cuseal/cuseal/internal/testparams"
-	"github.com/cuseal/cuseal/internal/testsector"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/synthetic"
+	"github.com/cuseal/cuseal/testsupport/testenv"
+	"github.com/cuseal/cuseal/testsupport/testparams"
+	"github.com/cuseal/cuseal/testsupport/testsector"
 )
 
 const (

@@ -9,18 +9,18 @@ import (
 
 	"github.com/filecoin-project/go-state-types/proof"
 
-	"github.com/cuseal/cuseal/internal/synthetic"
-	"github.com/cuseal/cuseal/internal/testenv"
-	"github.com/cuseal/cuseal/internal/testpost"
 	"github.com/cuseal/cuseal/porep/post"
+	"github.com/cuseal/cuseal/porep/synthetic"
+	"github.com/cuseal/cuseal/testsupport/testenv"
+	"github.com/cuseal/cuseal/testsupport/testpost"
 )
 
-// TestSyntheticPoStVerifies: proofs made from internal/synthetic's vanilla
+// TestSyntheticPoStVerifies: proofs made from porep/synthetic's vanilla
 // proofs pass VerifyWindowPoSt (three sectors: two partitions, the second
 // padded) and VerifyWinningPoSt, with the reference vectors' 2 KiB test
 // parameters; the same proof for other randomness does not.
 func TestSyntheticPoStVerifies(t *testing.T) {
-	testenv.Long(t, "three CPU PoSt proofs of internal/synthetic's vanilla proofs (the vectors' byte identity is porep/post's)")
+	testenv.Long(t, "three CPU PoSt proofs of porep/synthetic's vanilla proofs (the vectors' byte identity is porep/post's)")
 	for _, tc := range []struct {
 		folder  string
 		sectors int

@@ -7,12 +7,12 @@ import (
 
 	"github.com/filecoin-project/go-state-types/proof"
 
-	"github.com/cuseal/cuseal/internal/synthetic"
-	"github.com/cuseal/cuseal/internal/testenv"
-	"github.com/cuseal/cuseal/internal/testupdate"
+	"github.com/cuseal/cuseal/porep/synthetic"
+	"github.com/cuseal/cuseal/testsupport/testenv"
+	"github.com/cuseal/cuseal/testsupport/testupdate"
 )
 
-// TestSyntheticUpdateVerifies: a proof made from internal/synthetic's
+// TestSyntheticUpdateVerifies: a proof made from porep/synthetic's
 // updated 2 KiB sector passes VerifyReplicaUpdate with the reference
 // vector's test parameters; the same proof for another seed's commitments
 // does not. Long tier (update test parameters and a CPU proof).

@@ -18,11 +18,11 @@ import (
 	"github.com/filecoin-project/go-state-types/proof"
 	"github.com/ipfs/go-cid"
 
-	"github.com/cuseal/cuseal/internal/testenv"
-	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/update"
+	"github.com/cuseal/cuseal/testsupport/testenv"
+	"github.com/cuseal/cuseal/testsupport/testupdate"
 )
 
 // TestUpdateBadInput: every defect is ErrBadInput (or ErrParamsNotFound)

@@ -12,7 +12,7 @@
 #                      the one under $CUSEAL_TEST_PARAMS_DIR/update/)
 #
 # synth32: ours is `cuseal bench synth --circuit update --synthetic --sector-size 32GiB`
-# (internal/synthetic.Update, seed 1, partition 0; pre-sized ProvingAssignment, per-challenge
+# (porep/synthetic.Update, seed 1, partition 0; pre-sized ProvingAssignment, per-challenge
 # parallel synthesis), bellperson's is its own ProvingAssignment inside create_random_proof
 # (cuseal-refproofs synth update on the same partition proof, written by cuseal bench vanilla;
 # parameters are never read). Both take the shared memory lock exclusively (~10 GB ours).

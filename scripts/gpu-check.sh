@@ -75,7 +75,7 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cmd=${1:-}
 DIR=${2:-$ROOT/build/gpu-check}
-# The shared 2 KiB test parameters' toxic seed (internal/testparams.Seed, build.sh's
+# The shared 2 KiB test parameters' toxic seed (testsupport/testparams.Seed, build.sh's
 # TEST_PARAMS_SEED): the porep GPU tests reuse only parameters stamped with it.
 TEST_PARAMS_SEED=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 

@@ -4,7 +4,7 @@
 # counts, digests, density popcounts and public inputs rust-fil-proofs 19.1.0 gives for one
 # 32 GiB WinningPoSt circuit, one full 32 GiB WindowPoSt partition (2349 sectors) and the same
 # partition cut to its first 3 sectors (the default test's window case), made
-# from internal/synthetic's vanilla proofs (porep/stacked/testdata/refcircuit/README.md).
+# from porep/synthetic's vanilla proofs (porep/stacked/testdata/refcircuit/README.md).
 #
 #   REFPROOFS=/path/to/cuseal-refproofs scripts/refproofs-post-32g.sh
 #
@@ -40,7 +40,7 @@ d = json.load(open(path))
 pi = d.pop("public_inputs")
 p = d.pop("params")
 p.update({"registered_post_proof": int(proof), "seed": int(seed), "sectors": int(sectors), "cut_sectors": int(cut),
-          "miner": 1000, "generator": "internal/synthetic.PoSt (porep/stacked/testdata/refcircuit/synthpost)"})
+          "miner": 1000, "generator": "porep/synthetic.PoSt (porep/stacked/testdata/refcircuit/synthpost)"})
 p.pop("vanilla_files", None)
 out = {"large": large == "1",
        "public_inputs_match_generate_public_inputs": d.pop("public_inputs_match_generate_public_inputs"),
@@ -60,7 +60,7 @@ PY
 } | python3 -c '
 import json, sys
 cases = [json.loads(l) for l in sys.stdin]
-doc = {"source": "porep/stacked/testdata/refcircuit cuseal-refproofs digests post (storage-proofs-post 19.1.0 FallbackPoStCompound::circuit / generate_public_inputs, bellperson 0.27.0), vanilla proofs from internal/synthetic; scripts/refproofs-post-32g.sh",
+doc = {"source": "porep/stacked/testdata/refcircuit cuseal-refproofs digests post (storage-proofs-post 19.1.0 FallbackPoStCompound::circuit / generate_public_inputs, bellperson 0.27.0), vanilla proofs from porep/synthetic; scripts/refproofs-post-32g.sh",
        "digests": "docs/digests.md §1-§4 (cuseal-r1cs-v1, cuseal-witness-v1, cuseal-abc-v1, cuseal-density-v1); public_inputs_sha256 = SHA-256 of the canonical 32-byte LE public inputs (ONE excluded) concatenated",
        "cases": cases}
 print(json.dumps(doc, indent=1, sort_keys=True))' >"$OUTFILE.tmp"

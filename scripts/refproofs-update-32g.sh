@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 # scripts/refproofs-update-32g.sh — regenerates porep/update/testdata/rust_golden_32g.json: the
 # counts, digests, density popcounts and public inputs rust-fil-proofs 19.1.0 gives for one
-# 32 GiB SnapDeals (EmptySectorUpdate) partition made from internal/synthetic.Update's sparse
+# 32 GiB SnapDeals (EmptySectorUpdate) partition made from porep/synthetic.Update's sparse
 # sector (cuseal bench vanilla --circuit update; porep/stacked/testdata/refcircuit/README.md).
 #
 #   REFPROOFS=/path/to/cuseal-refproofs [SEED=1] [PARTITION=0] scripts/refproofs-update-32g.sh
@@ -42,14 +42,14 @@ p = d.pop("params", {})
 p.pop("vanilla", None)
 p.update({"registered_update_proof": c["proof_type"], "seed": int(seed), "partition": int(k),
           "comm_r_old": c["comm_r_old"], "comm_d_new": c["comm_d_new"], "comm_r_new": c["comm_r_new"],
-          "generator": "internal/synthetic.Update (cuseal bench vanilla --circuit update)"})
+          "generator": "porep/synthetic.Update (cuseal bench vanilla --circuit update)"})
 out = {"public_inputs": pi,
        "public_inputs_sha256": hashlib.sha256(b"".join(bytes.fromhex(x) for x in pi)).hexdigest()}
 for key in ("public_inputs_match_generate_public_inputs", "recorded"):
     if key in d:
         out[key] = d.pop(key)
 d.update({"name": "update_32GiB_partition%s" % k, "params": p, "outputs": out})
-doc = {"source": "porep/stacked/testdata/refcircuit cuseal-refproofs digests update (storage-proofs-update 19.1.0 EmptySectorUpdateCompound::circuit / generate_public_inputs, bellperson 0.27.0), vanilla partition proof from internal/synthetic; scripts/refproofs-update-32g.sh",
+doc = {"source": "porep/stacked/testdata/refcircuit cuseal-refproofs digests update (storage-proofs-update 19.1.0 EmptySectorUpdateCompound::circuit / generate_public_inputs, bellperson 0.27.0), vanilla partition proof from porep/synthetic; scripts/refproofs-update-32g.sh",
        "digests": "docs/digests.md §1-§4 (cuseal-r1cs-v1, cuseal-witness-v1, cuseal-abc-v1, cuseal-density-v1); public_inputs_sha256 = SHA-256 of the canonical 32-byte LE public inputs (ONE excluded) concatenated",
        "cases": [d]}
 print(json.dumps(doc, indent=1, sort_keys=True))

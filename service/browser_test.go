@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"flag"
 	"image/png"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"regexp"
@@ -16,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/cuseal/cuseal/service"
 )
 
 var screenshotOut = flag.String("status-page-screenshot", "", "TestStatusPageBrowser also writes its screenshot of the status page to this PNG `file` (docs/status-page.png)")
@@ -250,8 +253,10 @@ func rowOf(html, id string) string {
 // proofs run. With JavaScript on, the page's script has refreshed it from
 // /status: newest job first, a timeline lane per partition with the
 // proving stage drawn, the devices busy with the running job. With
-// JavaScript off, the server's tables show the same running job. It takes
-// a screenshot (-status-page-screenshot FILE keeps it).
+// JavaScript off, the server's tables show the same running job, in the
+// same order under the same note. At 1280 pixels, long ids, kinds,
+// errors and parameter file names do not widen a section past the
+// window. It takes a screenshot (-status-page-screenshot FILE keeps it).
 func TestStatusPageBrowser(t *testing.T) {
 	bin := chromium(t)
 	s := newScene(t)
@@ -286,6 +291,10 @@ func TestStatusPageBrowser(t *testing.T) {
 	if err := json.Unmarshal([]byte(b.eval(on, `document.getElementById("live").textContent`)), &live); err != nil || !strings.HasPrefix(live, "live · ") {
 		t.Errorf("live indicator %q, %v", live, err)
 	}
+	if hidden := b.eval(on, `document.getElementById("draining").hidden`); hidden != "true" {
+		t.Errorf("the draining mark shows on a server that is not draining: hidden %s", hidden)
+	}
+	jsNote := b.eval(on, `document.getElementById("jobs-note").textContent`)
 
 	// The whole page, as an operator would see it.
 	var metrics struct {
@@ -308,6 +317,10 @@ func TestStatusPageBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	b.call(on, "Emulation.setDeviceMetricsOverride", map[string]any{"width": 1280, "height": 1000, "deviceScaleFactor": 1, "mobile": false}, nil)
+	if wide := b.eval(on, overflowing); wide != "[]" {
+		t.Errorf("with JavaScript on, at 1280 pixels with long names these sections scroll sideways: %s", wide)
+	}
 
 	off := b.tab(false, 1600, 1000)
 	b.navigate(off, s.url+"/")
@@ -315,11 +328,73 @@ func TestStatusPageBrowser(t *testing.T) {
 	if !strings.Contains(nojs, `class="nojs"`) || strings.Contains(nojs, "data-live") {
 		t.Fatalf("with JavaScript off the page's script ran:\n%.1000s", nojs)
 	}
-	run = rowOf(tbody(t, nojs, "jobs"), s.running)
+	jobs = tbody(t, nojs, "jobs")
+	run = rowOf(jobs, s.running)
 	if !strings.Contains(run, `class="state RUNNING"`) || !strings.Contains(run, "0 / 3") || !strings.Contains(run, "TEST_DOUBLE") {
 		t.Errorf("with JavaScript off, the running job's row: %q", run)
 	}
+	if !strings.HasPrefix(jobs, `<tr data-job="`+s.queued+`">`) {
+		t.Errorf("with JavaScript off the table does not start with the newest job %s:\n%.1000s", s.queued, jobs)
+	}
+	if note := b.eval(off, `document.getElementById("jobs-note").textContent`); note != jsNote {
+		t.Errorf("the jobs' note: %s with JavaScript off, %s with it on", note, jsNote)
+	}
 	if visible := b.eval(off, `getComputedStyle(document.querySelector("th.timeline")).display`); visible != `"none"` {
 		t.Errorf("with JavaScript off the (script-drawn) timeline column shows: display %s", visible)
+	}
+	b.call(off, "Emulation.setDeviceMetricsOverride", map[string]any{"width": 1280, "height": 1000, "deviceScaleFactor": 1, "mobile": false}, nil)
+	if wide := b.eval(off, overflowing); wide != "[]" {
+		t.Errorf("with JavaScript off, at 1280 pixels with long names these sections scroll sideways: %s", wide)
+	}
+}
+
+// overflowing gives the page's longest names (a 256-byte request id, the
+// longest kind, a production parameter file, an error without spaces)
+// to every row and returns the titles of the sections wider than the
+// window: what would scroll sideways. The debugger evaluates it at once,
+// between two refreshes of the page's script.
+const overflowing = `(function () {
+  var long = "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e.params";
+  document.querySelectorAll("#jobs tr[data-job]").forEach(function (r) {
+    r.querySelector("td.ids > div").textContent = "job-4117-9c2e01aa";
+    r.querySelector("td.ids > div.sub").textContent = "snap-1000-31-" + "X".repeat(243);
+    r.cells[1].firstChild.nodeValue = "WINDOW_POST_PARTITION";
+    r.cells[r.cells.length - 3].textContent = "cuda:0, cuda:1, cuda:2";
+  });
+  document.querySelectorAll("#jobs td.err").forEach(function (c) { c.textContent = "engine: " + long + long; });
+  document.querySelectorAll("#params tr").forEach(function (r) { if (r.cells.length > 1) r.cells[1].textContent = long; });
+  var wide = [];
+  document.querySelectorAll("section").forEach(function (s) {
+    if (s.scrollWidth > s.clientWidth) wide.push(s.querySelector("h2").textContent + " (" + s.scrollWidth + " > " + s.clientWidth + ")");
+  });
+  return wide;
+})()`
+
+// TestFormatSecondsJS: the page's script writes durations as the server
+// does (formatSeconds): its seconds() over the same cases, in Chromium.
+func TestFormatSecondsJS(t *testing.T) {
+	bin := chromium(t)
+	hs := httptest.NewServer(service.New(newFake(true), service.Options{}).MetricsHandler())
+	defer hs.Close()
+	_, _, page := get(t, hs.URL+"/")
+	fn := regexp.MustCompile(`(?s)\n  (function seconds\(s\) \{.*?\n  \})`).FindSubmatch(page)
+	if fn == nil {
+		t.Fatal("no function seconds(s) in the page's script")
+	}
+	in := make([]float64, len(secondsCases))
+	for i, c := range secondsCases {
+		in[i] = c.in
+	}
+	args, _ := json.Marshal(in)
+	b := startBrowser(t, bin)
+	tab := b.tab(true, 800, 600)
+	var got []string
+	if err := json.Unmarshal([]byte(b.eval(tab, "(function () { "+string(fn[1])+"; return "+string(args)+".map(seconds); })()")), &got); err != nil || len(got) != len(in) {
+		t.Fatalf("the script's seconds(): %v %v", got, err)
+	}
+	for i, c := range secondsCases {
+		if got[i] != c.want {
+			t.Errorf("seconds(%v) = %q in the page's script, want %q (as formatSeconds)", c.in, got[i], c.want)
+		}
 	}
 }

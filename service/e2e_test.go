@@ -21,15 +21,15 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/cuseal/cuseal/internal/testparams"
-	"github.com/cuseal/cuseal/internal/testpost"
-	"github.com/cuseal/cuseal/internal/testprover"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/engine"
 	"github.com/cuseal/cuseal/porep/stacked"
 	"github.com/cuseal/cuseal/service"
 	"github.com/cuseal/cuseal/service/client"
 	pb "github.com/cuseal/cuseal/service/cuzkv1"
+	"github.com/cuseal/cuseal/testsupport/testparams"
+	"github.com/cuseal/cuseal/testsupport/testpost"
+	"github.com/cuseal/cuseal/testsupport/testprover"
 )
 
 func params2K(t *testing.T, _ *stacked.SectorConfig) string {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -28,6 +29,7 @@ type fakeEngine struct {
 	submits prometheus.Counter
 	// badRequestID: Submit refuses this request id with engine.ErrBadInput.
 	badRequestID string
+	statusCalls  atomic.Int64 // Status snapshots taken
 }
 
 type fakeJob struct {
@@ -166,6 +168,7 @@ func (f *fakeEngine) start(id string) {
 }
 
 func (f *fakeEngine) Status() engine.Status {
+	f.statusCalls.Add(1)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	st := engine.Status{

@@ -54,7 +54,8 @@ type grafanaPanel struct {
 }
 
 var (
-	metricName = regexp.MustCompile(`\b(cuseal_[a-z0-9_]+)\b`)
+	// cuseal's series, and the process's (process_*, go_*).
+	metricName = regexp.MustCompile(`\b((?:cuseal|process|go)_[a-z0-9_]+)\b`)
 	matchers   = regexp.MustCompile(`\{([^}]*)\}`)
 	matcher    = regexp.MustCompile(`([a-zA-Z_][a-zA-Z0-9_]*)\s*(=~|!~|!=|=)`)
 	byLabels   = regexp.MustCompile(`\b(?:by|without)\s*\(([^)]*)\)`)
@@ -65,9 +66,10 @@ var scrapeLabels = []string{"instance", "job", "le"}
 
 // TestGrafanaDashboard: docs/grafana/cuseal.json is a Grafana dashboard
 // (title, uid, schema version, a Prometheus datasource variable; panels
-// with unique ids, a known type, a place on the 24-column grid and
-// queries) and every metric and label its queries name is in /metrics of
-// a serving engine that has proven, failed and retried.
+// with unique ids and titles, a known type, a place on the 24-column grid
+// and queries) and every metric and label its queries name is in /metrics
+// of a serving engine that has proven, failed and retried. A query by
+// prover is by instance too (two hosts have a cuda:0 each).
 func TestGrafanaDashboard(t *testing.T) {
 	raw, err := os.ReadFile(dashboardPath)
 	if err != nil {
@@ -99,6 +101,7 @@ func TestGrafanaDashboard(t *testing.T) {
 		t.Error("no Prometheus datasource variable ($datasource)")
 	}
 	ids := map[int]bool{}
+	titles := map[string]bool{}
 	types := []string{"row", "timeseries", "stat", "gauge", "bargauge", "table"}
 	for _, p := range d.Panels {
 		where := p.Type + " " + p.Title
@@ -112,6 +115,10 @@ func TestGrafanaDashboard(t *testing.T) {
 			t.Errorf("%s: gridPos %+v off the 24-column grid", where, g)
 		}
 		ids[p.ID] = true
+		if titles[p.Title] {
+			t.Errorf("%s: a second panel of this title", where)
+		}
+		titles[p.Title] = true
 		if p.Type == "row" {
 			continue
 		}
@@ -149,9 +156,14 @@ func TestGrafanaDashboard(t *testing.T) {
 			}
 		}
 		for _, m := range byLabels.FindAllStringSubmatch(expr, -1) {
+			var by []string
 			for _, l := range strings.Split(m[1], ",") {
-				used = append(used, strings.TrimSpace(l))
+				by = append(by, strings.TrimSpace(l))
 			}
+			if slices.Contains(by, "prover") && !slices.Contains(by, "instance") {
+				t.Errorf("query %q: by prover but not by instance", expr)
+			}
+			used = append(used, by...)
 		}
 		for _, l := range used {
 			if !slices.Contains(labels, l) && !slices.Contains(scrapeLabels, l) {

@@ -65,6 +65,20 @@ func Loopback(hostport string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// CheckMetricsListen checks a --metrics-listen address: host:port, and a
+// loopback one unless insecure (--insecure-metrics-listen): the status
+// page, /status and /metrics have no authentication and show job and
+// request ids.
+func CheckMetricsListen(addr string, insecure bool) error {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return fmt.Errorf("--metrics-listen %q: want host:port (127.0.0.1:9821): %v", addr, err)
+	}
+	if !Loopback(addr) && !insecure {
+		return fmt.Errorf("--metrics-listen %s: not a loopback address, and the status page, /status and /metrics there have no authentication (they show job and request ids): give 127.0.0.1:PORT, or pass --insecure-metrics-listen", addr)
+	}
+	return nil
+}
+
 // ListenConfig is how the server listens.
 type ListenConfig struct {
 	Address string // unix:///path or host:port ("": DefaultListen())
@@ -73,8 +87,8 @@ type ListenConfig struct {
 	TLSCert, TLSKey, TLSClientCA string
 	// Insecure allows plain gRPC on a non-loopback TCP address.
 	Insecure bool
-	// SocketGroup, for a unix socket: a group (name, or a number taken as
-	// a gid) whose members may connect too; the socket is then mode 0660
+	// SocketGroup, for a unix socket: a group (a name, or a number taken
+	// as a gid as it is, without a lookup) whose members may connect too; the socket is then mode 0660
 	// and owned by that group (as Docker's daemon does it). The user
 	// running the server must be a member (or root). "": mode 0600.
 	SocketGroup string
@@ -138,7 +152,9 @@ func checkTCP(address string, tls, insecure bool) error {
 }
 
 // LookupGroup resolves a --socket-group value to a gid: a number is taken
-// as it is, a name is looked up (os/user: /etc/group, or NSS with cgo).
+// as a gid as it is (no lookup: a gid no group has is fine), a name is
+// looked up (os/user: NSS with cgo; a CGO_ENABLED=0 build reads
+// /etc/group only). Its errors start with the value.
 func LookupGroup(group string) (int, error) {
 	if n, err := strconv.ParseUint(group, 10, 32); err == nil && n < math.MaxUint32 {
 		return int(n), nil
@@ -147,8 +163,12 @@ func LookupGroup(group string) (int, error) {
 		return 0, fmt.Errorf("%s: not a group id (0 to %d)", group, uint32(math.MaxUint32-1))
 	}
 	g, err := user.LookupGroup(group)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %v", group, err)
+	var unknown user.UnknownGroupError
+	switch {
+	case errors.As(err, &unknown):
+		return 0, fmt.Errorf("%s: no such group (give an existing group's name, or a gid)", group)
+	case err != nil:
+		return 0, fmt.Errorf("%s: looking the group up: %v", group, err)
 	}
 	return strconv.Atoi(g.Gid)
 }
@@ -156,7 +176,7 @@ func LookupGroup(group string) (int, error) {
 // listenUnix creates the socket at path with mode 0600, or 0660 and group
 // gid when gid ≥ 0, removing a stale one.
 func listenUnix(path string, gid int) (net.Listener, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := mkdirs(filepath.Dir(path)); err != nil {
 		return nil, err
 	}
 	fi, err := os.Lstat(path)
@@ -197,6 +217,33 @@ func listenUnix(path string, gid int) (net.Listener, error) {
 		return nil, err
 	}
 	return l, nil
+}
+
+// mkdirs creates dir and its missing parents with mode 0755 whatever the
+// umask (027 would make them 0750 and shut out a Curio of --socket-group
+// under another user); directories that exist are left as they are.
+func mkdirs(dir string) error {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, d := range missing {
+		if err := os.Chmod(d, 0o755); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // fileKind names a file's type in words ("a regular file", "a directory").

@@ -122,3 +122,27 @@ func TestDefaultListen(t *testing.T) {
 		t.Errorf("DefaultListen without XDG_RUNTIME_DIR = %s", got)
 	}
 }
+
+// TestCheckMetricsListen: --metrics-listen is host:port on loopback unless
+// --insecure-metrics-listen, like --listen's plain gRPC.
+func TestCheckMetricsListen(t *testing.T) {
+	for _, tc := range []struct {
+		addr     string
+		insecure bool
+		want     string // "" accepted
+	}{
+		{"127.0.0.1:9821", false, ""},
+		{"[::1]:9821", false, ""},
+		{"localhost:0", false, ""},
+		{"0.0.0.0:9821", false, "--insecure-metrics-listen"},
+		{":9821", false, "--insecure-metrics-listen"},
+		{"192.0.2.10:9821", false, "not a loopback address"},
+		{"0.0.0.0:9821", true, ""},
+		{"127.0.0.1", false, "want host:port"},
+	} {
+		err := CheckMetricsListen(tc.addr, tc.insecure)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("CheckMetricsListen(%s, insecure %v) = %v, want %q", tc.addr, tc.insecure, err, tc.want)
+		}
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/filecoin-project/go-state-types/abi"
 	"google.golang.org/grpc/codes"
@@ -43,7 +42,15 @@ func (s *Server) request(r *pb.SubmitProofRequest) (*engine.Request, error) {
 	}, nil
 }
 
+// MaxRequestIDBytes is the longest request_id a submission may carry.
+// Curio's are "porep-<miner>-<sector>" and "snap-<miner>-<sector>" (under
+// 50 bytes); the id is kept with the job and shown on the status page.
+const MaxRequestIDBytes = 256
+
 func (s *Server) check(r *pb.SubmitProofRequest) error {
+	if n := len(r.GetRequestId()); n > MaxRequestIDBytes {
+		return fmt.Errorf("request_id: %d bytes, at most %d (Curio sends porep-<miner>-<sector>)", n, MaxRequestIDBytes)
+	}
 	if p := r.GetPriority(); p < pb.Priority_PRIORITY_UNSPECIFIED || p > pb.Priority_CRITICAL {
 		return fmt.Errorf("priority: unknown value %d (want 0-4: UNSPECIFIED, LOW, NORMAL, HIGH, CRITICAL)", int32(p))
 	}
@@ -72,7 +79,7 @@ func (s *Server) check(r *pb.SubmitProofRequest) error {
 		return nil
 	default:
 		// Kinds outside cuzk.v1's enum only when this engine has a queue for them (the test double).
-		if !slices.ContainsFunc(s.eng.Status().Queues, func(q engine.QueueStatus) bool { return q.Kind == engine.Kind(k) }) {
+		if !s.kinds[engine.Kind(k)] {
 			return fmt.Errorf("proof_kind: unknown value %d (want 1-4: POREP_SEAL_COMMIT, SNAP_DEALS_UPDATE, WINDOW_POST_PARTITION, WINNING_POST)", int32(k))
 		}
 		return nil

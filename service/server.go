@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/common/expfmt"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -58,6 +59,9 @@ type Server struct {
 	grpc *grpc.Server
 	reg  *prometheus.Registry
 	rpcs *prometheus.CounterVec
+	// kinds are the engine's proof kinds (its Status queues), read once:
+	// they do not change, and check needs them for every request.
+	kinds map[engine.Kind]bool
 }
 
 // New makes a server for eng; Serve it on a listener from Listen.
@@ -68,12 +72,17 @@ func New(eng Engine, opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{eng: eng, log: opts.Logger, reg: prometheus.NewRegistry()}
+	s := &Server{eng: eng, log: opts.Logger, reg: prometheus.NewRegistry(), kinds: map[engine.Kind]bool{}}
+	for _, q := range eng.Status().Queues {
+		s.kinds[q.Kind] = true
+	}
 	s.rpcs = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "cuseal_rpc_requests_total",
 		Help: "cuzk.v1 calls answered, by method and gRPC status code.",
 	}, []string{"method", "code"})
-	s.reg.MustRegister(s.rpcs)
+	// The process's own series (process_resident_memory_bytes, go_*):
+	// memory, threads and file descriptors next to the engine's.
+	s.reg.MustRegister(s.rpcs, collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
 	sopts := []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(opts.MaxMessageBytes),
 		grpc.MaxSendMsgSize(opts.MaxMessageBytes),
@@ -90,7 +99,8 @@ func New(eng Engine, opts Options) *Server {
 // GRPC is the underlying server: Serve(listener), GracefulStop, Stop.
 func (s *Server) GRPC() *grpc.Server { return s.grpc }
 
-// Gatherer is the engine's metrics plus the server's own (calls by method and code).
+// Gatherer is the engine's metrics plus the server's own: calls by method
+// and code, and the process's (process_*, go_*).
 func (s *Server) Gatherer() prometheus.Gatherer {
 	return prometheus.Gatherers{s.eng.Gatherer(), s.reg}
 }

@@ -285,6 +285,8 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"unspecified kind", mod(func(r *pb.SubmitProofRequest) { r.ProofKind = 0 }), codes.InvalidArgument, "proof_kind: missing"},
 		{"unknown kind", mod(func(r *pb.SubmitProofRequest) { r.ProofKind = 99 }), codes.InvalidArgument, "proof_kind: unknown value 99"},
+		{"request_id too long", mod(func(r *pb.SubmitProofRequest) { r.RequestId = strings.Repeat("x", service.MaxRequestIDBytes+1) }),
+			codes.InvalidArgument, "request_id: 257 bytes, at most 256"},
 		{"unknown priority", mod(func(r *pb.SubmitProofRequest) { r.Priority = 9 }), codes.InvalidArgument, "priority: unknown value 9"},
 		{"no vanilla_proof", mod(func(r *pb.SubmitProofRequest) { r.VanillaProof = nil }), codes.InvalidArgument, "vanilla_proof: empty"},
 		{"garbage vanilla_proof", mod(func(r *pb.SubmitProofRequest) { r.VanillaProof = []byte{0x9c, 0x01, 0xff, 'x'} }), codes.InvalidArgument, "vanilla_proof:"},
@@ -308,6 +310,7 @@ func TestBadInput(t *testing.T) {
 		{"oversized message", mod(func(r *pb.SubmitProofRequest) { r.VanillaProof = make([]byte, 2<<20) }), codes.ResourceExhausted, "larger than max"},
 		{"handler panic", porepReq("panic"), codes.Internal, "panic: fake engine told to panic"},
 	}
+	statusCalls := f.statusCalls.Load()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.Prove(ctx, tc.req)
@@ -319,6 +322,17 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 	}
+
+	// The checks need no snapshot of the engine (its jobs): the kinds are read once.
+	if n := f.statusCalls.Load() - statusCalls; n != 0 {
+		t.Errorf("checking requests took %d engine status snapshots, want none", n)
+	}
+	t.Run("longest request_id", func(t *testing.T) {
+		r := porepReq(strings.Repeat("x", service.MaxRequestIDBytes))
+		if res, err := c.Prove(ctx, r); err != nil || res.Status != pb.AwaitProofResponse_COMPLETED {
+			t.Fatalf("a request_id of %d bytes: %v %v", service.MaxRequestIDBytes, res, err)
+		}
+	})
 
 	t.Run("no submit", func(t *testing.T) {
 		_, err := c.Raw().Prove(ctx, &pb.ProveRequest{})

@@ -226,8 +226,8 @@ func TestStatusJSON(t *testing.T) {
 		}
 	}
 	d := decodeStrict(t, b)
-	if d.Schema != service.StatusSchema || d.Source != service.SourceEngine || d.UptimeSeconds <= 0 {
-		t.Fatalf("head: %q %q %v", d.Schema, d.Source, d.UptimeSeconds)
+	if d.Schema != service.StatusSchema || d.Source != service.SourceEngine || d.UptimeSeconds <= 0 || d.Draining == nil || *d.Draining {
+		t.Fatalf("head: %q %q %v draining %v", d.Schema, d.Source, d.UptimeSeconds, d.Draining)
 	}
 	now := parseTime(t, "time", d.Time)
 	if c := d.Counters; c.Completed != 1 || c.Failed != 1 || *c.Cancelled != 0 || *c.Retries != 1 {
@@ -301,8 +301,10 @@ func TestStatusJSON(t *testing.T) {
 	if proving != 2 {
 		t.Errorf("running job: %d partitions PROVING, want 2", proving)
 	}
-	if c := jobs[s.critical]; c.Priority != "CRITICAL" || c.State != "RUNNING" {
-		t.Errorf("critical job %+v", c)
+	// The CRITICAL job's partition waits for a prover (both prove the running job).
+	if c := jobs[s.critical]; c.Priority != "CRITICAL" || c.State != "RUNNING" || c.Stages.ProverWaitSeconds <= 0 ||
+		c.Partitions[0].State != "SYNTHESIZED" || c.Partitions[0].ProverWaitSeconds != c.Stages.ProverWaitSeconds {
+		t.Errorf("critical job %+v: want its synthesized partition's wait for a prover in its stages", c)
 	}
 	if qd := jobs[s.queued]; qd.State != "QUEUED" || qd.StartedAt != nil || qd.Stages.QueueWaitSeconds <= 0 {
 		t.Errorf("queued job %+v", qd)
@@ -312,13 +314,110 @@ func TestStatusJSON(t *testing.T) {
 		t.Errorf("params %+v: want the double's, used by the two started jobs", d.Params)
 	}
 
-	// ?jobs=N keeps the last N; a bad N is refused naming it.
-	if _, _, b := get(t, s.url+"/status?jobs=1"); len(decodeStrict(t, b).Jobs) != 1 || decodeStrict(t, b).Jobs[0].JobID != s.queued {
-		t.Errorf("?jobs=1: %.500s", b)
+	// ?jobs=N: every running job whatever N, then the queued, then the
+	// most recently finished; a bad N is refused naming it.
+	for n, want := range map[string][]string{
+		"0": {s.running, s.critical},
+		"2": {s.running, s.critical},
+		"3": {s.running, s.critical, s.queued},
+		"4": {s.failed, s.running, s.critical, s.queued},
+		"9": {s.done, s.failed, s.running, s.critical, s.queued},
+	} {
+		_, _, b := get(t, s.url+"/status?jobs="+n)
+		var ids []string
+		for _, j := range decodeStrict(t, b).Jobs {
+			ids = append(ids, j.JobID)
+		}
+		if !slices.Equal(ids, want) {
+			t.Errorf("?jobs=%s: jobs %v, want %v", n, ids, want)
+		}
 	}
-	for _, bad := range []string{"-1", "x", "1e3"} {
-		if code, _, b := get(t, s.url+"/status?jobs="+bad); code != http.StatusBadRequest || !strings.Contains(string(b), `jobs="`+bad+`"`) {
-			t.Errorf("?jobs=%s: %d %s", bad, code, b)
+	for bad, why := range map[string]string{"-1": "want a whole number", "x": "want a whole number", "1e3": "want a whole number",
+		"99999999999999999999": "out of range"} {
+		if code, _, b := get(t, s.url+"/status?jobs="+bad); code != http.StatusBadRequest || !strings.Contains(string(b), `jobs="`+bad+`": `+why) {
+			t.Errorf("?jobs=%s: %d %s, want 400 saying %q", bad, code, b, why)
+		}
+	}
+}
+
+// TestSelectJobs: ?jobs=N and the page (PageJobs) keep every running job
+// however many are queued behind it, then the queued that start first,
+// then the most recently finished, in the document's order.
+func TestSelectJobs(t *testing.T) {
+	var jobs []engine.JobStatus
+	add := func(id string, st engine.State, prio engine.Priority) {
+		jobs = append(jobs, engine.JobStatus{JobID: id, State: st, Priority: prio})
+	}
+	add("done-1", engine.StateCompleted, engine.PriorityNormal)
+	add("failed-2", engine.StateFailed, engine.PriorityNormal)
+	add("run-3", engine.StateRunning, engine.PriorityNormal)
+	add("run-4", engine.StateRunning, engine.PriorityNormal)
+	for i := range 60 {
+		add("queued-"+strconv.Itoa(5+i), engine.StateQueued, engine.PriorityNormal)
+	}
+	add("critical-65", engine.StateQueued, engine.PriorityCritical)
+	ids := func(js []engine.JobStatus) []string {
+		var out []string
+		for _, j := range js {
+			out = append(out, j.JobID)
+		}
+		return out
+	}
+	if got := ids(service.SelectJobs(jobs, 1)); !slices.Equal(got, []string{"run-3", "run-4"}) {
+		t.Errorf("1 of 2 running and 61 queued: %v, want both running", got)
+	}
+	if got := ids(service.SelectJobs(jobs, 4)); !slices.Equal(got, []string{"run-3", "run-4", "queued-5", "critical-65"}) {
+		t.Errorf("4: %v, want the running, then the CRITICAL and the oldest NORMAL queued", got)
+	}
+	if got := service.SelectJobs(jobs, service.PageJobs); len(got) != service.PageJobs || got[0].JobID != "run-3" || got[len(got)-1].JobID != "critical-65" {
+		t.Errorf("the page's %d: %v", service.PageJobs, ids(got))
+	}
+	jobs = jobs[:4]
+	if got := ids(service.SelectJobs(jobs, 3)); !slices.Equal(got, []string{"failed-2", "run-3", "run-4"}) {
+		t.Errorf("3 of 2 finished and 2 running: %v, want the most recently finished and the running", got)
+	}
+	if got := service.SelectJobs(jobs, -1); len(got) != 4 {
+		t.Errorf("-1: %v, want all", ids(got))
+	}
+}
+
+// TestStatusDocBaseNames: a failure's message and the parameters name
+// files by their base name, the partitions of a cancelled job are
+// CANCELLED, and a draining engine says so.
+func TestStatusDocBaseNames(t *testing.T) {
+	const dir = "/var/tmp/filecoin-proof-parameters/"
+	const file = "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e.params"
+	now := time.Now()
+	st := engine.Status{Draining: true, Params: []engine.ParamsStatus{{CircuitID: "winning-2k", File: dir + file}},
+		Jobs: []engine.JobStatus{
+			{JobID: "job-1", State: engine.StateFailed, Submitted: now, Ended: now, Partitions: []engine.PartitionStatus{{State: "failed"}},
+				Error: "engine: job job-1: partition 0: parameter load: porep: " + dir + file + ": groth16: " + dir + file + ": section h at byte offset 13636: truncated\ngoroutine 1 [running]:\n/root/go/src/x.go:12"},
+			{JobID: "job-2", State: engine.StateCancelled, Submitted: now, Ended: now, Partitions: []engine.PartitionStatus{{State: "cancelled"}, {State: "cancelled"}},
+				Error: "engine: job job-2 cancelled"},
+		}}
+	d := service.NewStatusDoc(st, now, -1)
+	want := "engine: job job-1: partition 0: parameter load: porep: " + file + ": groth16: " + file + ": section h at byte offset 13636: truncated"
+	if e := d.Jobs[0].Error; e == nil || *e != want {
+		t.Errorf("error %v,\nwant %q", e, want)
+	}
+	if f := d.Params[0].File; f == nil || *f != file {
+		t.Errorf("params file %v, want %s", f, file)
+	}
+	if p := d.Jobs[1].Partitions; p[0].State != "CANCELLED" || p[1].State != "CANCELLED" || d.Jobs[0].Partitions[0].State != "FAILED" {
+		t.Errorf("partitions of the cancelled job %+v and of the failed one %+v", p, d.Jobs[0].Partitions)
+	}
+	if d.Draining == nil || !*d.Draining {
+		t.Errorf("draining %v, want true", d.Draining)
+	}
+	for in, out := range map[string]string{
+		"open /a/b/c.vk: no such file":             "open c.vk: no such file",
+		`read "/a/b c": EOF`:                       `read "b c": EOF`,
+		"path=/srv/params/x.params, size 3":        "path=x.params, size 3",
+		"(/x/y/z)":                                 "(z)",
+		"a/b/c relative, 1/2 of it, http://host/x": "a/b/c relative, 1/2 of it, http://host/x",
+	} {
+		if got := service.BaseNames(in); got != out {
+			t.Errorf("BaseNames(%q) = %q, want %q", in, got, out)
 		}
 	}
 }
@@ -418,5 +517,59 @@ func TestStatusPageHTML(t *testing.T) {
 	}
 	if code, _, _ := get(t, s.url+"/nothing-here"); code != http.StatusNotFound {
 		t.Errorf("GET /nothing-here: %d, want 404", code)
+	}
+	for _, path := range []string{"/", "/status", "/metrics"} {
+		resp, err := http.Post(s.url+path, "text/plain", strings.NewReader("x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed || !strings.Contains(resp.Header.Get("Allow"), "GET") {
+			t.Errorf("POST %s: %s, Allow %q; want 405 allowing GET", path, resp.Status, resp.Header.Get("Allow"))
+		}
+	}
+}
+
+// TestMetricsHostCheck: on a loopback address the handler answers only to
+// a loopback Host with its port (421 to another: a DNS name rebound to
+// 127.0.0.1 does not let a web page read it); /metrics carries the
+// process's own series.
+func TestMetricsHostCheck(t *testing.T) {
+	hs := httptest.NewServer(service.New(newFake(true), service.Options{}).MetricsHandler())
+	defer hs.Close()
+	_, port, _ := strings.Cut(strings.TrimPrefix(hs.URL, "http://"), ":")
+	for host, want := range map[string]int{
+		"127.0.0.1:" + port:         http.StatusOK,
+		"localhost:" + port:         http.StatusOK,
+		"LocalHost:" + port:         http.StatusOK,
+		"[::1]:" + port:             http.StatusOK,
+		"rebound.example:" + port:   http.StatusMisdirectedRequest,
+		"127.0.0.1:1":               http.StatusMisdirectedRequest,
+		"localhost":                 http.StatusMisdirectedRequest, // port 80
+		"192.0.2.1:" + port:         http.StatusMisdirectedRequest,
+		"localhost.example:" + port: http.StatusMisdirectedRequest,
+	} {
+		for _, path := range []string{"/", "/status", "/metrics"} {
+			req, _ := http.NewRequest(http.MethodGet, hs.URL+path, nil)
+			req.Host = host
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != want {
+				t.Errorf("GET %s with Host %s: %s, want %d", path, host, resp.Status, want)
+			} else if want != http.StatusOK && !strings.Contains(string(b), "DNS rebinding") {
+				t.Errorf("GET %s with Host %s: %s", path, host, b)
+			}
+			if path == "/metrics" && want == http.StatusOK {
+				for _, m := range []string{"process_resident_memory_bytes", "go_goroutines"} {
+					if !strings.Contains(string(b), "\n"+m+" ") {
+						t.Errorf("/metrics lacks %s", m)
+					}
+				}
+			}
+		}
 	}
 }

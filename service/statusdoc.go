@@ -3,7 +3,9 @@
 package service
 
 import (
+	"cmp"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -37,11 +39,12 @@ type StatusDoc struct {
 	Source        string         `json:"source"` // SourceEngine or SourceCuzk
 	Time          string         `json:"time"`   // when the snapshot was taken
 	UptimeSeconds float64        `json:"uptime_seconds"`
+	Draining      *bool          `json:"draining"` // stopping: no new work is accepted; null from SourceCuzk
 	Counters      StatusCounters `json:"counters"`
 	Memory        StatusMemory   `json:"memory"`
 	Devices       []StatusDevice `json:"devices"`
 	Queues        []StatusQueue  `json:"queues"`
-	Jobs          []StatusJob    `json:"jobs"` // null from SourceCuzk; finished oldest first, then unfinished in submission order
+	Jobs          []StatusJob    `json:"jobs"` // null from SourceCuzk; finished oldest first, then unfinished in submission order (SelectJobs)
 	Params        []StatusParams `json:"params"`
 }
 
@@ -125,6 +128,7 @@ type StatusStages struct {
 	QueueWaitSeconds    float64 `json:"queue_wait_seconds"` // submission → first partition (so far, while queued)
 	ParamsLoadSeconds   float64 `json:"params_load_seconds"`
 	SynthesisSeconds    float64 `json:"synthesis_seconds"`
+	ProverWaitSeconds   float64 `json:"prover_wait_seconds"` // synthesized, waiting for a prover (so far, while waiting)
 	ProvingSeconds      float64 `json:"proving_seconds"`
 	VerificationSeconds float64 `json:"verification_seconds"`
 	TotalSeconds        float64 `json:"total_seconds"` // submission → result (so far, while unfinished)
@@ -134,14 +138,15 @@ type StatusStages struct {
 // A stage in progress has its start and a duration of 0.
 type StatusPartition struct {
 	Index               int     `json:"index"`
-	State               string  `json:"state"` // QUEUED, SYNTHESIZING, SYNTHESIZED, PROVING, PROVEN, FAILED
+	State               string  `json:"state"` // QUEUED, SYNTHESIZING, SYNTHESIZED, PROVING, PROVEN, FAILED, CANCELLED
 	Prover              string  `json:"prover"`
 	Attempts            int     `json:"attempts"`
 	SynthesisStartedAt  *string `json:"synthesis_started_at"` // parameters' wait, then synthesis
 	ParamsWaitSeconds   float64 `json:"params_wait_seconds"`
 	SynthesisSeconds    float64 `json:"synthesis_seconds"`
-	ProvingStartedAt    *string `json:"proving_started_at"` // the first attempt
-	ProvingEndedAt      *string `json:"proving_ended_at"`   // the last attempt, verification included
+	ProverWaitSeconds   float64 `json:"prover_wait_seconds"` // synthesized, waiting for a prover (every attempt's wait, so far)
+	ProvingStartedAt    *string `json:"proving_started_at"`  // the first attempt
+	ProvingEndedAt      *string `json:"proving_ended_at"`    // the last attempt, verification included
 	ProvingSeconds      float64 `json:"proving_seconds"`
 	VerificationSeconds float64 `json:"verification_seconds"`
 }
@@ -158,12 +163,11 @@ type StatusParams struct {
 
 var priorities = []engine.Priority{engine.PriorityLow, engine.PriorityNormal, engine.PriorityHigh, engine.PriorityCritical}
 
-// NewStatusDoc is st as a StatusDoc taken at now, with the last maxJobs
-// of its jobs (the unfinished ones and the most recently finished; < 0:
-// all).
+// NewStatusDoc is st as a StatusDoc taken at now, with the jobs
+// SelectJobs(st.Jobs, maxJobs) keeps (maxJobs < 0: all).
 func NewStatusDoc(st engine.Status, now time.Time, maxJobs int) StatusDoc {
 	d := StatusDoc{
-		Schema: StatusSchema, Source: SourceEngine, Time: stamp(now), UptimeSeconds: secs(st.Uptime),
+		Schema: StatusSchema, Source: SourceEngine, Time: stamp(now), UptimeSeconds: secs(st.Uptime), Draining: ptr(st.Draining),
 		Counters: StatusCounters{Completed: st.Counters.Completed, Failed: st.Counters.Failed,
 			Cancelled: ptr(st.Counters.Cancelled), Retries: ptr(st.Counters.Retries)},
 		Memory: StatusMemory{BudgetBytes: st.Budget.Total, UsedBytes: st.Budget.Used, ByUse: &StatusByUse{
@@ -201,11 +205,7 @@ func NewStatusDoc(st engine.Status, now time.Time, maxJobs int) StatusDoc {
 		}
 		d.Queues = append(d.Queues, sq)
 	}
-	jobs := st.Jobs
-	if maxJobs >= 0 && len(jobs) > maxJobs {
-		jobs = jobs[len(jobs)-maxJobs:] // the unfinished and the most recently finished
-	}
-	for _, j := range jobs {
+	for _, j := range SelectJobs(st.Jobs, maxJobs) {
 		d.Jobs = append(d.Jobs, statusJob(j, now))
 	}
 	for _, p := range st.Params {
@@ -216,6 +216,52 @@ func NewStatusDoc(st engine.Status, now time.Time, maxJobs int) StatusDoc {
 		d.Params = append(d.Params, sp)
 	}
 	return d
+}
+
+// SelectJobs is what ?jobs=limit keeps of jobs (Status's order: finished
+// oldest first, then unfinished in submission order), in that order.
+// limit bounds the list except for running jobs: every RUNNING job is
+// kept (among them every job a prover works on); the room left goes to
+// QUEUED jobs, those that start first (priority, then submission) first,
+// then to the most recently finished. limit < 0 keeps all.
+func SelectJobs(jobs []engine.JobStatus, limit int) []engine.JobStatus {
+	if limit < 0 || len(jobs) <= limit {
+		return jobs
+	}
+	keep := make([]bool, len(jobs))
+	room := limit
+	var queued, finished []int
+	for i, j := range jobs {
+		switch {
+		case j.State == engine.StateRunning:
+			keep[i] = true
+			room--
+		case j.State == engine.StateQueued:
+			queued = append(queued, i)
+		default:
+			finished = append(finished, i)
+		}
+	}
+	// The queue's order: priority, then submission (jobs' order).
+	slices.SortStableFunc(queued, func(a, b int) int { return cmp.Compare(jobs[b].Priority, jobs[a].Priority) })
+	for _, i := range queued {
+		if room <= 0 {
+			break
+		}
+		keep[i] = true
+		room--
+	}
+	for k := len(finished) - 1; k >= 0 && room > 0; k-- { // the most recently finished
+		keep[finished[k]] = true
+		room--
+	}
+	out := make([]engine.JobStatus, 0, limit)
+	for i, j := range jobs {
+		if keep[i] {
+			out = append(out, j)
+		}
+	}
+	return out
 }
 
 func statusJob(j engine.JobStatus, now time.Time) StatusJob {
@@ -236,6 +282,7 @@ func statusJob(j engine.JobStatus, now time.Time) StatusJob {
 	if j.Error != "" {
 		// The first line: a panic's stack (source paths) stays in the log.
 		first, _, _ := strings.Cut(j.Error, "\n")
+		first = BaseNames(first)
 		sj.Error = &first
 	}
 	var started time.Time
@@ -246,6 +293,7 @@ func statusJob(j engine.JobStatus, now time.Time) StatusJob {
 		if p.Attempts > 1 {
 			sj.Retries += p.Attempts - 1
 		}
+		sj.Stages.ProverWaitSeconds += secs(p.ProverWait)
 		if p.Device != "" && !slices.Contains(sj.Provers, p.Device) {
 			sj.Provers = append(sj.Provers, p.Device)
 		}
@@ -255,7 +303,8 @@ func statusJob(j engine.JobStatus, now time.Time) StatusJob {
 		sj.Partitions = append(sj.Partitions, StatusPartition{
 			Index: p.Index, State: strings.ToUpper(p.State), Prover: p.Device, Attempts: p.Attempts,
 			SynthesisStartedAt: optStamp(p.SynthesisStart), ParamsWaitSeconds: secs(p.ParamsWait), SynthesisSeconds: secs(p.Synthesis),
-			ProvingStartedAt: optStamp(p.ProveStart), ProvingEndedAt: optStamp(p.ProveEnd),
+			ProverWaitSeconds: secs(p.ProverWait),
+			ProvingStartedAt:  optStamp(p.ProveStart), ProvingEndedAt: optStamp(p.ProveEnd),
 			ProvingSeconds: secs(p.Prove), VerificationSeconds: secs(p.Verify),
 		})
 	}
@@ -293,6 +342,23 @@ func StatusDocFromWire(r *pb.GetStatusResponse, now time.Time) StatusDoc {
 			Bytes: s.GetSizeBytes(), RefCount: int(s.GetRefCount())})
 	}
 	return d
+}
+
+// absPath is an absolute path in a message: a '/' that starts a word (or
+// follows '=', a quote or a bracket), then what a file name may hold up
+// to a space, a quote, a bracket, ',', ';' or ':'.
+var absPath = regexp.MustCompile(`(^|[\s"'(\[=])(/[^\s"'()\[\],;:]+)`)
+
+// BaseNames is msg with every absolute path in it replaced by its base
+// name: a failure's message names a parameter file
+// ("/var/tmp/filecoin-proof-parameters/v28-….params") by its name alone,
+// and no path of the server's machine reaches /status, the page or
+// `cuseal client status`.
+func BaseNames(msg string) string {
+	return absPath.ReplaceAllStringFunc(msg, func(m string) string {
+		i := strings.IndexByte(m, '/')
+		return m[:i] + filepath.Base(m[i:])
+	})
 }
 
 // quarantineMark starts the suffix StatusResponse gives a quarantined device's name.

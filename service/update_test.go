@@ -15,13 +15,13 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/cuseal/cuseal/internal/testprover"
-	"github.com/cuseal/cuseal/internal/testupdate"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/engine"
 	"github.com/cuseal/cuseal/service"
 	"github.com/cuseal/cuseal/service/client"
 	pb "github.com/cuseal/cuseal/service/cuzkv1"
+	"github.com/cuseal/cuseal/testsupport/testprover"
+	"github.com/cuseal/cuseal/testsupport/testupdate"
 )
 
 // TestUpdateEndToEnd: Curio's SNAP_DEALS_UPDATE request (raw 32-byte

@@ -20,17 +20,17 @@ import (
 const (
 	testingDoc = "docs/testing.md"
 	tierHead   = "| Package | Test | Tier | Why |"
-	gatePkg    = "internal/testenv"
+	gatePkg    = "testsupport/testenv"
 )
 
-// gated is one test (or helper) that asks internal/testenv for a tier.
+// gated is one test (or helper) that asks testsupport/testenv for a tier.
 type gated struct {
 	pkg, fn, tier string
 	pos           string
 }
 
 // TestTiersDocumented fails when a function in a _test.go file asks
-// internal/testenv for the long or huge tier (testenv.Long, testenv.Huge,
+// testsupport/testenv for the long or huge tier (testenv.Long, testenv.Huge,
 // testenv.Enabled) and docs/testing.md's tier table has no row for it with
 // that tier, or when the table has a row that no code backs: the table is
 // the list of what the default run leaves out, true by construction.
@@ -49,19 +49,19 @@ func TestTiersDocumented(t *testing.T) {
 	}
 	for key, tier := range inDoc {
 		if _, ok := inCode[key]; !ok {
-			t.Errorf("%s: row %s (%s) names no function that asks internal/testenv for a tier", testingDoc, key, tier)
+			t.Errorf("%s: row %s (%s) names no function that asks testsupport/testenv for a tier", testingDoc, key, tier)
 		}
 	}
 }
 
-// oldGates are the gates internal/testenv replaced; only it may use them.
+// oldGates are the gates testsupport/testenv replaced; only it may use them.
 // (Spelled in pieces, so that a grep for them finds the gate alone.)
 var oldGates = regexp.MustCompile(strings.Join([]string{
 	`testing\.` + `Short\(\)`,
 	"CUSEAL_" + "RUST_GOLDEN_LARGE", "CUSEAL_" + "SKIP_32G", "CUSEAL_" + "HOST_EMULATION_2K", "CUSEAL_" + "BENCH_LARGE",
 }, "|"))
 
-// TestOneGate fails when a Go file outside internal/testenv reads -short or
+// TestOneGate fails when a Go file outside testsupport/testenv reads -short or
 // one of the environment gates it replaced: one variable chooses what runs.
 func TestOneGate(t *testing.T) {
 	root := moduleRoot(t)
@@ -73,7 +73,7 @@ func TestOneGate(t *testing.T) {
 		sc.Buffer(nil, 1<<20)
 		for n := 1; sc.Scan(); n++ {
 			if m := oldGates.FindString(sc.Text()); m != "" {
-				t.Errorf("%s:%d: %s: gate tests through internal/testenv (testenv.Long, testenv.Huge, testenv.Enabled)", rel, n, m)
+				t.Errorf("%s:%d: %s: gate tests through testsupport/testenv (testenv.Long, testenv.Huge, testenv.Enabled)", rel, n, m)
 			}
 		}
 	})

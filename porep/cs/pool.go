@@ -3,14 +3,14 @@
 package cs
 
 import (
-	"bufio"
 	"bytes"
 	"os"
-	"strconv"
 	"sync"
 	"unsafe"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuseal/cuseal/internal/hostmem"
 )
 
 // BufferPool keeps the storage of finished assignments — a, b, c, aux,
@@ -236,45 +236,10 @@ func makeWords(n int) []uint64 {
 }
 
 // underPressure reports whether the machine is short of memory: less than
-// max(1 GiB, MemTotal/16) available (/proc/meminfo, Linux; elsewhere
-// never). A kept set is memory the process already holds, so what counts
+// max(1 GiB, MemTotal/16) available (hostmem; never where it cannot be
+// read). A kept set is memory the process already holds, so what counts
 // is what is left for everyone else.
 func underPressure() bool {
-	total, avail, ok := memInfo()
+	total, avail, ok := hostmem.MemInfo()
 	return ok && avail < max(1<<30, total/16)
-}
-
-// MemAvailable returns /proc/meminfo's MemAvailable in bytes, and false
-// where it cannot be read (outside Linux).
-func MemAvailable() (uint64, bool) {
-	_, avail, ok := memInfo()
-	return avail, ok
-}
-
-// memInfo returns /proc/meminfo's MemTotal and MemAvailable in bytes.
-func memInfo() (total, avail uint64, ok bool) {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0, 0, false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	var n int
-	for sc.Scan() && n < 2 {
-		line := sc.Bytes()
-		for _, field := range []struct {
-			name string
-			dst  *uint64
-		}{{"MemTotal:", &total}, {"MemAvailable:", &avail}} {
-			if rest, found := bytes.CutPrefix(line, []byte(field.name)); found {
-				kb, err := strconv.ParseUint(string(bytes.TrimSuffix(bytes.TrimSpace(rest), []byte(" kB"))), 10, 64)
-				if err != nil {
-					return 0, 0, false
-				}
-				*field.dst = kb << 10
-				n++
-			}
-		}
-	}
-	return total, avail, n == 2
 }

@@ -126,6 +126,7 @@ type Status struct {
 	Params   []ParamsStatus
 	Budget   BudgetStatus
 	Counters Counters
+	Draining bool // Drain or Close was called: no new work is accepted
 }
 
 type QueueStatus struct {
@@ -149,14 +150,18 @@ type JobStatus struct {
 
 // PartitionStatus is one partition of a job. The times are zero until
 // the stage starts; durations are of finished stages (a stage in progress
-// has a start and no duration yet).
+// has a start and no duration yet; ProverWait counts the wait in
+// progress). State "failed" is a partition whose own parameter load,
+// synthesis or proofs failed; "cancelled" one stopped unproven because its
+// job was cancelled or failed elsewhere.
 type PartitionStatus struct {
 	Index          int
-	State          string // queued, synthesizing, synthesized, proving, proven, failed
+	State          string // queued, synthesizing, synthesized, proving, proven, failed, cancelled
 	Device         string // the prover of the last attempt ("" before proving)
 	SynthesisStart time.Time
 	ParamsWait     time.Duration // from SynthesisStart, waiting for the parameters
 	Synthesis      time.Duration // after ParamsWait
+	ProverWait     time.Duration // synthesized, waiting for a prover (every attempt's wait)
 	ProveStart     time.Time     // the first attempt's start
 	ProveEnd       time.Time     // the last attempt's end
 	Prove          time.Duration // backend time, all attempts

@@ -3,15 +3,12 @@
 package engine
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"log/slog"
-	"os"
 	"runtime"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/cuseal/cuseal/internal/hostmem"
 )
 
 // Config configures an Engine. The zero value is usable: parameters from
@@ -108,8 +105,8 @@ func (c Config) withDefaults() Config {
 // less a margin of max(1 GiB, 10%) for the rest of the process and the
 // system. Where neither can be read it is 8 GiB.
 func DefaultBudget() uint64 {
-	total := memTotal()
-	if lim := cgroupLimit(); lim > 0 && (total == 0 || lim < total) {
+	total, _ := hostmem.Total()
+	if lim, _, ok := hostmem.CgroupLimit(); ok && (total == 0 || lim < total) {
 		total = lim
 	}
 	if total == 0 {
@@ -120,46 +117,6 @@ func DefaultBudget() uint64 {
 		return total / 2
 	}
 	return total - margin
-}
-
-// memTotal reads MemTotal from /proc/meminfo (0 when it cannot).
-func memTotal() uint64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := bytes.CutPrefix(sc.Bytes(), []byte("MemTotal:")); ok {
-			kb, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(string(rest)), " kB"), 10, 64)
-			if err != nil {
-				return 0
-			}
-			return kb << 10
-		}
-	}
-	return 0
-}
-
-// cgroupLimit reads this process's cgroup memory limit (0: none or unknown).
-func cgroupLimit() uint64 {
-	for _, p := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		v := strings.TrimSpace(string(b))
-		if v == "max" {
-			return 0
-		}
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil || n >= 1<<60 { // v1 says "no limit" with a huge number
-			return 0
-		}
-		return n
-	}
-	return 0
 }
 
 // formatBytes writes n as "N bytes (X.Y GiB)" for messages.

@@ -33,6 +33,9 @@ type TestDouble struct {
 	// touched memory until it is proven, so the resident set follows the
 	// schedule (the benchmark's peak RSS against the budget).
 	Allocate bool
+	// ParamsError, when set (with ParamsBytes), is the error of loading
+	// the "parameters".
+	ParamsError error
 }
 
 // DoubleProver is a test double of a device: it takes PerPartition per
@@ -131,7 +134,12 @@ func (dk *doubleKind) spec() *paramsSpec {
 	if dk.cfg.ParamsBytes == 0 {
 		return nil
 	}
-	return &paramsSpec{id: "double", file: "double.params", bytes: dk.cfg.ParamsBytes, load: func() (*keys, error) { return &keys{}, nil }}
+	return &paramsSpec{id: "double", file: "double.params", bytes: dk.cfg.ParamsBytes, load: func() (*keys, error) {
+		if dk.cfg.ParamsError != nil {
+			return nil, dk.cfg.ParamsError
+		}
+		return &keys{}, nil
+	}}
 }
 
 func (dk *doubleKind) circuit(id string) (*paramsSpec, bool) {

@@ -94,6 +94,16 @@ func (d *device) busyIn(from, now time.Time) time.Duration {
 	return t
 }
 
+// busyAt is how long d has proved up to now: its finished proofs and
+// the proof in progress (e.mu held).
+func (d *device) busyAt(now time.Time) time.Duration {
+	t := d.busyTotal
+	if d.busy && !d.since.IsZero() {
+		t += now.Sub(d.since)
+	}
+	return t
+}
+
 // noteBusy records a finished proof [from, to) and forgets spans that
 // ended before the window.
 func (d *device) noteBusy(from, to time.Time) {
@@ -129,10 +139,11 @@ const (
 	partSynthesized
 	partProving
 	partProven
-	partFailed
+	partFailed    // its own synthesis, parameter load or proofs failed
+	partCancelled // stopped unproven: the job was cancelled, or failed elsewhere
 )
 
-var partStateNames = [...]string{"queued", "synthesizing", "synthesized", "proving", "proven", "failed"}
+var partStateNames = [...]string{"queued", "synthesizing", "synthesized", "proving", "proven", "failed", "cancelled"}
 
 type part struct {
 	k        int
@@ -148,6 +159,10 @@ type part struct {
 	// For status: stage times (zero until the stage starts).
 	synthStart, proveStart, proveEnd time.Time
 	paramsWait, verify               time.Duration
+	// waitStart is when it last became synthesized (zero: not waiting);
+	// proverWait sums its finished waits for a prover.
+	waitStart  time.Time
+	proverWait time.Duration
 }
 
 type job struct {
@@ -562,6 +577,9 @@ func recoverTo(err *error, j *job, k int) {
 func (e *Engine) finalizeLocked(j *job, state State, proof []byte, err error) {
 	for _, p := range j.parts {
 		e.freePartLocked(j, p)
+		if p.state != partProven && p.state != partFailed {
+			p.state = partCancelled
+		}
 	}
 	if pe := j.pe; pe != nil {
 		pe.refs--
@@ -601,8 +619,13 @@ func (e *Engine) finalizeLocked(j *job, state State, proof []byte, err error) {
 	e.pruneLocked()
 }
 
-// freePartLocked returns what partition p holds to the budget.
+// freePartLocked returns what partition p holds to the budget and ends
+// its wait for a prover.
 func (e *Engine) freePartLocked(j *job, p *part) {
+	if !p.waitStart.IsZero() {
+		p.proverWait += time.Since(p.waitStart)
+		p.waitStart = time.Time{}
+	}
 	if p.reserved > 0 {
 		if p.state == partSynthesizing {
 			e.used.synth -= p.reserved
@@ -616,9 +639,6 @@ func (e *Engine) freePartLocked(j *job, p *part) {
 			j.plan.release(p.a)
 		}
 		p.a = nil
-	}
-	if p.state != partProven {
-		p.state = partFailed
 	}
 }
 
@@ -967,6 +987,10 @@ func (e *Engine) runSynthesis(j *job, p *part) {
 	p.synthStart = t0
 	e.mu.Unlock()
 	keys, wait, err := e.acquireKeys(j)
+	stage := "synthesis"
+	if err != nil {
+		stage = "parameter load"
+	}
 	var a *cs.Assignment
 	if err == nil {
 		err = j.ctx.Err()
@@ -998,7 +1022,10 @@ func (e *Engine) runSynthesis(j *job, p *part) {
 		e.freePartLocked(j, p)
 	case err != nil:
 		e.freePartLocked(j, p)
-		e.failLocked(j, fmt.Errorf("engine: job %s: partition %d: synthesis: %w", j.id, p.k, err))
+		p.state = partFailed
+		e.failLocked(j, fmt.Errorf("engine: job %s: partition %d: %s: %w", j.id, p.k, stage, err))
+	default:
+		p.waitStart = time.Now()
 	}
 	e.settleLocked(j)
 	e.dispatchLocked()
@@ -1029,6 +1056,10 @@ func (e *Engine) runProve(d *device, j *job, p *part) {
 	if p.proveStart.IsZero() {
 		p.proveStart = t0
 	}
+	if !p.waitStart.IsZero() {
+		p.proverWait += t0.Sub(p.waitStart)
+		p.waitStart = time.Time{}
+	}
 	e.mu.Unlock()
 	var verify time.Duration // of took, checking the proof
 	err := func() (err error) {
@@ -1057,7 +1088,6 @@ func (e *Engine) runProve(d *device, j *job, p *part) {
 	t1 := time.Now()
 	took := t1.Sub(t0)
 	e.m.prove.WithLabelValues(j.req.Kind.String(), d.p.Name()).Observe(took.Seconds())
-	e.m.busy.WithLabelValues(d.p.Name()).Add(took.Seconds())
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	d.busy, d.cur, d.curKind = false, nil, KindUnspecified
@@ -1081,6 +1111,7 @@ func (e *Engine) runProve(d *device, j *job, p *part) {
 		}
 		if p.attempts < 2 {
 			p.state = partSynthesized
+			p.waitStart = t1
 			p.failedOn = d.ord
 			p.firstErr = err
 			e.counters.Retries++
@@ -1088,6 +1119,7 @@ func (e *Engine) runProve(d *device, j *job, p *part) {
 			e.log.Warn("partition failed, retrying", "job", j.id, "partition", p.k, "prover", d.p.Name(), "err", err)
 		} else {
 			e.freePartLocked(j, p)
+			p.state = partFailed
 			e.failLocked(j, fmt.Errorf("engine: job %s: partition %d failed twice: on %s (%v), then on %s: %w", j.id, p.k, e.devices[p.failedOn].p.Name(), p.firstErr, d.p.Name(), err))
 		}
 	default:

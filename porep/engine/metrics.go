@@ -3,6 +3,8 @@
 package engine
 
 import (
+	"time"
+
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -19,16 +21,17 @@ type metrics struct {
 	prove              *prometheus.HistogramVec
 	proveWait          *prometheus.HistogramVec // kind, priority
 	paramsLoad         prometheus.Histogram
-	busy               *prometheus.CounterVec // prover: seconds proving
-	proving            *prometheus.GaugeVec   // prover: 1 while proving
-	quarantined        *prometheus.GaugeVec   // prover
-	budget             *prometheus.GaugeVec   // use
-	resident           *prometheus.GaugeVec   // circuit
+	busy               *busyCollector       // prover: seconds proving
+	proving            *prometheus.GaugeVec // prover: 1 while proving
+	quarantined        *prometheus.GaugeVec // prover
+	budget             *prometheus.GaugeVec // use
+	resident           *prometheus.GaugeVec // circuit
 	retries            prometheus.Counter
 }
 
 func newMetrics(e *Engine) *metrics {
-	buckets := prometheus.ExponentialBuckets(0.01, 2, 16) // 10 ms … ~5.5 min
+	// A partition takes up to tens of minutes (a 32 GiB one on the CPU): 10 ms … ~87 min.
+	buckets := prometheus.ExponentialBuckets(0.01, 2, 20)
 	m := &metrics{
 		e:   e,
 		reg: prometheus.NewRegistry(),
@@ -38,10 +41,10 @@ func newMetrics(e *Engine) *metrics {
 			Help: "Jobs with a partition started and not yet final, by proof kind."}, []string{"kind"}),
 		jobs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cuseal_engine_jobs_total",
 			Help: "Finished jobs by proof kind and outcome (completed, failed, cancelled)."}, []string{"kind", "outcome"}),
-		// Jobs take up to tens of minutes (a 32 GiB C2 on the CPU): 50 ms … ~55 min.
+		// Jobs take up to an hour or more (a 32 GiB C2 on the CPU): 50 ms … ~1.8 h.
 		jobSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "cuseal_engine_job_duration_seconds",
 			Help:    "Time from submission to result of finished jobs, by proof kind and outcome.",
-			Buckets: prometheus.ExponentialBuckets(0.05, 2, 17)}, []string{"kind", "outcome"}),
+			Buckets: prometheus.ExponentialBuckets(0.05, 2, 18)}, []string{"kind", "outcome"}),
 		synth: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "cuseal_engine_partition_synthesis_seconds",
 			Help: "Synthesis time of one partition.", Buckets: buckets}, []string{"kind"}),
 		prove: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "cuseal_engine_partition_prove_seconds",
@@ -50,8 +53,8 @@ func newMetrics(e *Engine) *metrics {
 			Help: "Time from a job's submission to the start of proving its first partition.", Buckets: buckets}, []string{"kind", "priority"}),
 		paramsLoad: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "cuseal_engine_params_load_seconds",
 			Help: "Time to load one parameter file.", Buckets: buckets}),
-		busy: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cuseal_engine_device_busy_seconds_total",
-			Help: "Time each prover spent proving."}, []string{"prover"}),
+		busy: &busyCollector{e: e, desc: prometheus.NewDesc("cuseal_engine_device_busy_seconds_total",
+			"Time each prover spent proving, the proof in progress included.", []string{"prover"}, nil)},
 		proving: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "cuseal_engine_device_busy",
 			Help: "1 while the prover proves a partition."}, []string{"prover"}),
 		quarantined: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "cuseal_engine_device_quarantined",
@@ -69,9 +72,10 @@ func newMetrics(e *Engine) *metrics {
 		m.queued.WithLabelValues(k.String())
 		m.inProgress.WithLabelValues(k.String())
 		m.proveWait.WithLabelValues(k.String(), DefaultPriority(k).String())
-	}
-	for _, d := range e.devices {
-		m.busy.WithLabelValues(d.p.Name())
+		// Every outcome from 0, so increase() and rate() see a kind's first job.
+		for _, s := range []State{StateCompleted, StateFailed, StateCancelled} {
+			m.jobs.WithLabelValues(k.String(), s.String())
+		}
 	}
 	m.refreshLocked()
 	return m
@@ -113,6 +117,35 @@ func (m *metrics) refreshLocked() {
 		if pe.loaded {
 			m.resident.WithLabelValues(pe.spec.id).Set(float64(pe.spec.bytes))
 		}
+	}
+}
+
+// busyCollector is cuseal_engine_device_busy_seconds_total, computed at
+// each scrape from the engine's accounting (device.busyAt): the proof in
+// progress counts as it runs, so a rate over a long proof is not 0 until
+// it ends, and the figure is Status's DeviceStatus.Busy.
+type busyCollector struct {
+	e    *Engine
+	desc *prometheus.Desc
+}
+
+func (c *busyCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+
+func (c *busyCollector) Collect(ch chan<- prometheus.Metric) {
+	e := c.e
+	type busy struct {
+		name string
+		secs float64
+	}
+	e.mu.Lock()
+	now := time.Now()
+	out := make([]busy, 0, len(e.devices))
+	for _, d := range e.devices {
+		out = append(out, busy{d.p.Name(), d.busyAt(now).Seconds()})
+	}
+	e.mu.Unlock()
+	for _, b := range out {
+		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.CounterValue, b.secs, b.name)
 	}
 }
 

@@ -16,11 +16,11 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
-	"github.com/cuseal/cuseal/internal/testparams"
-	"github.com/cuseal/cuseal/internal/testprover"
-	"github.com/cuseal/cuseal/internal/testsector"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/testsupport/testparams"
+	"github.com/cuseal/cuseal/testsupport/testprover"
+	"github.com/cuseal/cuseal/testsupport/testsector"
 )
 
 // params2K returns a directory with 2 KiB test parameters (generated once

@@ -13,10 +13,10 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
-	"github.com/cuseal/cuseal/internal/testenv"
-	"github.com/cuseal/cuseal/internal/testpost"
-	"github.com/cuseal/cuseal/internal/testprover"
 	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/testsupport/testenv"
+	"github.com/cuseal/cuseal/testsupport/testpost"
+	"github.com/cuseal/cuseal/testsupport/testprover"
 )
 
 func postRequest(v *testpost.Vector, kind Kind) *Request {

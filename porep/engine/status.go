@@ -14,7 +14,7 @@ func (e *Engine) Status() Status {
 	defer e.mu.Unlock()
 	e.pruneLocked()
 	now := time.Now()
-	s := Status{Uptime: now.Sub(e.started), Counters: e.counters}
+	s := Status{Uptime: now.Sub(e.started), Counters: e.counters, Draining: e.draining}
 	from := later(now.Add(-BusyWindow), e.started)
 	for _, k := range e.order {
 		q := QueueStatus{Kind: k}
@@ -39,10 +39,7 @@ func (e *Engine) Status() Status {
 	for _, d := range e.devices {
 		ds := DeviceStatus{
 			Ordinal: d.ord, Name: d.p.Name(), Backend: d.p.Backend(),
-			Quarantined: d.quarantined, ConsecutiveFailures: d.fails, Busy: d.busyTotal, CriticalOnly: d.critical,
-		}
-		if d.busy && !d.since.IsZero() {
-			ds.Busy += now.Sub(d.since) // the proof in progress
+			Quarantined: d.quarantined, ConsecutiveFailures: d.fails, Busy: d.busyAt(now), CriticalOnly: d.critical,
 		}
 		if w := now.Sub(from); w > 0 {
 			ds.BusyFraction = min(1, float64(d.busyIn(from, now))/float64(w))
@@ -95,11 +92,15 @@ func (e *Engine) jobStatusLocked(j *job) JobStatus {
 		js.Error = j.failErr.Error()
 	}
 	for _, p := range j.parts {
-		js.Partitions = append(js.Partitions, PartitionStatus{
+		ps := PartitionStatus{
 			Index: p.k, State: partStateNames[p.state], Device: p.device, Attempts: p.attempts,
-			SynthesisStart: p.synthStart, ParamsWait: p.paramsWait, Synthesis: p.synth,
+			SynthesisStart: p.synthStart, ParamsWait: p.paramsWait, Synthesis: p.synth, ProverWait: p.proverWait,
 			ProveStart: p.proveStart, ProveEnd: p.proveEnd, Prove: p.prove, Verify: p.verify,
-		})
+		}
+		if !p.waitStart.IsZero() {
+			ps.ProverWait += time.Since(p.waitStart) // the wait in progress
+		}
+		js.Partitions = append(js.Partitions, ps)
 	}
 	return js
 }

@@ -5,6 +5,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -114,5 +115,143 @@ func TestBusyFraction(t *testing.T) {
 	idle := e.Status().Devices[0]
 	if idle.BusyFraction <= 0 || idle.BusyFraction >= 1 || idle.CurrentJobID != "" {
 		t.Fatalf("idle after a 300 ms proof: %+v, want a fraction in (0, 1)", idle)
+	}
+}
+
+// TestBusyCounterAtScrape: cuseal_engine_device_busy_seconds_total counts
+// the proof in progress at each scrape (a rate over a long proof is not
+// 0 until it ends) and is Status's busy time.
+func TestBusyCounterAtScrape(t *testing.T) {
+	e := newDouble(t, Config{}, 0, &DoubleProver{PerPartition: 10 * time.Second})
+	tk, err := e.Submit(context.Background(), doubleReq("long", 1, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, e, tk.JobID, partitionProving)
+	time.Sleep(50 * time.Millisecond)
+	busy := func() float64 {
+		t.Helper()
+		mfs, err := e.Gatherer().Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mf := range mfs {
+			if mf.GetName() == "cuseal_engine_device_busy_seconds_total" {
+				if m := mf.GetMetric(); len(m) == 1 && m[0].GetLabel()[0].GetValue() == "double" {
+					return m[0].GetCounter().GetValue()
+				}
+				t.Fatalf("busy counter %v: want one series, prover=double", mf)
+			}
+		}
+		t.Fatal("no cuseal_engine_device_busy_seconds_total")
+		return 0
+	}
+	first := busy()
+	st := e.Status().Devices[0].Busy.Seconds()
+	time.Sleep(50 * time.Millisecond)
+	second := busy()
+	if first < 0.04 || st < first || second < first+0.04 {
+		t.Fatalf("during a proof: scraped %.3f s then %.3f s, Status %.3f s in between: want it to grow with the proof", first, second, st)
+	}
+}
+
+// TestPartitionStates: a cancelled queued job's partitions are cancelled,
+// not failed; in a job whose synthesis fails, the partition that failed is
+// failed and those stopped with it cancelled; a parameter load that fails
+// is named so, not "synthesis".
+func TestPartitionStates(t *testing.T) {
+	e := newDouble(t, Config{SynthesisWorkers: 1, PartitionsWaiting: 1}, 0, &DoubleProver{PerPartition: 10 * time.Second})
+	ctx := context.Background()
+	run, err := e.Submit(ctx, doubleReq("run", 1, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	queued, err := e.Submit(ctx, doubleReq("queued", 3, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, e, run.JobID, partitionProving)
+	if _, err := e.Cancel(queued.JobID); err != nil {
+		t.Fatal(err)
+	}
+	js := waitState(t, e, queued.JobID, func(js JobStatus) bool { return js.State.Final() })
+	for _, p := range js.Partitions {
+		if p.State != "cancelled" {
+			t.Errorf("cancelled queued job: partition %d %s, want cancelled", p.Index, p.State)
+		}
+	}
+	e.Cancel(run.JobID)
+
+	f := newDouble(t, Config{SynthesisWorkers: 1}, 0, &DoubleProver{})
+	r, err := f.Prove(ctx, &Request{Kind: KindTestDouble, VanillaProof: []byte("fail"), VanillaProofs: make([][]byte, 3)})
+	if err != nil || r.State != StateFailed {
+		t.Fatalf("failing job: %+v, %v", r, err)
+	}
+	states := []string{}
+	for _, p := range f.Status().Jobs[0].Partitions {
+		states = append(states, p.State)
+	}
+	if states[0] != "failed" || states[1] != "cancelled" || states[2] != "cancelled" {
+		t.Errorf("a job whose partition 0 fails synthesis: partitions %v, want failed, cancelled, cancelled", states)
+	}
+
+	g := newDouble(t, Config{TestDouble: &TestDouble{Partitions: 1, ParamsBytes: 1 << 20, ParamsError: errors.New("the parameters are truncated on purpose")}}, 0, &DoubleProver{})
+	r, err = g.Prove(ctx, doubleReq("params", 1, 0))
+	if err != nil || r.State != StateFailed || !strings.Contains(r.Err.Error(), "partition 0: parameter load: the parameters are truncated") {
+		t.Fatalf("a parameter load that fails: %+v, %v; want it named parameter load", r, err)
+	}
+	if p := g.Status().Jobs[0].Partitions[0]; p.State != "failed" {
+		t.Errorf("partition of a failed parameter load: %s, want failed", p.State)
+	}
+}
+
+// TestProverWait: a synthesized partition's wait for a busy prover is
+// its ProverWait, counted while it waits and summed once it proves.
+func TestProverWait(t *testing.T) {
+	e := newDouble(t, Config{SynthesisWorkers: 2, PartitionsWaiting: 2}, 0, &DoubleProver{PerPartition: 150 * time.Millisecond})
+	tk, err := e.Submit(context.Background(), doubleReq("wait", 2, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	js := waitState(t, e, tk.JobID, func(js JobStatus) bool {
+		n := 0
+		for _, p := range js.Partitions {
+			if p.State == "synthesized" && p.ProverWait >= 50*time.Millisecond {
+				n++
+			}
+		}
+		return n == 1
+	})
+	if js.State != StateRunning {
+		t.Fatalf("job %+v", js)
+	}
+	r, err := e.Await(context.Background(), tk.JobID)
+	if err != nil || r.State != StateCompleted {
+		t.Fatalf("%+v, %v", r, err)
+	}
+	var waited time.Duration
+	for _, p := range e.Status().Jobs[0].Partitions {
+		end := p.SynthesisStart.Add(p.ParamsWait + p.Synthesis)
+		if gap := p.ProveStart.Sub(end); p.ProverWait > gap+time.Millisecond || p.ProverWait < gap-5*time.Millisecond {
+			t.Errorf("partition %d: prover wait %v, but %v from synthesized to proving", p.Index, p.ProverWait, gap)
+		}
+		waited += p.ProverWait
+	}
+	if waited < 100*time.Millisecond {
+		t.Errorf("prover wait %v in all, want most of a 150 ms proof", waited)
+	}
+}
+
+// TestStatusDraining: Status says when the engine no longer takes work.
+func TestStatusDraining(t *testing.T) {
+	e := newDouble(t, Config{}, 0, &DoubleProver{})
+	if e.Status().Draining {
+		t.Fatal("draining before Drain")
+	}
+	if err := e.Drain(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !e.Status().Draining {
+		t.Fatal("not draining after Drain")
 	}
 }

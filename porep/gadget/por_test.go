@@ -10,9 +10,9 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/poseidon"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
 // randFr returns a deterministic pseudo-random field element.

@@ -16,9 +16,9 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuseal/cuseal/bridge"
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/gadget"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
 // These tests run the native prover through the host emulation of its

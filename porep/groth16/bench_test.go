@@ -12,12 +12,12 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
 
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
 // Benchmarks. Large sizes (2^22) run only in the huge tier
-// (internal/testenv). Figures and commands are recorded in docs/BENCHMARKS.md.
+// (testsupport/testenv). Figures and commands are recorded in docs/BENCHMARKS.md.
 
 func randomScalars(n int) []fr.Element {
 	s := make([]fr.Element, n)

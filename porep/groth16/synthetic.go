@@ -35,7 +35,7 @@ import (
 // (47 GiB for 2^27), which both cuseal and supraseal read like any .params file.
 //
 // Benchmark scaffolding (`cuseal bench groth16` and tests only; nothing on the proving path
-// uses it). It stays in this package, unlike synthetic C1 (internal/synthetic), because it
+// uses it). It stays in this package, unlike synthetic C1 (porep/synthetic), because it
 // writes and checks the .params layout itself — the verifying-key encoding, the section
 // counts, the uncompressed point encodings and the atomic streaming writer are this
 // package's format internals, which a package elsewhere could only reach if they were

@@ -11,7 +11,7 @@ import (
 )
 
 // testParamsSeed is the toxic-waste seed of the shared test parameters
-// (internal/testparams.Seed, which this package's tests cannot import: it
+// (testsupport/testparams.Seed, which this package's tests cannot import: it
 // imports paramfile).
 var testParamsSeed = [32]byte{'c', 'u', 's', 'e', 'a', 'l', '-', 'p', 'o', 'r', 'e', 'p', '-', 't', 'e', 's', 't'}
 

@@ -18,8 +18,8 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
-	"github.com/cuseal/cuseal/internal/goldentest"
 	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/testsupport/goldentest"
 )
 
 func TestRustGoldenPoseidonCircuit(t *testing.T) {

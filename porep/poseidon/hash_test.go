@@ -8,7 +8,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
-	"github.com/cuseal/cuseal/internal/testenv"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
 // fromLimbs builds an element from 4 little-endian u64 limbs of the canonical

@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/cuseal/cuseal/internal/goldentest"
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/post"
+	"github.com/cuseal/cuseal/testsupport/goldentest"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
 // BenchmarkSynthesis32GiB times the prover's synthesis (a pre-sized

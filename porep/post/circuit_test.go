@@ -10,8 +10,8 @@ import (
 
 	"github.com/filecoin-project/go-state-types/abi"
 
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
 // TestCircuitCounts: SizeHintFor of every registered proof against

@@ -6,6 +6,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/filecoin-project/go-state-types/abi"
 
@@ -122,6 +124,23 @@ func ConfigFor(p abi.RegisteredPoStProof) (Config, error) {
 	}
 	c.Shape, c.BasePathLen = sc.Shape, sc.BasePathLen()
 	return c, nil
+}
+
+// ConfigByName returns the configuration of the registered PoSt proof that
+// name stands for: its go-state-types number in decimal ("10"), or its
+// filecoin-ffi or filecoin-proofs-api name in any case
+// ("StackedDrgWindow32GiBV1_1", "StackedDrgWindow32GiBV1_2"). A number
+// ConfigFor refuses and an unknown name are errors that say what is wanted.
+func ConfigByName(name string) (Config, error) {
+	if n, err := strconv.ParseInt(name, 10, 64); err == nil {
+		return ConfigFor(abi.RegisteredPoStProof(n))
+	}
+	for _, c := range Configs() {
+		if strings.EqualFold(c.Name, name) || strings.EqualFold(c.APIName, name) {
+			return c, nil
+		}
+	}
+	return Config{}, fmt.Errorf("post: unknown registered PoSt proof name %q (want 0–4: StackedDrgWinning<size>V1, or 10–14: StackedDrgWindow<size>V1_1)", name)
 }
 
 // Configs returns the configurations of all supported registered PoSt

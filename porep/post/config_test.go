@@ -5,6 +5,7 @@ package post
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -82,5 +83,29 @@ func TestPartitions(t *testing.T) {
 	}
 	if got := mustConfig(t, abi.RegisteredPoStProof_StackedDrgWinning2KiBV1).Partitions(5); got != 1 {
 		t.Errorf("winning: %d partitions", got)
+	}
+}
+
+// TestConfigByName: numbers and both names (any case) of every supported
+// proof; legacy, unknown numbers and unknown names are errors saying what
+// is wanted.
+func TestConfigByName(t *testing.T) {
+	for _, c := range Configs() {
+		for _, s := range []string{strconv.FormatInt(int64(c.Proof), 10), c.Name, c.APIName, strings.ToLower(c.Name)} {
+			if got, err := ConfigByName(s); err != nil || got.Proof != c.Proof {
+				t.Errorf("ConfigByName(%q) = %v, %v; want %s", s, got.Proof, err, c.Name)
+			}
+		}
+	}
+	for s, want := range map[string]string{
+		"7":                        "legacy WindowPoSt V1",
+		"15":                       "unknown registered PoSt proof 15",
+		"-1":                       "unknown registered PoSt proof -1",
+		"StackedDrgWindow3KiBV1_1": `unknown registered PoSt proof name "StackedDrgWindow3KiBV1_1" (want 0–4: StackedDrgWinning<size>V1, or 10–14`,
+		"":                         "unknown registered PoSt proof name",
+	} {
+		if _, err := ConfigByName(s); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ConfigByName(%q) = %v, want an error containing %q", s, err, want)
+		}
 	}
 }

@@ -13,8 +13,8 @@ import (
 	"encoding/hex"
 	"testing"
 
-	"github.com/cuseal/cuseal/internal/goldentest"
 	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/testsupport/goldentest"
 )
 
 // goldenCircuit builds partition k's circuit of a golden folder from its

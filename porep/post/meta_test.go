@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/cuseal/cuseal/internal/goldentest"
+	"github.com/cuseal/cuseal/testsupport/goldentest"
 )
 
 // refMeta is the part of a testdata/post-* meta.json the tests read

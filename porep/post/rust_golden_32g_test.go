@@ -4,7 +4,7 @@ package post_test
 
 // 32 GiB reference: testdata/rust_golden_32g.json was written by
 // cuseal-refproofs (porep/stacked/testdata/refcircuit, rust-fil-proofs
-// 19.1.0's FallbackPoStCompound) from internal/synthetic's vanilla proofs
+// 19.1.0's FallbackPoStCompound) from porep/synthetic's vanilla proofs
 // (testdata/README.md). The test regenerates the same vanilla proofs, builds
 // the partition circuit and compares counts, the four digests, the density
 // popcounts and the public inputs.
@@ -22,12 +22,12 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
 
-	"github.com/cuseal/cuseal/internal/goldentest"
-	"github.com/cuseal/cuseal/internal/synthetic"
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/synthetic"
+	"github.com/cuseal/cuseal/testsupport/goldentest"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
 // r1csOnly limits the huge cases (a full 32 GiB WindowPoSt partition: 125M

@@ -15,7 +15,7 @@ import (
 // TreeR is what NewVanillaProof reads of a sector's tree R: its root
 // (comm_r_last) and the inclusion path of a leaf, leaf side first in
 // poseidon.Tree.Proof's order (base levels, then sub, then top). A
-// *poseidon.Tree is one; internal/synthetic's sparse tree, which holds only
+// *poseidon.Tree is one; porep/synthetic's sparse tree, which holds only
 // the challenged paths of a 32 GiB tree, is another.
 type TreeR interface {
 	RootHash() fr.Element

@@ -255,7 +255,7 @@ func (s *sector) columnProof(node uint64) (stacked.ColumnProof, error) {
 // LabelingProofs builds the labeling proofs of all layers and the encoding
 // proof of challenge from its parent columns (drg: the base parents, exp:
 // the expander parents; Rows[l] is layer l+1), as params.rs
-// Proof::from_parts does. Exported for internal/synthetic's C1.
+// Proof::from_parts does. Exported for porep/synthetic's C1.
 func LabelingProofs(layers int, challenge uint64, drg, exp []stacked.ColumnProof) ([]stacked.LabelingProof, stacked.EncodingProof) {
 	lps := make([]stacked.LabelingProof, layers)
 	for li := 0; li < layers; li++ {

@@ -7,7 +7,7 @@
 // over porep/update), PoSt vanilla proofs of its sectors (PoStVanillaProof,
 // filecoin-ffi's GenerateSingleVanillaProof) and vanilla-proof verification
 // (correctly shaped but invalid C1 data for benchmarks is
-// internal/synthetic's). It exists to produce C1, update and PoSt inputs
+// porep/synthetic's). It exists to produce C1, update and PoSt inputs
 // for cuseal's provers and to check them; it is not a production sealer
 // (labels are computed on one core, trees are held in memory, no piece
 // alignment or sector unsealing).

@@ -218,7 +218,7 @@ func Seal(ctx context.Context, cfg stacked.SectorConfig, dataPath, outDir string
 		return res, fmt.Errorf("seal: %w", err)
 	}
 	if cfg.SectorSize > MaxSealSize {
-		return res, fmt.Errorf("seal: %s: sector size %d exceeds the test sealer's limit of %d bytes (it holds ~8× the sector in memory); use internal/synthetic.C1 for 32/64 GiB shapes", cfg.Name, cfg.SectorSize, uint64(MaxSealSize))
+		return res, fmt.Errorf("seal: %s: sector size %d exceeds the test sealer's limit of %d bytes (it holds ~8× the sector in memory); use porep/synthetic.C1 for 32/64 GiB shapes", cfg.Name, cfg.SectorSize, uint64(MaxSealSize))
 	}
 	tk, err := stacked.To32(ticket, "ticket")
 	if err != nil {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/filecoin-project/go-state-types/abi"
 
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
 // peakRSS returns VmHWM from /proc/self/status ("" where unavailable).

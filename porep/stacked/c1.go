@@ -155,7 +155,7 @@ type C1Output struct {
 	ReplicaID     Domain
 	Seed          Domain
 	Ticket        Domain
-	// SyntheticInvalid marks C1 data made for benchmarks (internal/synthetic):
+	// SyntheticInvalid marks C1 data made for benchmarks (porep/synthetic):
 	// correctly shaped, cryptographically invalid. It is written as the extra
 	// top-level field "cuseal_synthetic_invalid": true, which serde (no
 	// deny_unknown_fields) ignores. The marker is the one piece of benchmark

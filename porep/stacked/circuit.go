@@ -9,6 +9,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuseal/cuseal/internal/hostmem"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/gadget"
 	"github.com/cuseal/cuseal/porep/poseidon"
@@ -415,7 +416,7 @@ func (c *Circuit) SynthesizeParallel(ctx context.Context, p *cs.ProvingAssignmen
 	}
 	n := len(c.Proofs)
 	workers = min(workers, n)
-	if avail, ok := cs.MemAvailable(); ok {
+	if avail, ok := hostmem.Available(); ok {
 		workers = min(workers, int(avail/2/ChallengeScratchBytes(per)))
 	}
 	return p.SynthesizeSegments(ctx, "circuit: challenge", n, per, workers, func(seg *cs.Segment, i int) error {

@@ -14,7 +14,7 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"golang.org/x/crypto/chacha20"
 
-	"github.com/cuseal/cuseal/internal/testenv"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
 // TestChachaCoreMatchesChaCha20: with 10 double rounds the core must equal

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cuseal/cuseal/internal/synthetic"
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/synthetic"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
 // TestSynthesizeParallelErrors: a wrong challenge size, a cancelled context

@@ -3,16 +3,16 @@
 package update
 
 // Benchmarks (docs/BENCHMARKS.md, "CPU: EmptySectorUpdate"). 32 GiB runs
-// only in the huge tier (internal/testenv): one partition's a/b/c and aux
+// only in the huge tier (testsupport/testenv): one partition's a/b/c and aux
 // take about 10 GB.
 
 import (
 	"context"
 	"testing"
 
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
 // benchSynth synthesizes c into a pre-sized ProvingAssignment b.N times,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuseal/cuseal/internal/hostmem"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/gadget"
 	"github.com/cuseal/cuseal/porep/poseidon"
@@ -549,7 +550,7 @@ func (c *Circuit) SynthesizeParallel(ctx context.Context, p *cs.ProvingAssignmen
 	}
 	n := len(c.Challenges)
 	workers = min(max(workers, 1), n)
-	if avail, ok := cs.MemAvailable(); ok {
+	if avail, ok := hostmem.Available(); ok {
 		workers = max(1, min(workers, int(avail/2/stacked.ChallengeScratchBytes(per))))
 	}
 	return p.SynthesizeSegments(ctx, "update: circuit: challenge", n, per, workers, func(seg *cs.Segment, i int) error {

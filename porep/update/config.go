@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/bits"
+	"strconv"
+	"strings"
 
 	"github.com/filecoin-project/go-state-types/abi"
 
@@ -121,6 +123,22 @@ func ConfigFor(p abi.RegisteredUpdateProof) (Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// ConfigByName returns the configuration of the registered update proof
+// that name stands for: its go-state-types number in decimal ("3") or its
+// name in any case ("StackedDrg32GiBV1"). A number ConfigFor refuses and an
+// unknown name are errors that say what is wanted.
+func ConfigByName(name string) (Config, error) {
+	if n, err := strconv.ParseInt(name, 10, 64); err == nil {
+		return ConfigFor(abi.RegisteredUpdateProof(n))
+	}
+	for _, c := range Configs() {
+		if strings.EqualFold(c.Name, name) {
+			return c, nil
+		}
+	}
+	return Config{}, fmt.Errorf("update: unknown registered update proof name %q (want 0–4 or StackedDrg<size>V1)", name)
 }
 
 // Configs returns the configurations of all registered update proofs, 0–4.

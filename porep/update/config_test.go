@@ -3,6 +3,7 @@
 package update
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -84,5 +85,25 @@ func TestConfigAgainstMeta(t *testing.T) {
 	params, vk, _ := cfg.ParameterPaths("/p")
 	if params != "/p/"+m.ParamsFile || vk != "/p/"+m.VKFile {
 		t.Errorf("paths %s %s, meta %s %s", params, vk, m.ParamsFile, m.VKFile)
+	}
+}
+
+// TestConfigByName: the number and the name (any case) of every registered
+// update proof; unknown numbers and names are errors saying what is wanted.
+func TestConfigByName(t *testing.T) {
+	for _, c := range Configs() {
+		for _, s := range []string{strconv.FormatInt(int64(c.Proof), 10), c.Name, strings.ToUpper(c.Name)} {
+			if got, err := ConfigByName(s); err != nil || got.Proof != c.Proof {
+				t.Errorf("ConfigByName(%q) = %v, %v; want %s", s, got.Proof, err, c.Name)
+			}
+		}
+	}
+	for s, want := range map[string]string{
+		"7":                  "unknown registered update proof 7 (want 0–4",
+		"StackedDrg2KiBV1_1": `unknown registered update proof name "StackedDrg2KiBV1_1" (want 0–4 or StackedDrg<size>V1)`,
+	} {
+		if _, err := ConfigByName(s); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ConfigByName(%q) = %v, want an error containing %q", s, err, want)
+		}
 	}
 }

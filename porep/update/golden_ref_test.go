@@ -12,9 +12,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/cuseal/cuseal/internal/goldentest"
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/testsupport/goldentest"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
 // refCircuit builds partition k's circuit of the reference vector from its

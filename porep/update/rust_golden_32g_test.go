@@ -4,7 +4,7 @@ package update_test
 
 // 32 GiB reference: testdata/rust_golden_32g.json was written by
 // cuseal-refproofs (porep/stacked/testdata/refcircuit, rust-fil-proofs
-// 19.1.0's EmptySectorUpdateCompound) from internal/synthetic.Update's
+// 19.1.0's EmptySectorUpdateCompound) from porep/synthetic.Update's
 // partition proof (scripts/refproofs-update-32g.sh, testdata/README.md).
 // The test regenerates the same synthetic sector, builds the partition
 // circuit and compares counts, the four digests, the density popcounts and
@@ -22,12 +22,12 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
 
-	"github.com/cuseal/cuseal/internal/goldentest"
-	"github.com/cuseal/cuseal/internal/synthetic"
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/synthetic"
 	"github.com/cuseal/cuseal/porep/update"
+	"github.com/cuseal/cuseal/testsupport/goldentest"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
 // r1csOnly limits the huge part (one 32 GiB update partition: 81M

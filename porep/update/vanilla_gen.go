@@ -46,7 +46,7 @@ func (s *SectorTrees) check(cfg *Config) error {
 func (s *SectorTrees) CommRNew() fr.Element { return poseidon.Hash2(&s.CommC, &s.RNew.Root) }
 
 // PathSource is what a partition proof is read from: the sector's trees,
-// whole (SectorTrees) or sparse (internal/synthetic's 32 GiB inputs).
+// whole (SectorTrees) or sparse (porep/synthetic's 32 GiB inputs).
 type PathSource interface {
 	// CommCAndRNew returns comm_c and comm_r_new = Poseidon2(comm_c, root
 	// of TreeRNew).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-// Command synthpost writes internal/synthetic's PoSt vanilla proofs as files
+// Command synthpost writes porep/synthetic's PoSt vanilla proofs as files
 // for cuseal-refproofs (testdata: not part of the go tool's ./...):
 // OUT/vanilla/NNNNN.bin (GenerateSingleVanillaProof bytes, in sector order)
 // and OUT/args (the cuseal-refproofs post arguments: kind, sector size,
@@ -19,8 +19,8 @@ import (
 
 	"github.com/filecoin-project/go-state-types/abi"
 
-	"github.com/cuseal/cuseal/internal/synthetic"
 	"github.com/cuseal/cuseal/porep/post"
+	"github.com/cuseal/cuseal/porep/synthetic"
 )
 
 func main() {

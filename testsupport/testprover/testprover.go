@@ -15,11 +15,11 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/cuseal/cuseal/internal/goldentest"
-	"github.com/cuseal/cuseal/internal/testenv"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/testsupport/goldentest"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
 // Name is the backend name Register gives the strict double in porep's

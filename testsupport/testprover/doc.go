@@ -14,7 +14,7 @@
 // against the same bytes.
 //
 // Backend(t) is what a test proves with: the double in the unit tier, the
-// real CPU backend in the long tier (internal/testenv), so one test body
+// real CPU backend in the long tier (testsupport/testenv), so one test body
 // checks the same bytes both ways. NameAnyRS (BackendAnyRS) is the double
 // for prove paths that draw fresh randomness (`cuseal serve`, the CLI's
 // prove commands): it returns the reference proof whatever r, s are. Only

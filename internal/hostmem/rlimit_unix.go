@@ -2,12 +2,13 @@
 
 //go:build unix
 
-package main
+package hostmem
 
 import "golang.org/x/sys/unix"
 
-// addressSpaceLimit returns the soft RLIMIT_AS, or false when there is none.
-func addressSpaceLimit() (uint64, bool) {
+// AddressSpaceLimit returns the soft RLIMIT_AS (ulimit -v, prlimit --as)
+// in bytes, or false when there is none.
+func AddressSpaceLimit() (uint64, bool) {
 	var rl unix.Rlimit
 	if err := unix.Getrlimit(unix.RLIMIT_AS, &rl); err != nil || rl.Cur == unix.RLIM_INFINITY {
 		return 0, false

@@ -14,9 +14,9 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/ipfs/go-cid"
 
-	"github.com/cuseal/cuseal/internal/goldentest"
-	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/testsupport/goldentest"
+	"github.com/cuseal/cuseal/testsupport/testparams"
 )
 
 // PoRepVector is one interactive PoRep reference vector of testdata/golden

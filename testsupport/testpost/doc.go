@@ -5,5 +5,5 @@
 // (from any package's test), and ParamsDir makes a parameter directory
 // holding its test parameters under their official names, the .params
 // made from its toxic seed (cached under $CUSEAL_TEST_PARAMS_DIR/post, see
-// internal/testparams) and its shipped .vk. Only _test.go files import it.
+// testsupport/testparams) and its shipped .vk. Only _test.go files import it.
 package testpost

@@ -10,9 +10,9 @@ import (
 
 	"github.com/filecoin-project/go-state-types/abi"
 
-	"github.com/cuseal/cuseal/internal/testparams"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/post"
+	"github.com/cuseal/cuseal/testsupport/testparams"
 )
 
 // ParamsDir returns a new temporary directory holding p's test parameters

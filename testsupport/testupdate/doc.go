@@ -5,6 +5,6 @@
 // Load reads it (from any package's test), and ParamsDir makes a parameter
 // directory holding its test parameters under their official names, the
 // .params made from its toxic seed (cached under
-// $CUSEAL_TEST_PARAMS_DIR/update, see internal/testparams) and its shipped
+// $CUSEAL_TEST_PARAMS_DIR/update, see testsupport/testparams) and its shipped
 // .vk. Only _test.go files import it.
 package testupdate

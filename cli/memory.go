@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/cuseal/cuseal/internal/hostmem"
+	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/paramfile"
+	"github.com/cuseal/cuseal/porep/stacked"
+)
+
+// Memory preflights: commit2, bench prove and params generate refuse (exit 2) work whose
+// estimated peak memory exceeds what the host can give (hostmem.Limit), naming the estimate,
+// the binding limit and the knobs, instead of dying minutes later in the OOM killer.
+
+// checkSetupMemory refuses (exit 2) a setup of a circuit of the given
+// number of constraints whose estimated peak memory
+// (paramfile.EstimateSetupMemory) exceeds the available memory (hostmem.Limit): a 32 GiB PoRep setup needs
+// ~115 GB and otherwise ends in the kernel's OOM killer after minutes of work.
+func checkSetupMemory(sectorSize uint64, constraints int) error {
+	avail, what, ok := hostmem.Limit()
+	if !ok {
+		return nil
+	}
+	need := paramfile.EstimateSetupMemory(constraints)
+	if need <= avail {
+		return nil
+	}
+	return usageErrorf("--sector-size %s: generating its test parameters needs about %s of memory (%.1fM constraints), but only %s is available (%s); pass --force to try anyway",
+		stacked.SizeLabel(sectorSize), humanBytes(need), float64(constraints)/1e6, humanBytes(avail), what)
+}
+
+// checkProveMemory refuses (exit 2) a commit2 or bench prove whose estimated peak memory
+// (porep.EstimateCommit2Memory) exceeds hostmem.Limit, naming the estimate, the limit and the
+// knobs that lower it: such a run otherwise dies after minutes with "runtime: out of memory"
+// and a goroutine dump, or from the OOM killer.
+func checkProveMemory(c *cli.Context, cfg *stacked.SectorConfig, backend, paramsPath string) error {
+	var size uint64
+	if st, err := os.Stat(paramsPath); err == nil {
+		size = uint64(st.Size())
+	}
+	inFlight := c.Int("partitions-in-flight")
+	preload := c.Bool("preload-params")
+	if backend == porep.BackendAuto {
+		backend = porep.AutoPreference() // the backend auto tries first in this build
+	}
+	est, err := porep.EstimateCommit2Memory(cfg, backend, inFlight, preload, size)
+	if err != nil {
+		return internalError(err)
+	}
+	return checkMemoryEstimate(cfg.Name, backend, est, inFlight, preload)
+}
+
+// checkMemoryEstimate refuses (exit 2) to prove name when its estimated
+// memory need exceeds the available memory, naming the knobs that lower it.
+func checkMemoryEstimate(name, backend string, est porep.Commit2Memory, inFlight int, preload bool) error {
+	limit, what, ok := hostmem.Limit()
+	if !ok || est.Total <= limit {
+		return nil
+	}
+	var knobs []string
+	if inFlight > 1 {
+		knobs = append(knobs, fmt.Sprintf("--partitions-in-flight 1 (now %d, %s each)", inFlight, humanBytes(est.PerPartition)))
+	}
+	if preload {
+		knobs = append(knobs, "drop --preload-params")
+	}
+	knobs = append(knobs, "free memory or raise the limit", "pass --force to try anyway")
+	return usageErrorf("proving %s needs about %s of memory (.params %s mapped, %d partition(s) in flight at %s, %s backend work %s), but only %s is available (%s); %s",
+		name, humanBytes(est.Total), humanBytes(est.Params), est.InFlight, humanBytes(est.PerPartition), backend, humanBytes(est.Backend),
+		humanBytes(limit), what, strings.Join(knobs, ", or "))
+}

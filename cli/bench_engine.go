@@ -17,14 +17,20 @@ import (
 func benchEngineCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "engine",
-		Usage: "scheduling benchmark of the proving engine with a test-double device",
+		Usage: "scheduling benchmark of the proving engine, with a test-double device or real provers (--backend)",
 		Description: "Runs porep/engine with a test-double prover that takes --partition-time per partition and a\n" +
 			"test-double kind whose synthesis takes --synthesis-time and holds --partition-bytes of touched\n" +
 			"memory per partition, and measures: (a) the device busy fraction over a stream of --jobs jobs of\n" +
 			"--partitions partitions submitted at once (busy time / wall time from the first submission to the\n" +
 			"last result); (b) the latency of a CRITICAL one-partition job submitted behind 10 queued NORMAL\n" +
 			"jobs, against the same job on the idle engine (median of 3 after a warm-up job); (c) the process's peak RSS against --budget\n" +
-			"(the Go heap's soft limit is set to the budget too).",
+			"(the Go heap's soft limit is set to the budget too). A double of the prover kept for CRITICAL work\n" +
+			"takes the CRITICAL job unless --no-critical-prover.\n\n" +
+			"With --backend (cpu, auto, cuda) it runs real provers instead: it seals a 2 KiB sector with the test\n" +
+			"sealer, preloads the 2 KiB PoRep and WinningPoSt parameters from --params-dir, and measures a\n" +
+			"(synthetic, valid) WinningPoSt alone and sent --critical-delay after a 2 KiB PoRep C2 partition\n" +
+			"started proving (--repeat rounds, each alone then together; medians), and what the PoRep job lost; every proof is verified,\n" +
+			"and with a fixed seed the proofs beside each other must equal the ones alone.",
 		Flags: append([]cli.Flag{
 			&cli.DurationFlag{Name: "partition-time", Usage: "device time per partition", Value: 50 * time.Millisecond},
 			&cli.DurationFlag{Name: "synthesis-time", Usage: "synthesis time per partition", Value: 20 * time.Millisecond},
@@ -34,6 +40,12 @@ func benchEngineCommand() *cli.Command {
 			&cli.Uint64Flag{Name: "budget", Usage: "the engine's memory budget, bytes", Value: 256 << 20},
 			&cli.IntFlag{Name: "synthesis-workers", Usage: "partitions synthesized at once", Value: 2},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object"},
+			&cli.BoolFlag{Name: "no-critical-prover", Usage: "keep no prover for CRITICAL work (the engine before issue 35)"},
+			&cli.StringFlag{Name: "backend", Usage: "real provers: " + backendUsage() + " (default: the test double)"},
+			paramsDirFlag(),
+			&cli.IntFlag{Name: "repeat", Usage: "--backend: runs of each measurement", Value: 3},
+			&cli.IntFlag{Name: "critical-tasks", Usage: "--backend: MSM tasks of the kept CPU prover (0: gnark's default, 2 × CPUs)"},
+			&cli.DurationFlag{Name: "critical-delay", Usage: "--backend: how long after the PoRep partition starts proving the WinningPoSt is sent", Value: 2 * time.Second},
 		}, profileFlags()...),
 		Action: benchEngineAction,
 	}
@@ -50,12 +62,17 @@ type benchEngineOutput struct {
 	CriticalIdleSec    float64 `json:"critical_idle_seconds"`
 	CriticalLatencySec float64 `json:"critical_latency_seconds"`
 	CriticalExcessSec  float64 `json:"critical_excess_seconds"` // latency − idle
+	CriticalRatio      float64 `json:"critical_ratio"`          // latency / idle
+	CriticalProver     string  `json:"critical_prover"`         // "" with --no-critical-prover
 	PeakRSS            uint64  `json:"peak_rss_bytes"`
 	Budget             uint64  `json:"budget_bytes"`
 	PeakBudgetUsed     uint64  `json:"peak_budget_used_bytes"`
 }
 
 func benchEngineAction(c *cli.Context) error {
+	if c.IsSet("backend") {
+		return benchEngineReal(c)
+	}
 	pt, st := c.Duration("partition-time"), c.Duration("synthesis-time")
 	jobs, parts := c.Int("jobs"), c.Int("partitions")
 	budget, pb := c.Uint64("budget"), c.Uint64("partition-bytes")
@@ -72,8 +89,12 @@ func benchEngineAction(c *cli.Context) error {
 	}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(budget)))
 	dev := &engine.DoubleProver{ProverName: "double:0", PerPartition: pt}
+	var spare engine.Prover
+	if !c.Bool("no-critical-prover") {
+		spare = &engine.DoubleProver{ProverName: "double:critical", PerPartition: pt}
+	}
 	e, err := engine.New(engine.Config{
-		Provers: []engine.Prover{dev}, BudgetBytes: budget, SynthesisWorkers: c.Int("synthesis-workers"),
+		Provers: []engine.Prover{dev}, CriticalProver: spare, BudgetBytes: budget, SynthesisWorkers: c.Int("synthesis-workers"),
 		TestDouble: &engine.TestDouble{Partitions: parts, SynthesisTime: st, PartitionBytes: pb, Allocate: true},
 	})
 	if err != nil {
@@ -160,7 +181,10 @@ func benchEngineAction(c *cli.Context) error {
 		Jobs: jobs, Partitions: parts, PartitionDeviceSec: pt.Seconds(), PartitionSynthSec: st.Seconds(),
 		StreamSec: stream.Seconds(), DeviceBusySec: busy.Seconds(), DeviceBusyFraction: busy.Seconds() / stream.Seconds(),
 		CriticalIdleSec: idle.Seconds(), CriticalLatencySec: behind.Seconds(), CriticalExcessSec: (behind - idle).Seconds(),
-		PeakRSS: peakRSS(), Budget: budget, PeakBudgetUsed: peakUsed,
+		CriticalRatio: behind.Seconds() / idle.Seconds(), PeakRSS: peakRSS(), Budget: budget, PeakBudgetUsed: peakUsed,
+	}
+	if spare != nil {
+		out.CriticalProver = spare.Name()
 	}
 	if c.Bool("json") {
 		return writeJSON(c, out)

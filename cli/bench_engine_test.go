@@ -15,11 +15,20 @@ func TestBenchEngine(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var r map[string]float64
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
+	var all map[string]any
+	if err := json.Unmarshal([]byte(out), &all); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, k := range []string{"device_busy_fraction", "critical_latency_seconds", "critical_idle_seconds", "partition_device_seconds", "peak_rss_bytes", "budget_bytes"} {
+	if all["critical_prover"] != "double:critical" {
+		t.Errorf("critical_prover %v, want the kept double", all["critical_prover"])
+	}
+	r := map[string]float64{}
+	for k, v := range all {
+		if f, ok := v.(float64); ok {
+			r[k] = f
+		}
+	}
+	for _, k := range []string{"device_busy_fraction", "critical_latency_seconds", "critical_idle_seconds", "critical_ratio", "partition_device_seconds", "peak_rss_bytes", "budget_bytes"} {
 		if _, ok := r[k]; !ok {
 			t.Errorf("%s missing from %s", k, out)
 		}
@@ -36,9 +45,18 @@ func TestBenchEngine(t *testing.T) {
 }
 
 func TestBenchEngineUsage(t *testing.T) {
-	code, _, stderr := runCLI(t, "bench", "engine", "--partition-bytes", "10", "--budget", "5")
-	if code != exitUsage {
-		t.Fatalf("exit %d", code)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--partition-bytes", "10", "--budget", "5"}, "--partition-bytes"},
+		{[]string{"--backend", "cpu", "--repeat", "0"}, "--repeat"},
+		{[]string{"--backend", "no-such"}, "--backend"},
+	} {
+		code, _, stderr := runCLI(t, append([]string{"bench", "engine"}, tc.args...)...)
+		if code != exitUsage {
+			t.Fatalf("%v: exit %d", tc.args, code)
+		}
+		wantOneLineError(t, stderr, tc.want)
 	}
-	wantOneLineError(t, stderr, "--partition-bytes")
 }

@@ -55,6 +55,7 @@ func serveCommand() *cli.Command {
 			&cli.IntFlag{Name: "synthesis-workers", Usage: "partitions synthesized at once (0: engine default, 2)"},
 			synthWorkersFlag(),
 			&cli.IntFlag{Name: "partitions-waiting", Usage: "synthesized partitions waiting for a prover, per priority (0: provers + 1)"},
+			&cli.BoolFlag{Name: "no-critical-prover", Usage: "keep no CPU prover for CRITICAL work (WinningPoSt then waits for the next free prover)"},
 			&cli.IntFlag{Name: "retain-jobs", Usage: "finished jobs kept for AwaitProof and repeated request ids (0: 1000)"},
 			&cli.DurationFlag{Name: "retain-for", Usage: "how long a finished job is kept (0: 1h)"},
 			// For tests: the engine's test-double kind (proof_kind 1000) on a double of a device.
@@ -134,7 +135,8 @@ func isDurationFlag(c *cli.Context, name string) bool {
 
 // engineConfig reads the engine's settings from the flags.
 func engineConfig(c *cli.Context) (engine.Config, error) {
-	cfg := engine.Config{ParamsDir: c.String("params-dir"), RequireProductionParams: c.Bool("require-production-params"), Logger: slog.Default()}
+	cfg := engine.Config{ParamsDir: c.String("params-dir"), RequireProductionParams: c.Bool("require-production-params"),
+		NoCriticalProver: c.Bool("no-critical-prover"), Logger: slog.Default()}
 	var err error
 	if cfg.Backend, err = backendName(c); err != nil {
 		return cfg, err

@@ -75,6 +75,7 @@ const (
 // Timings of one job, as cuzk.v1.AwaitProofResponse reports them.
 type Timings struct {
 	QueueWait  time.Duration // submit → first partition admitted
+	ProveWait  time.Duration // submit → first partition proving (0 until then; not in cuzk.v1)
 	ParamsLoad time.Duration // waiting for parameters to be loaded (0 when resident)
 	Synthesis  time.Duration // sum over partitions
 	Prove      time.Duration // sum over partitions of backend time (device or CPU)
@@ -181,6 +182,7 @@ type DeviceStatus struct {
 	// BusyFraction is the share of the last BusyWindow (or of the
 	// engine's uptime, when shorter) the prover spent proving: 0 to 1.
 	BusyFraction float64
+	CriticalOnly bool // kept for CRITICAL partitions (Config.CriticalProver)
 }
 
 // BusyWindow is the window of DeviceStatus.BusyFraction.

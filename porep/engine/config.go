@@ -24,6 +24,25 @@ type Config struct {
 	// Provers replaces the backend: one proving worker per entry (a test
 	// double, a backend per device). Names must be unique.
 	Provers []Prover
+	// CriticalProver is a prover kept for CRITICAL partitions (WinningPoSt):
+	// it takes nothing else, and takes one only when no other prover is
+	// idle and it is expected to finish it sooner than the first busy
+	// prover would (see critical.go). nil: when the provers come from
+	// Backend, New adds one — a second prover of a host backend (the CPU),
+	// the CPU backend beside device backends (cuda, supraseal) — unless
+	// NoCriticalProver; when Provers is set, none.
+	CriticalProver Prover
+	// NoCriticalProver: no prover is kept for CRITICAL partitions; they take
+	// the next free prover (for comparison: `cuseal bench engine`).
+	NoCriticalProver bool
+	// CriticalTasks is the MSM parallelism (gnark-crypto NbTasks) of the
+	// CPU prover New keeps for CRITICAL partitions (0: gnark's default, 2
+	// × NumCPU, as the other CPU provers; at most 1024). More tasks than
+	// the partition in progress has would give the CRITICAL proof more of
+	// the cores they share, but gnark then splits its MSMs into more work:
+	// 8 times the default measured no gain (docs/BENCHMARKS.md); it is a
+	// knob for `cuseal bench engine --critical-tasks`.
+	CriticalTasks int
 	// BudgetBytes is the memory budget (0: DefaultBudget()).
 	BudgetBytes uint64
 	// SynthesisWorkers is how many partitions are synthesized at once, per

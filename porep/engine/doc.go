@@ -23,8 +23,15 @@
 // then submission order) while fewer than Config.PartitionsWaiting
 // partitions of that priority or above are synthesizing or waiting; each
 // idle prover takes the highest-priority synthesized partition. So job
-// B's synthesis overlaps job A's proving, and a WinningPoSt behind PoRep
-// partitions gets the next free prover.
+// B's synthesis overlaps job A's proving. A partition that is proving
+// runs to its end, so CRITICAL work (WinningPoSt) has a prover kept for
+// it (Config.CriticalProver: by default the CPU, beside the CPU prover or
+// the devices): it takes a CRITICAL partition no other prover is free
+// for, unless a busy prover is expected to finish its partition and then
+// the CRITICAL one sooner (critical.go). A CRITICAL job waiting for memory
+// holds back lower work's next partitions. Status and the
+// cuseal_engine_prove_wait_seconds histogram show the wait from
+// submission to proving.
 //
 // Memory: one budget (Config.BudgetBytes; DefaultBudget from MemTotal and
 // the cgroup limit) covers resident parameters (per file, evicted least

@@ -22,7 +22,8 @@ import (
 // sleeping SynthesisTime and counted as PartitionBytes in the budget; its
 // "parameters" count ParamsBytes. Request.VanillaProof steers a job:
 // "bad" is refused as bad input, "panic" panics in synthesis, "fail"
-// fails synthesis. Only a DoubleProver makes proofs this kind accepts.
+// fails synthesis; Request.SectorSize, when not 0, is the job's
+// PartitionBytes. Only a DoubleProver makes proofs this kind accepts.
 type TestDouble struct {
 	Partitions     int           // 0: 4
 	SynthesisTime  time.Duration // per partition
@@ -120,6 +121,9 @@ func (dk *doubleKind) prepare(req *Request) (plan, error) {
 		n = 4
 	}
 	b := dk.cfg.PartitionBytes
+	if req.SectorSize != 0 {
+		b = req.SectorSize
+	}
 	if b == 0 {
 		b = 1 << 20
 	}

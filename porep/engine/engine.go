@@ -46,6 +46,14 @@ type Engine struct {
 	used     budgetUse
 	changed  chan struct{} // closed and replaced when a job becomes final
 	counters Counters
+	// est is each prover's expected time per partition of a kind (a moving
+	// average of its verified proofs), for the critical prover's choice.
+	est map[estKey]time.Duration
+	// wake re-runs dispatch at wakeAt: when a busy prover a CRITICAL
+	// partition waits for is expected to be done (critical.go).
+	wake   *time.Timer
+	wakeAt time.Time
+	closed bool
 }
 
 // budgetUse is what is reserved in the budget, bytes.
@@ -54,8 +62,11 @@ type budgetUse struct{ params, synth, assign uint64 }
 type device struct {
 	ord         int
 	p           Prover
+	critical    bool // takes CRITICAL partitions only (Config.CriticalProver)
 	busy        bool
 	cur         *job
+	curKind     Kind      // of cur, while busy
+	started     time.Time // when the partition in progress started
 	quarantined bool
 	fails       int // consecutive
 	busyTotal   time.Duration
@@ -168,7 +179,8 @@ type job struct {
 	proofs    []groth16.Proof
 	next      int // next partition to synthesize
 	proven    int
-	running   int // partitions whose goroutine is running
+	running   int  // partitions whose goroutine is running
+	proving   bool // a partition has started proving (Timings.ProveWait is set)
 	stopping  bool
 	failErr   error
 	finishing bool
@@ -197,16 +209,25 @@ func New(cfg Config) (*Engine, error) {
 		params:  map[string]*paramsEntry{},
 		changed: make(chan struct{}),
 		pool:    &cs.BufferPool{Max: cfg.SynthesisWorkers},
+		est:     map[estKey]time.Duration{},
 	}
 	if e.cfg.BudgetBytes == 0 {
 		e.cfg.BudgetBytes = DefaultBudget()
 	}
-	provers := cfg.Provers
+	provers, spare := cfg.Provers, cfg.CriticalProver
 	if len(provers) == 0 {
 		var err error
 		if provers, err = NewProvers(cfg.Backend); err != nil {
 			return nil, err
 		}
+		if spare == nil && !cfg.NoCriticalProver {
+			if spare, err = newCriticalProver(provers, cfg.CriticalTasks); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if cfg.NoCriticalProver {
+		spare = nil
 	}
 	names := map[string]bool{}
 	memBackend := "cuda"
@@ -220,8 +241,14 @@ func New(cfg Config) (*Engine, error) {
 			memBackend = porep.BackendCPU // the CPU backend's scratch is host memory
 		}
 	}
+	if spare != nil {
+		if names[spare.Name()] {
+			return nil, fmt.Errorf("engine: critical prover %q: a repeated name", spare.Name())
+		}
+		e.devices = append(e.devices, &device{ord: len(e.devices), p: spare, critical: true})
+	}
 	if e.cfg.PartitionsWaiting <= 0 {
-		e.cfg.PartitionsWaiting = len(e.devices) + 1
+		e.cfg.PartitionsWaiting = len(provers) + 1
 	}
 	var opts []porep.Option
 	if cfg.ParamsDir != "" {
@@ -232,7 +259,13 @@ func New(cfg Config) (*Engine, error) {
 	}
 	opts = append(opts, porep.WithLogger(cfg.Logger))
 	e.register(KindPoRepC2, &porepKind{opts: opts, backend: memBackend, pool: e.pool})
-	e.register(KindWinningPoSt, &postKind{kind: post.Winning, opts: opts, backend: memBackend, pool: e.pool})
+	// A WinningPoSt may prove on the kept prover: count its memory as that
+	// prover's backend needs it when that is the CPU (more host scratch).
+	winBackend := memBackend
+	if spare != nil && spare.Backend() == porep.BackendCPU {
+		winBackend = porep.BackendCPU
+	}
+	e.register(KindWinningPoSt, &postKind{kind: post.Winning, opts: opts, backend: winBackend, pool: e.pool})
 	e.register(KindWindowPoStPartition, &postKind{kind: post.Window, opts: opts, backend: memBackend, pool: e.pool})
 	e.register(KindSnapDealsUpdate, &updateKind{opts: opts, backend: memBackend, pool: e.pool})
 	if cfg.TestDouble != nil {
@@ -374,10 +407,7 @@ func (e *Engine) submit(ctx context.Context, req *Request) (*job, Ticket, error)
 		e.byKey[key] = j
 	}
 	e.active = append(e.active, j)
-	t := Ticket{JobID: j.id, QueuePosition: e.aheadLocked(j)}
-	if len(e.devices) == 1 {
-		t.Device = e.devices[0].p.Name()
-	}
+	t := Ticket{JobID: j.id, QueuePosition: e.aheadLocked(j), Device: e.onlyProverLocked()}
 	e.log.Info("job submitted", "job", j.id, "request", req.RequestID, "kind", req.Kind.String(), "priority", prio.String(), "partitions", n)
 	e.dispatchLocked()
 	return j, t, nil
@@ -394,12 +424,9 @@ func (e *Engine) attachLocked(key string) (*job, Ticket, bool) {
 	if j == nil || (j.state.Final() && j.state != StateCompleted) {
 		return nil, Ticket{}, false
 	}
-	t := Ticket{JobID: j.id, Attached: true}
+	t := Ticket{JobID: j.id, Attached: true, Device: e.onlyProverLocked()}
 	if !j.state.Final() {
 		t.QueuePosition = e.aheadLocked(j)
-	}
-	if len(e.devices) == 1 {
-		t.Device = e.devices[0].p.Name()
 	}
 	return j, t, true
 }
@@ -662,45 +689,94 @@ func (e *Engine) dispatchLocked() {
 	e.m.refreshLocked()
 }
 
-func (e *Engine) usableDevices() int {
-	n := 0
+// usableLocked counts the provers not quarantined: the general ones, and
+// those kept for CRITICAL partitions.
+func (e *Engine) usableLocked() (general, critical int) {
 	for _, d := range e.devices {
-		if !d.quarantined {
-			n++
+		switch {
+		case d.quarantined:
+		case d.critical:
+			critical++
+		default:
+			general++
 		}
 	}
-	return n
+	return general, critical
+}
+
+// onlyProverLocked is the name of the one general prover ("": several),
+// the device a Ticket names.
+func (e *Engine) onlyProverLocked() string {
+	name := ""
+	for _, d := range e.devices {
+		if !d.critical {
+			if name != "" {
+				return ""
+			}
+			name = d.p.Name()
+		}
+	}
+	return name
 }
 
 func (e *Engine) dispatchProofsLocked() {
-	usable := e.usableDevices()
-	if usable == 0 {
+	general, critical := e.usableLocked()
+	if general == 0 {
 		for _, j := range slices.Clone(e.active) {
+			if j.prio == PriorityCritical && critical > 0 {
+				continue // the critical prover still takes it
+			}
 			e.failLocked(j, fmt.Errorf("engine: job %s: every prover is quarantined after failing twice in a row", j.id))
 		}
-		return
+		if critical == 0 {
+			return
+		}
 	}
 	order := e.byPriorityLocked()
 	for _, d := range e.devices {
-		if d.busy || d.quarantined {
+		if d.busy || d.quarantined || d.critical {
 			continue
 		}
-		j, p := pickSynthesized(order, d, usable)
-		if p == nil {
+		if j, p := pickSynthesized(order, d, general, PriorityUnspecified); p != nil {
+			e.startProveLocked(d, j, p)
+		}
+	}
+	// Every general prover that could take a CRITICAL partition now has one
+	// or is busy: the kept prover takes what is left when it is sooner.
+	for _, d := range e.devices {
+		if !d.critical || d.busy || d.quarantined {
 			continue
 		}
-		p.state = partProving
-		p.device = d.p.Name()
-		d.busy, d.cur = true, j
-		j.running++
-		go e.runProve(d, j, p)
+		j, p := pickSynthesized(order, d, general+critical, PriorityCritical)
+		if p != nil && e.criticalNowLocked(d, j) {
+			e.startProveLocked(d, j, p)
+		}
 	}
 }
 
-// pickSynthesized finds the first synthesized partition in priority order
-// that d may prove: not one that failed on d when another prover is usable.
-func pickSynthesized(order []*job, d *device, usable int) (*job, *part) {
+// startProveLocked hands partition p of j to prover d.
+func (e *Engine) startProveLocked(d *device, j *job, p *part) {
+	now := time.Now()
+	p.state = partProving
+	p.device = d.p.Name()
+	d.busy, d.cur, d.curKind, d.started = true, j, j.req.Kind, now
+	j.running++
+	if !j.proving {
+		j.proving = true
+		j.timings.ProveWait = now.Sub(j.submitted)
+		e.m.proveWait.WithLabelValues(j.req.Kind.String(), j.prio.String()).Observe(j.timings.ProveWait.Seconds())
+	}
+	go e.runProve(d, j, p)
+}
+
+// pickSynthesized finds the first synthesized partition in priority order,
+// of priority atLeast or above, that d may prove: not one that failed on d
+// when another prover is usable.
+func pickSynthesized(order []*job, d *device, usable int, atLeast Priority) (*job, *part) {
 	for _, j := range order {
+		if j.prio < atLeast {
+			break // order is by priority
+		}
 		if j.stopping {
 			continue
 		}
@@ -753,7 +829,13 @@ func countAtLeast(order []*job, prio Priority) (synthesizing, waiting int) {
 func (e *Engine) dispatchSynthesisLocked() {
 	order := e.byPriorityLocked()
 	blocked := false
+	// hold: work below it waits, started jobs too: a CRITICAL partition
+	// waits for memory that the partitions in flight will return.
+	hold := PriorityUnspecified
 	for _, j := range order {
+		if j.prio < hold {
+			return // order is by priority
+		}
 		if j.stopping || j.next >= len(j.parts) || (blocked && j.next == 0) {
 			continue
 		}
@@ -764,8 +846,12 @@ func (e *Engine) dispatchSynthesisLocked() {
 		if !e.reserveLocked(j) {
 			// Wait for memory rather than let new lower work overtake; jobs
 			// already started go on, since the memory (their parameters)
-			// may come back only when they finish.
+			// may come back only when they finish — unless a CRITICAL job
+			// waits and fits once the partitions in flight are done.
 			blocked = true
+			if j.prio == PriorityCritical && e.fitsOnceDrainedLocked(j) {
+				hold = PriorityCritical
+			}
 			continue
 		}
 		p := j.parts[j.next]
@@ -1004,7 +1090,7 @@ func (e *Engine) runProve(d *device, j *job, p *part) {
 	e.m.prove.WithLabelValues(j.req.Kind.String(), d.p.Name()).Observe(took.Seconds())
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	d.busy, d.cur = false, nil
+	d.busy, d.cur, d.curKind = false, nil, KindUnspecified
 	d.busyTotal += took
 	d.noteBusy(t0, t1)
 	j.running--
@@ -1038,6 +1124,7 @@ func (e *Engine) runProve(d *device, j *job, p *part) {
 		}
 	default:
 		d.fails = 0
+		e.observeLocked(d, j.req.Kind, took)
 		e.freePartLocked(j, p) // frees the assignment; the state stays proven
 		p.state = partProven
 		j.proven++
@@ -1093,6 +1180,10 @@ func (e *Engine) Close() error {
 	e.cancelAll(errors.New("closed"))
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.closed = true
+	if e.wake != nil {
+		e.wake.Stop()
+	}
 	for _, pe := range e.params {
 		if pe.refs == 0 && pe.loading == nil {
 			e.dropParamsLocked(pe)

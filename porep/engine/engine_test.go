@@ -576,8 +576,9 @@ func TestMetrics(t *testing.T) {
 	}
 }
 
-// TestBackendProvers: the registry's CPU backend is one prover; an unknown
-// backend name is an error naming it.
+// TestBackendProvers: the registry's CPU backend is one prover, and a
+// second CPU prover is kept for CRITICAL partitions unless
+// NoCriticalProver; an unknown backend name is an error naming it.
 func TestBackendProvers(t *testing.T) {
 	e, err := New(Config{Backend: "cpu", BudgetBytes: 1 << 30})
 	if err != nil {
@@ -585,8 +586,17 @@ func TestBackendProvers(t *testing.T) {
 	}
 	defer e.Close()
 	s := e.Status()
-	if len(s.Devices) != 1 || s.Devices[0].Name != "cpu" || s.Devices[0].Backend != "cpu" || s.Budget.Total != 1<<30 {
+	if len(s.Devices) != 2 || s.Devices[0].Name != "cpu" || s.Devices[0].Backend != "cpu" || s.Devices[0].CriticalOnly ||
+		s.Devices[1].Name != "cpu:critical" || s.Devices[1].Backend != "cpu" || !s.Devices[1].CriticalOnly || s.Budget.Total != 1<<30 {
 		t.Fatalf("devices %+v budget %+v", s.Devices, s.Budget)
+	}
+	e1, err := New(Config{Backend: "cpu", BudgetBytes: 1 << 30, NoCriticalProver: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e1.Close()
+	if d := e1.Status().Devices; len(d) != 1 || d[0].Name != "cpu" {
+		t.Fatalf("NoCriticalProver: devices %+v", d)
 	}
 	if len(s.Queues) != 4 || s.Queues[0].Kind != KindPoRepC2 || s.Queues[1].Kind != KindWinningPoSt || s.Queues[2].Kind != KindWindowPoStPartition || s.Queues[3].Kind != KindSnapDealsUpdate {
 		t.Fatalf("queues %+v", s.Queues)

@@ -19,6 +19,7 @@ type metrics struct {
 	jobSeconds         *prometheus.HistogramVec // kind, outcome
 	synth              *prometheus.HistogramVec
 	prove              *prometheus.HistogramVec
+	proveWait          *prometheus.HistogramVec // kind, priority
 	paramsLoad         prometheus.Histogram
 	busy               *busyCollector       // prover: seconds proving
 	proving            *prometheus.GaugeVec // prover: 1 while proving
@@ -48,6 +49,8 @@ func newMetrics(e *Engine) *metrics {
 			Help: "Synthesis time of one partition.", Buckets: buckets}, []string{"kind"}),
 		prove: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "cuseal_engine_partition_prove_seconds",
 			Help: "Proving and verification time of one partition on a prover.", Buckets: buckets}, []string{"kind", "prover"}),
+		proveWait: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "cuseal_engine_prove_wait_seconds",
+			Help: "Time from a job's submission to the start of proving its first partition.", Buckets: buckets}, []string{"kind", "priority"}),
 		paramsLoad: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "cuseal_engine_params_load_seconds",
 			Help: "Time to load one parameter file.", Buckets: buckets}),
 		busy: &busyCollector{e: e, desc: prometheus.NewDesc("cuseal_engine_device_busy_seconds_total",
@@ -63,11 +66,12 @@ func newMetrics(e *Engine) *metrics {
 		retries: prometheus.NewCounter(prometheus.CounterOpts{Name: "cuseal_engine_partition_retries_total",
 			Help: "Partitions proven again after a prover failed them."}),
 	}
-	m.reg.MustRegister(m.queued, m.inProgress, m.jobs, m.jobSeconds, m.synth, m.prove, m.paramsLoad, m.busy,
+	m.reg.MustRegister(m.queued, m.inProgress, m.jobs, m.jobSeconds, m.synth, m.prove, m.proveWait, m.paramsLoad, m.busy,
 		m.proving, m.quarantined, m.budget, m.resident, m.retries)
 	for _, k := range e.order {
 		m.queued.WithLabelValues(k.String())
 		m.inProgress.WithLabelValues(k.String())
+		m.proveWait.WithLabelValues(k.String(), DefaultPriority(k).String())
 		// Every outcome from 0, so increase() and rate() see a kind's first job.
 		for _, s := range []State{StateCompleted, StateFailed, StateCancelled} {
 			m.jobs.WithLabelValues(k.String(), s.String())

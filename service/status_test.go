@@ -309,6 +309,16 @@ func TestStatusJSON(t *testing.T) {
 	if qd := jobs[s.queued]; qd.State != "QUEUED" || qd.StartedAt != nil || qd.Stages.QueueWaitSeconds <= 0 {
 		t.Errorf("queued job %+v", qd)
 	}
+	// prove_wait_seconds: fixed once a partition proved, counting up until then.
+	if c, r := jobs[s.critical], jobs[s.running]; c.Stages.ProveWaitSeconds < c.Stages.ProverWaitSeconds ||
+		r.Stages.ProveWaitSeconds <= 0 || r.Stages.ProveWaitSeconds >= r.Stages.TotalSeconds {
+		t.Errorf("prove_wait_seconds: critical %+v, running %+v", c.Stages, r.Stages)
+	}
+	for _, dv := range d.Devices {
+		if dv.CriticalOnly == nil {
+			t.Errorf("device %s: critical_only is null in the engine's own status", dv.Name)
+		}
+	}
 	if len(d.Params) != 1 || d.Params[0].CircuitID != "double" || *d.Params[0].File != "double.params" || d.Params[0].Tier != "WARM" ||
 		d.Params[0].Bytes != 96<<20 || d.Params[0].RefCount != 2 {
 		t.Errorf("params %+v: want the double's, used by the two started jobs", d.Params)

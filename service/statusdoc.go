@@ -82,6 +82,7 @@ type StatusDevice struct {
 	BusyFraction        *float64 `json:"busy_fraction"` // of the last minute (or the uptime, when shorter), 0 to 1
 	BusySecondsTotal    *float64 `json:"busy_seconds_total"`
 	ConsecutiveFailures *int     `json:"consecutive_failures"`
+	CriticalOnly        *bool    `json:"critical_only"`    // kept for CRITICAL partitions (WinningPoSt); null over gRPC
 	VRAMTotalBytes      uint64   `json:"vram_total_bytes"` // 0: not a device, or not reported
 	VRAMFreeBytes       uint64   `json:"vram_free_bytes"`
 }
@@ -126,6 +127,7 @@ type StatusJob struct {
 // partitions (which overlap: the sum may exceed total_seconds).
 type StatusStages struct {
 	QueueWaitSeconds    float64 `json:"queue_wait_seconds"` // submission → first partition (so far, while queued)
+	ProveWaitSeconds    float64 `json:"prove_wait_seconds"` // submission → first partition proving (so far, until then)
 	ParamsLoadSeconds   float64 `json:"params_load_seconds"`
 	SynthesisSeconds    float64 `json:"synthesis_seconds"`
 	ProverWaitSeconds   float64 `json:"prover_wait_seconds"` // synthesized, waiting for a prover (so far, while waiting)
@@ -177,7 +179,7 @@ func NewStatusDoc(st engine.Status, now time.Time, maxJobs int) StatusDoc {
 	for _, dv := range st.Devices {
 		sd := StatusDevice{Ordinal: dv.Ordinal, Name: dv.Name, Backend: ptr(dv.Backend), State: "IDLE",
 			CurrentJobID: dv.CurrentJobID, BusyFraction: ptr(dv.BusyFraction), BusySecondsTotal: ptr(secs(dv.Busy)),
-			ConsecutiveFailures: ptr(dv.ConsecutiveFailures), VRAMTotalBytes: dv.VRAMTotal, VRAMFreeBytes: dv.VRAMFree}
+			ConsecutiveFailures: ptr(dv.ConsecutiveFailures), CriticalOnly: ptr(dv.CriticalOnly), VRAMTotalBytes: dv.VRAMTotal, VRAMFreeBytes: dv.VRAMFree}
 		if dv.CurrentJobID != "" {
 			sd.State, sd.CurrentKind = "BUSY", dv.CurrentKind.String()
 		}
@@ -269,7 +271,7 @@ func statusJob(j engine.JobStatus, now time.Time) StatusJob {
 		JobID: j.JobID, RequestID: j.RequestID, Kind: j.Kind.String(), Priority: j.Priority.String(),
 		State: strings.ToUpper(j.State.String()), SubmittedAt: stamp(j.Submitted), EndedAt: optStamp(j.Ended),
 		PartitionsTotal: len(j.Partitions), Provers: []string{}, Partitions: []StatusPartition{},
-		Stages: StatusStages{QueueWaitSeconds: secs(j.Timings.QueueWait), ParamsLoadSeconds: secs(j.Timings.ParamsLoad),
+		Stages: StatusStages{QueueWaitSeconds: secs(j.Timings.QueueWait), ProveWaitSeconds: secs(j.Timings.ProveWait), ParamsLoadSeconds: secs(j.Timings.ParamsLoad),
 			SynthesisSeconds: secs(j.Timings.Synthesis), ProvingSeconds: secs(j.Timings.Prove),
 			VerificationSeconds: secs(j.Timings.Verify), TotalSeconds: secs(j.Timings.Total)},
 	}
@@ -277,6 +279,9 @@ func statusJob(j engine.JobStatus, now time.Time) StatusJob {
 		sj.Stages.TotalSeconds = secs(now.Sub(j.Submitted))
 		if j.State == engine.StateQueued {
 			sj.Stages.QueueWaitSeconds = sj.Stages.TotalSeconds
+		}
+		if j.Timings.ProveWait == 0 {
+			sj.Stages.ProveWaitSeconds = sj.Stages.TotalSeconds
 		}
 	}
 	if j.Error != "" {

@@ -18,7 +18,7 @@ import (
 // bytes are GenerateWinningPoStWithVanilla's or
 // GenerateSinglePartitionWindowPoStWithVanilla's.
 func postFamily(f jobFamily, kind post.Kind) *jobFamily {
-	f.kind, f.field = KindWindowPoStPartition, "vanilla_proofs"
+	f.kind = KindWindowPoStPartition
 	if kind == post.Winning {
 		f.kind = KindWinningPoSt
 	}

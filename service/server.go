@@ -59,9 +59,6 @@ type Server struct {
 	grpc *grpc.Server
 	reg  *prometheus.Registry
 	rpcs *prometheus.CounterVec
-	// kinds are the engine's proof kinds (its Status queues), read once:
-	// they do not change, and check needs them for every request.
-	kinds map[engine.Kind]bool
 }
 
 // New makes a server for eng; Serve it on a listener from Listen.
@@ -72,10 +69,7 @@ func New(eng Engine, opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{eng: eng, log: opts.Logger, reg: prometheus.NewRegistry(), kinds: map[engine.Kind]bool{}}
-	for _, q := range eng.Status().Queues {
-		s.kinds[q.Kind] = true
-	}
+	s := &Server{eng: eng, log: opts.Logger, reg: prometheus.NewRegistry()}
 	s.rpcs = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "cuseal_rpc_requests_total",
 		Help: "cuzk.v1 calls answered, by method and gRPC status code.",

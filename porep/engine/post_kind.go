@@ -18,7 +18,7 @@ import (
 // bytes are GenerateWinningPoStWithVanilla's or
 // GenerateSinglePartitionWindowPoStWithVanilla's.
 func postFamily(f jobFamily, kind post.Kind) *jobFamily {
-	f.kind = KindWindowPoStPartition
+	f.kind, f.field = KindWindowPoStPartition, "vanilla_proofs"
 	if kind == post.Winning {
 		f.kind = KindWinningPoSt
 	}
@@ -30,6 +30,9 @@ func postFamily(f jobFamily, kind post.Kind) *jobFamily {
 		return &cfg, err
 	}
 	f.job = func(req *Request, c paramfile.Circuit, opts []porep.Option) (*porep.Job, error) {
+		if len(req.Randomness) != 32 { // else porep's message would come under vanilla_proofs
+			return nil, badInputf("engine: %s: randomness: %d bytes, want 32", f.kind, len(req.Randomness))
+		}
 		proof, miner := c.(*post.Config).Proof, abi.ActorID(req.MinerID)
 		if kind == post.Window {
 			return porep.PrepareWindowPoStPartition(proof, miner, req.Randomness, req.VanillaProofs, uint(req.PartitionIndex), opts...)

@@ -126,8 +126,8 @@ func TestPoStBadInput(t *testing.T) {
 		edit func(*engine.Request)
 		want string
 	}{
-		{"no vanilla", postRequest(win, engine.KindWinningPoSt), func(r *engine.Request) { r.VanillaProofs = nil }, "StackedDrgWinning2KiBV1: 0 vanilla proofs"},
-		{"short randomness", postRequest(win, engine.KindWinningPoSt), func(r *engine.Request) { r.Randomness = r.Randomness[:16] }, "randomness is 16 bytes"},
+		{"no vanilla", postRequest(win, engine.KindWinningPoSt), func(r *engine.Request) { r.VanillaProofs = nil }, "vanilla_proofs: porep: StackedDrgWinning2KiBV1: 0 vanilla proofs"},
+		{"short randomness", postRequest(win, engine.KindWinningPoSt), func(r *engine.Request) { r.Randomness = r.Randomness[:16] }, "randomness: 16 bytes"},
 		{"non-canonical randomness", postRequest(win, engine.KindWinningPoSt), func(r *engine.Request) { r.Randomness = bytes.Repeat([]byte{0xff}, 32) }, "randomness"},
 		{"window proof for winning", postRequest(win, engine.KindWinningPoSt), func(r *engine.Request) { r.RegisteredProof = uint64(abi.RegisteredPoStProof_StackedDrgWindow2KiBV1_1) }, "is a WindowPoSt proof"},
 		{"unknown proof", postRequest(w, engine.KindWindowPoStPartition), func(r *engine.Request) { r.RegisteredProof = 99 }, "registered_proof"},
@@ -136,7 +136,7 @@ func TestPoStBadInput(t *testing.T) {
 		{"two winning sectors", postRequest(win, engine.KindWinningPoSt), func(r *engine.Request) { r.VanillaProofs = append(r.VanillaProofs, r.VanillaProofs[0]) }, "2 vanilla proofs, want 1"},
 		{"truncated vanilla", postRequest(w, engine.KindWindowPoStPartition), func(r *engine.Request) { r.VanillaProofs = [][]byte{r.VanillaProofs[0][:100]} }, "vanilla proof 0"},
 		{"too many sectors", postRequest(w, engine.KindWindowPoStPartition), func(r *engine.Request) { r.VanillaProofs = append(r.VanillaProofs, r.VanillaProofs[0]) }, "3 vanilla proofs for one partition"},
-		{"other randomness", postRequest(w, engine.KindWindowPoStPartition), func(r *engine.Request) { r.Randomness[0] ^= 1 }, "the randomness challenges leaf"},
+		{"other randomness", postRequest(w, engine.KindWindowPoStPartition), func(r *engine.Request) { r.Randomness[0] ^= 1 }, "vanilla_proofs"},
 	} {
 		tc.edit(tc.req)
 		_, err := e.Submit(context.Background(), tc.req)

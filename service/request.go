@@ -8,7 +8,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/engine/engineapi"
 	pb "github.com/cuseal/cuseal/service/cuzkv1"
 )
 
@@ -17,14 +17,14 @@ import (
 // the wire only (enums, required fields, lengths) — what the fields mean
 // (registered_proof, sector_size, the C1 or vanilla proofs) the engine and
 // porep check, once, and their bad input is InvalidArgument too.
-func (s *Server) request(r *pb.SubmitProofRequest) (*engine.Request, error) {
+func (s *Server) request(r *pb.SubmitProofRequest) (*engineapi.Request, error) {
 	if err := check(r); err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
-	return &engine.Request{
+	return &engineapi.Request{
 		RequestID:       r.GetRequestId(),
-		Kind:            engine.Kind(r.GetProofKind()),
-		Priority:        engine.Priority(r.GetPriority()),
+		Kind:            engineapi.Kind(r.GetProofKind()),
+		Priority:        engineapi.Priority(r.GetPriority()),
 		RegisteredProof: r.GetRegisteredProof(),
 		SectorSize:      r.GetSectorSize(),
 		SectorNumber:    r.GetSectorNumber(),

@@ -14,68 +14,6 @@ import (
 	"github.com/cuseal/cuseal/porep/groth16"
 )
 
-var kindNames = map[Kind]string{
-	KindUnspecified:         "PROOF_KIND_UNSPECIFIED",
-	KindPoRepC2:             "POREP_SEAL_COMMIT",
-	KindSnapDealsUpdate:     "SNAP_DEALS_UPDATE",
-	KindWindowPoStPartition: "WINDOW_POST_PARTITION",
-	KindWinningPoSt:         "WINNING_POST",
-}
-
-// String is the cuzk.v1.ProofKind name (queue labels in status and metrics).
-func (k Kind) String() string {
-	if s, ok := kindNames[k]; ok {
-		return s
-	}
-	return fmt.Sprintf("Kind(%d)", int32(k))
-}
-
-// String is the cuzk.v1.Priority name without its prefix.
-func (p Priority) String() string {
-	switch p {
-	case PriorityLow:
-		return "LOW"
-	case PriorityNormal:
-		return "NORMAL"
-	case PriorityHigh:
-		return "HIGH"
-	case PriorityCritical:
-		return "CRITICAL"
-	}
-	return "UNSPECIFIED"
-}
-
-// DefaultPriority is the priority Curio gives each kind: CRITICAL for
-// WinningPoSt, HIGH for WindowPoSt, NORMAL otherwise.
-func DefaultPriority(k Kind) Priority {
-	switch k {
-	case KindWinningPoSt:
-		return PriorityCritical
-	case KindWindowPoStPartition:
-		return PriorityHigh
-	}
-	return PriorityNormal
-}
-
-func (s State) String() string {
-	switch s {
-	case StateQueued:
-		return "queued"
-	case StateRunning:
-		return "running"
-	case StateCompleted:
-		return "completed"
-	case StateFailed:
-		return "failed"
-	case StateCancelled:
-		return "cancelled"
-	}
-	return fmt.Sprintf("State(%d)", int(s))
-}
-
-// Final reports whether s is Completed, Failed or Cancelled.
-func (s State) Final() bool { return s >= StateCompleted }
-
 // Family is what the engine proves for one Kind: it turns a Request into
 // a Plan and knows its circuits by cuzk id. The four cuzk.v1 kinds are
 // built in (each a porep.Job family: porep_kind.go, post_kind.go,

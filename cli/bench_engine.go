@@ -12,19 +12,20 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/engine/enginetest"
 )
 
 func benchEngineCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "engine",
-		Usage: "scheduling benchmark of the proving engine, with a test-double device or real provers (--backend)",
-		Description: "Runs porep/engine with a test-double prover that takes --partition-time per partition and a\n" +
-			"test-double kind whose synthesis takes --synthesis-time and holds --partition-bytes of touched\n" +
+		Usage: "scheduling benchmark of the proving engine, with a simulated device or real provers (--backend)",
+		Description: "Runs porep/engine with a simulated prover (porep/engine/enginetest) that takes --partition-time per\n" +
+			"partition and a simulated kind whose synthesis takes --synthesis-time and holds --partition-bytes of touched\n" +
 			"memory per partition, and measures: (a) the device busy fraction over a stream of --jobs jobs of\n" +
 			"--partitions partitions submitted at once (busy time / wall time from the first submission to the\n" +
 			"last result); (b) the latency of a CRITICAL one-partition job submitted behind 10 queued NORMAL\n" +
 			"jobs, against the same job on the idle engine (median of 3 after a warm-up job); (c) the process's peak RSS against --budget\n" +
-			"(the Go heap's soft limit is set to the budget too). A double of the prover kept for CRITICAL work\n" +
+			"(the Go heap's soft limit is set to the budget too). A simulated prover kept for CRITICAL work\n" +
 			"takes the CRITICAL job unless --no-critical-prover.\n\n" +
 			"With --backend (cpu, auto, cuda) it runs real provers instead: it seals a 2 KiB sector with the test\n" +
 			"sealer, preloads the 2 KiB PoRep and WinningPoSt parameters from --params-dir, and measures a\n" +
@@ -41,7 +42,7 @@ func benchEngineCommand() *cli.Command {
 			&cli.IntFlag{Name: "synthesis-workers", Usage: "partitions synthesized at once", Value: 2},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object"},
 			&cli.BoolFlag{Name: "no-critical-prover", Usage: "keep no prover for CRITICAL work (the engine before issue 35)"},
-			&cli.StringFlag{Name: "backend", Usage: "real provers: " + backendUsage() + " (default: the test double)"},
+			&cli.StringFlag{Name: "backend", Usage: "real provers: " + backendUsage() + " (default: the simulated device)"},
 			paramsDirFlag(),
 			&cli.IntFlag{Name: "repeat", Usage: "--backend: runs of each measurement", Value: 3},
 			&cli.IntFlag{Name: "critical-tasks", Usage: "--backend: MSM tasks of the kept CPU prover (0: gnark's default, 2 × CPUs)"},
@@ -88,14 +89,14 @@ func benchEngineAction(c *cli.Context) error {
 		return err
 	}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(budget)))
-	dev := &engine.DoubleProver{ProverName: "double:0", PerPartition: pt}
+	dev := &enginetest.Prover{ProverName: "double:0", PerPartition: pt}
 	var spare engine.Prover
 	if !c.Bool("no-critical-prover") {
-		spare = &engine.DoubleProver{ProverName: "double:critical", PerPartition: pt}
+		spare = &enginetest.Prover{ProverName: "double:critical", PerPartition: pt}
 	}
 	e, err := engine.New(engine.Config{
 		Provers: []engine.Prover{dev}, CriticalProver: spare, BudgetBytes: budget, SynthesisWorkers: c.Int("synthesis-workers"),
-		TestDouble: &engine.TestDouble{Partitions: parts, SynthesisTime: st, PartitionBytes: pb, Allocate: true},
+		Families: enginetest.Families(&enginetest.Family{Partitions: parts, SynthesisTime: st, PartitionBytes: pb, Allocate: true}),
 	})
 	if err != nil {
 		return internalError(err)
@@ -119,7 +120,7 @@ func benchEngineAction(c *cli.Context) error {
 	// (b), idle: one CRITICAL partition on the idle engine.
 	critical := func(id string) (time.Duration, error) {
 		t0 := time.Now()
-		r, err := e.Prove(ctx, &engine.Request{RequestID: id, Kind: engine.KindTestDouble, Priority: engine.PriorityCritical, VanillaProofs: make([][]byte, 1)})
+		r, err := e.Prove(ctx, &engine.Request{RequestID: id, Kind: enginetest.Kind, Priority: engine.PriorityCritical, VanillaProofs: make([][]byte, 1)})
 		if err == nil && r.State != engine.StateCompleted {
 			err = fmt.Errorf("critical job %s: %v", r.State, r.Err)
 		}
@@ -189,7 +190,7 @@ func benchEngineAction(c *cli.Context) error {
 	if c.Bool("json") {
 		return writeJSON(c, out)
 	}
-	printf(c, "engine scheduling, test-double device: %v per partition, synthesis %v, %d jobs × %d partitions\n", pt, st, jobs, parts)
+	printf(c, "engine scheduling, simulated device: %v per partition, synthesis %v, %d jobs × %d partitions\n", pt, st, jobs, parts)
 	printf(c, "  (a) device busy %.1f%% (%.3fs of %.3fs)\n", 100*out.DeviceBusyFraction, out.DeviceBusySec, out.StreamSec)
 	printf(c, "  (b) CRITICAL behind 10 NORMAL jobs: %.3fs; on the idle engine %.3fs (+%.3fs; one partition is %.3fs)\n",
 		out.CriticalLatencySec, out.CriticalIdleSec, out.CriticalExcessSec, out.PartitionDeviceSec)
@@ -197,11 +198,11 @@ func benchEngineAction(c *cli.Context) error {
 	return nil
 }
 
-// submitNormal submits n NORMAL jobs of the test double.
+// submitNormal submits n NORMAL jobs of the simulated kind.
 func submitNormal(ctx context.Context, e *engine.Engine, prefix string, n int) ([]string, error) {
 	ids := make([]string, n)
 	for i := range ids {
-		t, err := e.Submit(ctx, &engine.Request{RequestID: fmt.Sprintf("%s-%d", prefix, i), Kind: engine.KindTestDouble, Priority: engine.PriorityNormal})
+		t, err := e.Submit(ctx, &engine.Request{RequestID: fmt.Sprintf("%s-%d", prefix, i), Kind: enginetest.Kind, Priority: engine.PriorityNormal})
 		if err != nil {
 			return nil, err
 		}

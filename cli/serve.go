@@ -22,7 +22,6 @@ import (
 
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/engine"
-	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/service"
 )
 
@@ -58,11 +57,6 @@ func serveCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-critical-prover", Usage: "keep no CPU prover for CRITICAL work (WinningPoSt then waits for the next free prover)"},
 			&cli.IntFlag{Name: "retain-jobs", Usage: "finished jobs kept for AwaitProof and repeated request ids (0: 1000)"},
 			&cli.DurationFlag{Name: "retain-for", Usage: "how long a finished job is kept (0: 1h)"},
-			// For tests: the engine's test-double kind (proof_kind 1000) on a double of a device.
-			&cli.IntFlag{Name: "test-double-partitions", Hidden: true},
-			&cli.DurationFlag{Name: "test-double-time", Hidden: true},
-			// For tests: the double's partition ignores cancellation, as a backend stage does.
-			&cli.BoolFlag{Name: "test-double-uninterruptible", Hidden: true},
 		},
 		Action: serveAction,
 	}
@@ -166,14 +160,8 @@ func engineConfig(c *cli.Context) (engine.Config, error) {
 	if cfg.RetainFor = c.Duration("retain-for"); cfg.RetainFor < 0 {
 		return cfg, usageErrorf("--retain-for %s: must not be negative", cfg.RetainFor)
 	}
-	if n := c.Int("test-double-partitions"); n > 0 {
-		// Partitions of the double take --test-double-time on its device, a tenth of it to synthesize.
-		d := c.Duration("test-double-time")
-		cfg.TestDouble = &engine.TestDouble{Partitions: n, SynthesisTime: d / 10}
-		cfg.Provers = []engine.Prover{&engine.DoubleProver{PerPartition: d}}
-		if c.Bool("test-double-uninterruptible") {
-			cfg.Provers = []engine.Prover{uninterruptibleProver{d}}
-		}
+	if serveEngineHook != nil {
+		serveEngineHook(&cfg)
 	}
 	return cfg, nil
 }
@@ -296,22 +284,14 @@ func serveAction(c *cli.Context) error {
 	return nil
 }
 
+// serveEngineHook, when set, edits the engine's configuration after the
+// flags: the tests' TestMain sets it to plug simulated kinds and provers
+// (porep/engine/enginetest) into a `cuseal serve` child process.
+var serveEngineHook func(*engine.Config)
+
 // cancelGrace is how long serve waits, after the drain timeout, for
 // cancelled partitions to stop before it exits without them.
 const cancelGrace = 5 * time.Second
-
-// uninterruptibleProver is the test double's prover when its partition
-// cannot be interrupted (--test-double-uninterruptible): it sleeps d
-// whatever ctx says, then proves as engine.DoubleProver.
-type uninterruptibleProver struct{ d time.Duration }
-
-func (uninterruptibleProver) Name() string    { return "double" }
-func (uninterruptibleProver) Backend() string { return "double" }
-
-func (p uninterruptibleProver) Prove(ctx context.Context, w *engine.Work) (groth16.Proof, error) {
-	time.Sleep(p.d)
-	return (&engine.DoubleProver{}).Prove(ctx, w)
-}
 
 // addrString is a listener's address as --listen writes it.
 func addrString(l net.Listener) string {

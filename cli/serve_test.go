@@ -20,7 +20,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cuseal/cuseal/porep/engine"
 	"github.com/cuseal/cuseal/service"
 	"github.com/cuseal/cuseal/service/client"
 	pb "github.com/cuseal/cuseal/service/cuzkv1"
@@ -40,9 +39,16 @@ var listeningLine = regexp.MustCompile(`cuzk\.v1 on (\S+?),? `)
 // startServe starts cuseal serve with args and waits until it listens.
 func startServe(t *testing.T, args ...string) *serveProc {
 	t.Helper()
+	return startServeSim(t, "", args...)
+}
+
+// startServeSim is startServe with sim (CUSEAL_TEST_SERVE_SIM, "" none:
+// see TestMain) plugging a simulated kind and prover into the engine.
+func startServeSim(t *testing.T, sim string, args ...string) *serveProc {
+	t.Helper()
 	p := &serveProc{exited: make(chan error, 1)}
 	p.cmd = exec.Command(os.Args[0], append([]string{"serve"}, args...)...)
-	p.cmd.Env = append(os.Environ(), "CUSEAL_TEST_AS_CUSEAL=1")
+	p.cmd.Env = append(os.Environ(), "CUSEAL_TEST_AS_CUSEAL=1", "CUSEAL_TEST_SERVE_SIM="+sim)
 	pipe, err := p.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -125,9 +131,9 @@ func dialT(t *testing.T, addr string) *client.Client {
 	return c
 }
 
-// doubleReq is a job of the engine's test double (proof_kind 1000).
+// doubleReq is a job for startServeSim's simulated kind (as POREP_SEAL_COMMIT).
 func doubleReq(id string) *pb.SubmitProofRequest {
-	return &pb.SubmitProofRequest{RequestId: id, ProofKind: pb.ProofKind(engine.KindTestDouble), VanillaProof: []byte("ok")}
+	return &pb.SubmitProofRequest{RequestId: id, ProofKind: pb.ProofKind_POREP_SEAL_COMMIT, VanillaProof: []byte("ok")}
 }
 
 // waitRunning polls GetStatus until a job is in progress.
@@ -168,7 +174,7 @@ func TestServeDrain(t *testing.T) {
 	if err := os.WriteFile(conf, []byte("listen = \"unix://"+sock+"\"\ndrain_timeout = \"60s\"\nretain_jobs = 10\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := startServe(t, "--config", conf, "--test-double-partitions", "2", "--test-double-time", "1s")
+	p := startServeSim(t, "2,1s", "--config", conf)
 	if p.addr != "unix://"+sock {
 		t.Fatalf("listening on %s, want the --config address", p.addr)
 	}
@@ -207,7 +213,7 @@ func TestServeDrain(t *testing.T) {
 // (its caller gets CANCELLED) and the exit is still 0.
 func TestServeDrainTimeout(t *testing.T) {
 	sock := filepath.Join(t.TempDir(), "s.sock")
-	p := startServe(t, "--listen", "unix://"+sock, "--drain-timeout", "300ms", "--test-double-partitions", "1", "--test-double-time", "60s")
+	p := startServeSim(t, "1,60s", "--listen", "unix://"+sock, "--drain-timeout", "300ms")
 	c := dialT(t, p.addr)
 	res := make(chan *pb.AwaitProofResponse, 1)
 	go func() {
@@ -235,8 +241,7 @@ func TestServeDrainTimeout(t *testing.T) {
 // interrupted (a CPU MSM) does not hold the exit past the drain timeout.
 func TestServeDrainTimeoutUninterruptible(t *testing.T) {
 	sock := filepath.Join(t.TempDir(), "s.sock")
-	p := startServe(t, "--listen", "unix://"+sock, "--drain-timeout", "300ms", "--test-double-partitions", "1",
-		"--test-double-time", "30s", "--test-double-uninterruptible")
+	p := startServeSim(t, "1,30s,uninterruptible", "--listen", "unix://"+sock, "--drain-timeout", "300ms")
 	c := dialT(t, p.addr)
 	go c.Prove(context.Background(), doubleReq("long"))
 	waitProving(t, c)
@@ -256,8 +261,7 @@ func TestServeDrainTimeoutUninterruptible(t *testing.T) {
 func TestServeMissingParamsDir(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "no-params")
-	p := startServe(t, "--listen", "unix://"+filepath.Join(dir, "s.sock"), "--params-dir", missing,
-		"--test-double-partitions", "1", "--test-double-time", "1ms")
+	p := startServeSim(t, "1,1ms", "--listen", "unix://"+filepath.Join(dir, "s.sock"), "--params-dir", missing)
 	p.cmd.Process.Signal(syscall.SIGTERM)
 	if code := p.wait(t, 30*time.Second); code != 0 {
 		t.Fatalf("exit %d:\n%s", code, p.log())
@@ -273,7 +277,7 @@ func TestServeMissingParamsDir(t *testing.T) {
 func TestServeKill9Restart(t *testing.T) {
 	dir := t.TempDir()
 	sock := filepath.Join(dir, "s.sock")
-	p := startServe(t, "--listen", "unix://"+sock, "--test-double-partitions", "1", "--test-double-time", "60s")
+	p := startServeSim(t, "1,60s", "--listen", "unix://"+sock)
 	outDir := filepath.Join(dir, "out")
 	if err := os.Mkdir(outDir, 0o755); err != nil {
 		t.Fatal(err)
@@ -302,7 +306,7 @@ func TestServeKill9Restart(t *testing.T) {
 	if fi, err := os.Lstat(sock); err != nil || fi.Mode().Type() != os.ModeSocket {
 		t.Fatalf("kill -9 should leave the socket: %v", err)
 	}
-	p2 := startServe(t, "--listen", "unix://"+sock, "--test-double-partitions", "1", "--test-double-time", "10ms")
+	p2 := startServeSim(t, "1,10ms", "--listen", "unix://"+sock)
 	r, err := dialT(t, p2.addr).Prove(context.Background(), doubleReq("after-restart"))
 	if err != nil || r.Status != pb.AwaitProofResponse_COMPLETED {
 		t.Fatalf("the restarted server: %v %v", r, err)
@@ -375,7 +379,7 @@ func TestServeUsageErrors(t *testing.T) {
 // cancel against a served test double.
 func TestClientCommands(t *testing.T) {
 	sock := filepath.Join(t.TempDir(), "s.sock")
-	p := startServe(t, "--listen", "unix://"+sock, "--metrics-listen", "127.0.0.1:0", "--test-double-partitions", "1", "--test-double-time", "60s")
+	p := startServeSim(t, "1,60s", "--listen", "unix://"+sock, "--metrics-listen", "127.0.0.1:0")
 	m := regexp.MustCompile(`status page on http://(\S+)/ `).FindStringSubmatch(p.log())
 	if m == nil {
 		t.Fatalf("serve did not say where its status page is:\n%s", p.log())
@@ -388,13 +392,13 @@ func TestClientCommands(t *testing.T) {
 	}
 	waitRunning(t, c)
 	code, out, stderr := runCLI(t, "client", "status", "--addr", p.addr)
-	if code != 0 || !strings.Contains(out, "queue TEST_DOUBLE: 0 pending, 1 in progress") || !strings.Contains(out, "device 0: double") {
+	if code != 0 || !strings.Contains(out, "queue POREP_SEAL_COMMIT: 0 pending, 1 in progress") || !strings.Contains(out, "device 0: double") {
 		t.Fatalf("client status: exit %d\n%s%s", code, out, stderr)
 	}
 	code, out, stderr = runCLI(t, "client", "status", "--addr", p.addr, "--json")
 	wire := decodeStatusDoc(t, code, out, stderr)
 	if wire.Source != service.SourceCuzk || wire.Jobs != nil || len(wire.Devices) != 1 || wire.Devices[0].Name != "double" ||
-		wire.Queues[len(wire.Queues)-1].Kind != "TEST_DOUBLE" || wire.Queues[len(wire.Queues)-1].InProgress != 1 {
+		wire.Queues[0].Kind != "POREP_SEAL_COMMIT" || wire.Queues[0].InProgress != 1 {
 		t.Fatalf("client status --json over gRPC: %s", out)
 	}
 	code, out, stderr = runCLI(t, "client", "status", "--metrics-addr", httpAddr, "--json")
@@ -418,7 +422,7 @@ func TestClientCommands(t *testing.T) {
 	// host:port, or the URL serve prints.
 	for _, a := range []string{httpAddr, "http://" + httpAddr + "/", "http://" + httpAddr} {
 		code, out, stderr = runCLI(t, "client", "status", "--metrics-addr", a)
-		if code != 0 || !strings.Contains(out, "job "+sub.JobId+": TEST_DOUBLE NORMAL RUNNING, 0/1 partitions") || !strings.Contains(out, "busy ") {
+		if code != 0 || !strings.Contains(out, "job "+sub.JobId+": POREP_SEAL_COMMIT NORMAL RUNNING, 0/1 partitions") || !strings.Contains(out, "busy ") {
 			t.Fatalf("client status --metrics-addr %s: exit %d\n%s%s", a, code, out, stderr)
 		}
 	}
@@ -466,7 +470,7 @@ func decodeStatusDoc(t *testing.T, code int, out, stderr string) service.StatusD
 func TestClientProveRefused(t *testing.T) {
 	sector := sealedSample(t)
 	sock := filepath.Join(t.TempDir(), "s.sock")
-	p := startServe(t, "--listen", "unix://"+sock, "--params-dir", t.TempDir(), "--test-double-partitions", "1", "--test-double-time", "10ms")
+	p := startServe(t, "--listen", "unix://"+sock, "--params-dir", t.TempDir())
 	out := filepath.Join(t.TempDir(), "proof")
 	code, _, stderr := runCLI(t, "client", "prove", "--addr", p.addr, "--c1", filepath.Join(sector, FileC1),
 		"--miner", "t01001", "--sector", "7", "--out", out)

@@ -276,7 +276,7 @@ func TestStatusPageBrowser(t *testing.T) {
 		t.Errorf("the script's table does not start with the newest job %s:\n%.1000s", s.queued, jobs)
 	}
 	run := rowOf(jobs, s.running)
-	for _, want := range []string{`class="state RUNNING"`, "TEST_DOUBLE", "0 / 3", `<div class="lane">`, `<span class="prove"`, `<span class="synth"`} {
+	for _, want := range []string{`class="state RUNNING"`, "POREP_SEAL_COMMIT", "0 / 3", `<div class="lane">`, `<span class="prove"`, `<span class="synth"`} {
 		if !strings.Contains(run, want) {
 			t.Errorf("the running job's row lacks %s:\n%s", want, run)
 		}
@@ -330,7 +330,7 @@ func TestStatusPageBrowser(t *testing.T) {
 	}
 	jobs = tbody(t, nojs, "jobs")
 	run = rowOf(jobs, s.running)
-	if !strings.Contains(run, `class="state RUNNING"`) || !strings.Contains(run, "0 / 3") || !strings.Contains(run, "TEST_DOUBLE") {
+	if !strings.Contains(run, `class="state RUNNING"`) || !strings.Contains(run, "0 / 3") || !strings.Contains(run, "POREP_SEAL_COMMIT") {
 		t.Errorf("with JavaScript off, the running job's row: %q", run)
 	}
 	if !strings.HasPrefix(jobs, `<tr data-job="`+s.queued+`">`) {

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/engine/enginetest"
 	"github.com/cuseal/cuseal/porep/stacked"
 	"github.com/cuseal/cuseal/service"
 	"github.com/cuseal/cuseal/service/client"
@@ -288,5 +290,49 @@ func TestPoStEndToEnd(t *testing.T) {
 	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "vanilla_proofs") ||
 		!strings.Contains(err.Error(), "vanilla proof 1 (sector 21000) after vanilla proof 0 (sector 21001)") {
 		t.Fatalf("vanilla proofs out of sector order: %v", err)
+	}
+}
+
+// TestBadInputMeaning: what a request's fields mean — registered_proof,
+// sector_size, the C1 (raw or in its Commit2In wrapper) — the real engine
+// and porep check, once; the server answers INVALID_ARGUMENT naming the
+// field, before anything is synthesized (no parameters are there).
+func TestBadInputMeaning(t *testing.T) {
+	v := testprover.PoRep(t, "2KiB-s10")
+	eng, err := engine.New(engine.Config{ParamsDir: t.TempDir(), Provers: []engine.Prover{&enginetest.Prover{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	_, c := serve(t, eng, service.Options{})
+	ctx := ctxT(t)
+	req := func(m func(r *pb.SubmitProofRequest)) *pb.SubmitProofRequest {
+		r := &pb.SubmitProofRequest{ProofKind: pb.ProofKind_POREP_SEAL_COMMIT, SectorSize: v.Config.SectorSize,
+			RegisteredProof: uint64(v.Config.Proof), VanillaProof: v.C1, SectorNumber: uint64(v.Sector), MinerId: uint64(v.Miner)}
+		m(r)
+		return r
+	}
+	wrap := func(size uint64, num int64) []byte { return stacked.MarshalCommit2In(num, size, v.C1) }
+	for _, tc := range []struct {
+		name string
+		req  *pb.SubmitProofRequest
+		want string
+	}{
+		{"garbage vanilla_proof", req(func(r *pb.SubmitProofRequest) { r.VanillaProof = []byte{0x9c, 0x01, 0xff, 'x'} }), "vanilla_proof: "},
+		{"truncated C1", req(func(r *pb.SubmitProofRequest) { r.VanillaProof = v.C1[:30] }), "vanilla_proof: "},
+		{"unknown registered_proof", req(func(r *pb.SubmitProofRequest) { r.RegisteredProof = 77 }), "registered_proof: 77"},
+		{"sector_size vs registered_proof", req(func(r *pb.SubmitProofRequest) { r.SectorSize = 32 << 30 }), "sector_size: 34359738368"},
+		{"C1 for another sector size", req(func(r *pb.SubmitProofRequest) {
+			r.RegisteredProof, r.SectorSize = uint64(abi.RegisteredSealProof_StackedDrg32GiBV1_1), 32<<30
+		}), "vanilla_proof: the C1 is for StackedDrg2KiBV1_1"},
+		{"Commit2In of another sector size", req(func(r *pb.SubmitProofRequest) { r.VanillaProof = wrap(8<<20, int64(v.Sector)) }), "Commit2In.SectorSize = 8388608"},
+		{"Commit2In of another sector", req(func(r *pb.SubmitProofRequest) { r.VanillaProof = wrap(2048, int64(v.Sector)+1) }),
+			fmt.Sprintf("Commit2In.SectorNum = %d, but sector number %d", v.Sector+1, v.Sector)},
+		{"another miner", req(func(r *pb.SubmitProofRequest) { r.MinerId++ }), "replica_id"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := c.Submit(ctx, tc.req)
+			wantCode(t, err, codes.InvalidArgument, tc.want)
+		})
 	}
 }

@@ -21,7 +21,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/engine/engineapi"
 )
 
 // PageJobs is how many jobs the status page shows (SelectJobs: every
@@ -154,7 +154,7 @@ var statusPage = template.Must(template.New("statuspage.html").Funcs(template.Fu
 // its own origin, and load nothing else.
 var statusPageCSP = func() string {
 	var buf bytes.Buffer
-	if err := statusPage.Execute(&buf, NewStatusDoc(engine.Status{}, time.Time{}, 0)); err != nil {
+	if err := statusPage.Execute(&buf, NewStatusDoc(engineapi.Status{}, time.Time{}, 0)); err != nil {
 		panic("service: the status page does not render: " + err.Error())
 	}
 	out := buf.String()

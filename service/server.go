@@ -19,18 +19,19 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
 
-	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/engine/engineapi"
 	pb "github.com/cuseal/cuseal/service/cuzkv1"
 )
 
-// Engine is what the server needs of *engine.Engine (porep/engine api.go);
+// Engine is what the server needs of *engine.Engine (porep/engine; its types
+// are porep/engine/engineapi's, so the server does not build the prover);
 // tests use a fake.
 type Engine interface {
-	Submit(ctx context.Context, req *engine.Request) (engine.Ticket, error)
-	Await(ctx context.Context, jobID string) (*engine.Result, error)
-	Prove(ctx context.Context, req *engine.Request) (*engine.Result, error)
+	Submit(ctx context.Context, req *engineapi.Request) (engineapi.Ticket, error)
+	Await(ctx context.Context, jobID string) (*engineapi.Result, error)
+	Prove(ctx context.Context, req *engineapi.Request) (*engineapi.Result, error)
 	Cancel(jobID string) (wasRunning bool, err error)
-	Status() engine.Status
+	Status() engineapi.Status
 	Preload(ctx context.Context, circuitID string) (alreadyLoaded bool, took time.Duration, err error)
 	Evict(circuitID string) (wasLoaded bool, freed uint64, err error)
 	Gatherer() prometheus.Gatherer
@@ -59,9 +60,6 @@ type Server struct {
 	grpc *grpc.Server
 	reg  *prometheus.Registry
 	rpcs *prometheus.CounterVec
-	// kinds are the engine's proof kinds (its Status queues), read once:
-	// they do not change, and check needs them for every request.
-	kinds map[engine.Kind]bool
 }
 
 // New makes a server for eng; Serve it on a listener from Listen.
@@ -72,10 +70,7 @@ func New(eng Engine, opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{eng: eng, log: opts.Logger, reg: prometheus.NewRegistry(), kinds: map[engine.Kind]bool{}}
-	for _, q := range eng.Status().Queues {
-		s.kinds[q.Kind] = true
-	}
+	s := &Server{eng: eng, log: opts.Logger, reg: prometheus.NewRegistry()}
 	s.rpcs = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "cuseal_rpc_requests_total",
 		Help: "cuzk.v1 calls answered, by method and gRPC status code.",
@@ -255,15 +250,15 @@ func MetricsText(g prometheus.Gatherer) (string, error) {
 func engineError(err error) error {
 	code := codes.Internal
 	switch {
-	case errors.Is(err, engine.ErrBadInput):
+	case errors.Is(err, engineapi.ErrBadInput):
 		code = codes.InvalidArgument
-	case errors.Is(err, engine.ErrUnsupportedKind):
+	case errors.Is(err, engineapi.ErrUnsupportedKind):
 		code = codes.Unimplemented
-	case errors.Is(err, engine.ErrUnknownJob):
+	case errors.Is(err, engineapi.ErrUnknownJob):
 		code = codes.NotFound
-	case errors.Is(err, engine.ErrTooLarge):
+	case errors.Is(err, engineapi.ErrTooLarge):
 		code = codes.ResourceExhausted
-	case errors.Is(err, engine.ErrDraining):
+	case errors.Is(err, engineapi.ErrDraining):
 		code = codes.Unavailable
 	case errors.Is(err, context.DeadlineExceeded):
 		code = codes.DeadlineExceeded
@@ -273,12 +268,12 @@ func engineError(err error) error {
 	return status.Error(code, err.Error())
 }
 
-func final(s engine.State) bool {
-	return s == engine.StateCompleted || s == engine.StateFailed || s == engine.StateCancelled
+func final(s engineapi.State) bool {
+	return s == engineapi.StateCompleted || s == engineapi.StateFailed || s == engineapi.StateCancelled
 }
 
 // response is a Result as cuzk.v1's AwaitProofResponse.
-func response(r *engine.Result) *pb.AwaitProofResponse {
+func response(r *engineapi.Result) *pb.AwaitProofResponse {
 	out := &pb.AwaitProofResponse{
 		JobId:        r.JobID,
 		QueueWaitMs:  ms(r.Timings.QueueWait),
@@ -288,18 +283,18 @@ func response(r *engine.Result) *pb.AwaitProofResponse {
 		TotalMs:      ms(r.Timings.Total),
 	}
 	switch r.State {
-	case engine.StateCompleted:
+	case engineapi.StateCompleted:
 		out.Status, out.Proof = pb.AwaitProofResponse_COMPLETED, r.Proof
-	case engine.StateFailed:
+	case engineapi.StateFailed:
 		out.Status = pb.AwaitProofResponse_FAILED
-	case engine.StateCancelled:
+	case engineapi.StateCancelled:
 		out.Status = pb.AwaitProofResponse_CANCELLED
 	default:
 		out.Status = pb.AwaitProofResponse_UNKNOWN
 	}
 	if r.Err != nil {
 		out.ErrorMessage = r.Err.Error()
-	} else if r.State == engine.StateFailed || r.State == engine.StateCancelled {
+	} else if r.State == engineapi.StateFailed || r.State == engineapi.StateCancelled {
 		out.ErrorMessage = "job " + r.State.String()
 	}
 	return out
@@ -309,7 +304,7 @@ func response(r *engine.Result) *pb.AwaitProofResponse {
 // devices as gpus (a quarantined one says so in its name), parameters as
 // loaded_srs, the budget in use and its total as pinned_memory_bytes and
 // pinned_memory_limit_bytes.
-func StatusResponse(st engine.Status) *pb.GetStatusResponse {
+func StatusResponse(st engineapi.Status) *pb.GetStatusResponse {
 	out := &pb.GetStatusResponse{
 		TotalProofsCompleted:   st.Counters.Completed,
 		TotalProofsFailed:      st.Counters.Failed,

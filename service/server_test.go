@@ -22,7 +22,6 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/cuseal/cuseal/porep/engine"
-	"github.com/cuseal/cuseal/porep/stacked"
 	"github.com/cuseal/cuseal/service"
 	"github.com/cuseal/cuseal/service/client"
 	pb "github.com/cuseal/cuseal/service/cuzkv1"
@@ -271,7 +270,6 @@ func TestBadInput(t *testing.T) {
 	_, c := serve(t, f, service.Options{MaxMessageBytes: 1 << 20})
 	ctx := ctxT(t)
 
-	wrap := func(size uint64, num int64) []byte { return stacked.MarshalCommit2In(num, size, c1Stub) }
 	mod := func(m func(r *pb.SubmitProofRequest)) *pb.SubmitProofRequest {
 		r := porepReq("")
 		m(r)
@@ -289,15 +287,6 @@ func TestBadInput(t *testing.T) {
 			codes.InvalidArgument, "request_id: 257 bytes, at most 256"},
 		{"unknown priority", mod(func(r *pb.SubmitProofRequest) { r.Priority = 9 }), codes.InvalidArgument, "priority: unknown value 9"},
 		{"no vanilla_proof", mod(func(r *pb.SubmitProofRequest) { r.VanillaProof = nil }), codes.InvalidArgument, "vanilla_proof: empty"},
-		{"garbage vanilla_proof", mod(func(r *pb.SubmitProofRequest) { r.VanillaProof = []byte{0x9c, 0x01, 0xff, 'x'} }), codes.InvalidArgument, "vanilla_proof:"},
-		{"truncated C1", mod(func(r *pb.SubmitProofRequest) { r.VanillaProof = c1Stub[:30] }), codes.InvalidArgument, "vanilla_proof:"},
-		{"unknown registered_proof", mod(func(r *pb.SubmitProofRequest) { r.RegisteredProof = 77 }), codes.InvalidArgument, "registered_proof: 77"},
-		{"sector_size vs registered_proof", mod(func(r *pb.SubmitProofRequest) { r.SectorSize = 32 << 30 }), codes.InvalidArgument, "sector_size: 34359738368"},
-		{"C1 for another sector size", mod(func(r *pb.SubmitProofRequest) {
-			r.RegisteredProof, r.SectorSize = uint64(abi.RegisteredSealProof_StackedDrg32GiBV1_1), 32<<30
-		}), codes.InvalidArgument, "the C1 is for StackedDrg2KiBV1_1"},
-		{"Commit2In of another sector size", mod(func(r *pb.SubmitProofRequest) { r.VanillaProof = wrap(8<<20, 7) }), codes.InvalidArgument, "Commit2In SectorSize 8388608"},
-		{"Commit2In of another sector", mod(func(r *pb.SubmitProofRequest) { r.VanillaProof = wrap(2048, 8) }), codes.InvalidArgument, "Commit2In SectorNum 8, but sector_number 7"},
 		{"short randomness", &pb.SubmitProofRequest{ProofKind: pb.ProofKind_WINNING_POST, VanillaProofs: [][]byte{{1}}, Randomness: make([]byte, 16)}, codes.InvalidArgument, "randomness: 16 bytes, want 32"},
 		{"PoSt without vanilla_proofs", &pb.SubmitProofRequest{ProofKind: pb.ProofKind_WINDOW_POST_PARTITION, Randomness: make([]byte, 32)}, codes.InvalidArgument, "vanilla_proofs: empty"},
 		{"short commitment", &pb.SubmitProofRequest{ProofKind: pb.ProofKind_SNAP_DEALS_UPDATE, VanillaProofs: [][]byte{{1}},
@@ -323,7 +312,7 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 
-	// The checks need no snapshot of the engine (its jobs): the kinds are read once.
+	// The checks need no snapshot of the engine (its jobs): they are the wire's.
 	if n := f.statusCalls.Load() - statusCalls; n != 0 {
 		t.Errorf("checking requests took %d engine status snapshots, want none", n)
 	}

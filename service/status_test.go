@@ -21,16 +21,17 @@ import (
 	"time"
 
 	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/engine/enginetest"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/service"
 	pb "github.com/cuseal/cuseal/service/cuzkv1"
 )
 
-// gateProver is the engine's DoubleProver that, while hold is set, proves
+// gateProver is enginetest's Prover that, while hold is set, proves
 // nothing until its job is cancelled: "a proof that runs" for as long as a
 // test looks at it.
 type gateProver struct {
-	engine.DoubleProver
+	enginetest.Prover
 	hold *atomic.Bool
 }
 
@@ -39,7 +40,7 @@ func (g *gateProver) Prove(ctx context.Context, w *engine.Work) (groth16.Proof, 
 		<-ctx.Done()
 		return groth16.Proof{}, ctx.Err()
 	}
-	return g.DoubleProver.Prove(ctx, w)
+	return g.Prover.Prove(ctx, w)
 }
 
 // scene is a real engine (its test double kind) behind a Server and its
@@ -57,19 +58,20 @@ type scene struct {
 func newScene(t *testing.T) *scene {
 	t.Helper()
 	hold := new(atomic.Bool)
-	first := &gateProver{hold: hold, DoubleProver: engine.DoubleProver{ProverName: "double-0", PerPartition: 20 * time.Millisecond,
+	first := &gateProver{hold: hold, Prover: enginetest.Prover{ProverName: "double-0", PerPartition: 20 * time.Millisecond,
 		Fail: func(n int, _ *engine.Work) error {
 			if n == 1 {
 				return errors.New("the first proof fails on purpose")
 			}
 			return nil
 		}}}
-	second := &gateProver{hold: hold, DoubleProver: engine.DoubleProver{ProverName: "double-1", PerPartition: 30 * time.Millisecond}}
+	second := &gateProver{hold: hold, Prover: enginetest.Prover{ProverName: "double-1", PerPartition: 30 * time.Millisecond}}
 	eng, err := engine.New(engine.Config{
 		Provers:           []engine.Prover{first, second},
 		BudgetBytes:       1 << 30,
 		PartitionsWaiting: 1,
-		TestDouble:        &engine.TestDouble{Partitions: 3, SynthesisTime: 15 * time.Millisecond, PartitionBytes: 48 << 20, ParamsBytes: 96 << 20},
+		// The simulated kind in POREP_SEAL_COMMIT's place, as `cuseal serve` tests plug it in.
+		Families: map[engine.Kind]engine.Family{engine.KindPoRepC2: &enginetest.Family{Partitions: 3, SynthesisTime: 15 * time.Millisecond, PartitionBytes: 48 << 20, ParamsBytes: 96 << 20}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +83,7 @@ func newScene(t *testing.T) *scene {
 	s.url = hs.URL
 	ctx := context.Background()
 	req := func(id string, prio engine.Priority, mode string) *engine.Request {
-		return &engine.Request{RequestID: id, Kind: engine.KindTestDouble, Priority: prio, VanillaProof: []byte(mode)}
+		return &engine.Request{RequestID: id, Kind: engine.KindPoRepC2, Priority: prio, VanillaProof: []byte(mode)}
 	}
 	r, err := eng.Prove(ctx, req("porep-1000-7", 0, ""))
 	if err != nil || r.State != engine.StateCompleted {
@@ -241,25 +243,25 @@ func TestStatusJSON(t *testing.T) {
 		t.Fatalf("devices %+v", d.Devices)
 	}
 	for _, dv := range d.Devices {
-		if dv.State != "BUSY" || dv.CurrentJobID != s.running || dv.CurrentKind != "TEST_DOUBLE" || *dv.Backend != "double" ||
+		if dv.State != "BUSY" || dv.CurrentJobID != s.running || dv.CurrentKind != "POREP_SEAL_COMMIT" || *dv.Backend != "double" ||
 			*dv.BusyFraction <= 0 || *dv.BusyFraction > 1 || *dv.BusySecondsTotal <= 0 {
 			t.Errorf("device %+v: want BUSY with %s", dv, s.running)
 		}
 	}
-	q := d.Queues[len(d.Queues)-1]
+	q := d.Queues[0]
 	want := []service.StatusPriorityQueue{{Priority: "LOW"}, {Priority: "NORMAL", Pending: 1, InProgress: 1},
 		{Priority: "HIGH"}, {Priority: "CRITICAL", InProgress: 1}}
-	if q.Kind != "TEST_DOUBLE" || q.Pending != 1 || q.InProgress != 2 || !slices.Equal(q.ByPriority, want) {
+	if q.Kind != "POREP_SEAL_COMMIT" || q.Pending != 1 || q.InProgress != 2 || !slices.Equal(q.ByPriority, want) {
 		t.Errorf("queue %+v, want 1 pending and 2 in progress by priority %+v", q, want)
 	}
-	if kinds := len(d.Queues); kinds != 5 || d.Queues[0].Kind != "POREP_SEAL_COMMIT" || d.Queues[1].Kind != "WINNING_POST" {
+	if kinds := len(d.Queues); kinds != 4 || d.Queues[0].Kind != "POREP_SEAL_COMMIT" || d.Queues[1].Kind != "WINNING_POST" {
 		t.Errorf("queues %+v", d.Queues)
 	}
 	jobs := map[string]service.StatusJob{}
 	for _, j := range d.Jobs {
 		jobs[j.JobID] = j
 		submitted := parseTime(t, "submitted_at", j.SubmittedAt)
-		if submitted.After(now) || j.Kind != "TEST_DOUBLE" || j.PartitionsTotal != 3 {
+		if submitted.After(now) || j.Kind != "POREP_SEAL_COMMIT" || j.PartitionsTotal != 3 {
 			t.Errorf("job %+v", j)
 		}
 	}
@@ -516,7 +518,7 @@ func TestStatusPageHTML(t *testing.T) {
 		}
 	}
 	row := regexp.MustCompile(`<tr data-job="` + regexp.QuoteMeta(s.running) + `">(.*?)</tr>`).FindStringSubmatch(page)
-	if row == nil || !strings.Contains(row[1], "RUNNING") || !strings.Contains(row[1], "TEST_DOUBLE") || !strings.Contains(row[1], "0 / 3") {
+	if row == nil || !strings.Contains(row[1], "RUNNING") || !strings.Contains(row[1], "POREP_SEAL_COMMIT") || !strings.Contains(row[1], "0 / 3") {
 		t.Errorf("the running job's row: %q", row)
 	}
 	for _, want := range []string{s.done, s.failed, s.queued, "QUEUED", "COMPLETED", "FAILED", "CRITICAL",

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/engine/engineapi"
 	pb "github.com/cuseal/cuseal/service/cuzkv1"
 )
 
@@ -163,11 +163,11 @@ type StatusParams struct {
 	LastUsedAt *string `json:"last_used_at"`
 }
 
-var priorities = []engine.Priority{engine.PriorityLow, engine.PriorityNormal, engine.PriorityHigh, engine.PriorityCritical}
+var priorities = []engineapi.Priority{engineapi.PriorityLow, engineapi.PriorityNormal, engineapi.PriorityHigh, engineapi.PriorityCritical}
 
 // NewStatusDoc is st as a StatusDoc taken at now, with the jobs
 // SelectJobs(st.Jobs, maxJobs) keeps (maxJobs < 0: all).
-func NewStatusDoc(st engine.Status, now time.Time, maxJobs int) StatusDoc {
+func NewStatusDoc(st engineapi.Status, now time.Time, maxJobs int) StatusDoc {
 	d := StatusDoc{
 		Schema: StatusSchema, Source: SourceEngine, Time: stamp(now), UptimeSeconds: secs(st.Uptime), Draining: ptr(st.Draining),
 		Counters: StatusCounters{Completed: st.Counters.Completed, Failed: st.Counters.Failed,
@@ -197,9 +197,9 @@ func NewStatusDoc(st engine.Status, now time.Time, maxJobs int) StatusDoc {
 					continue
 				}
 				switch j.State {
-				case engine.StateQueued:
+				case engineapi.StateQueued:
 					pq.Pending++
-				case engine.StateRunning:
+				case engineapi.StateRunning:
 					pq.InProgress++
 				}
 			}
@@ -226,7 +226,7 @@ func NewStatusDoc(st engine.Status, now time.Time, maxJobs int) StatusDoc {
 // kept (among them every job a prover works on); the room left goes to
 // QUEUED jobs, those that start first (priority, then submission) first,
 // then to the most recently finished. limit < 0 keeps all.
-func SelectJobs(jobs []engine.JobStatus, limit int) []engine.JobStatus {
+func SelectJobs(jobs []engineapi.JobStatus, limit int) []engineapi.JobStatus {
 	if limit < 0 || len(jobs) <= limit {
 		return jobs
 	}
@@ -235,10 +235,10 @@ func SelectJobs(jobs []engine.JobStatus, limit int) []engine.JobStatus {
 	var queued, finished []int
 	for i, j := range jobs {
 		switch {
-		case j.State == engine.StateRunning:
+		case j.State == engineapi.StateRunning:
 			keep[i] = true
 			room--
-		case j.State == engine.StateQueued:
+		case j.State == engineapi.StateQueued:
 			queued = append(queued, i)
 		default:
 			finished = append(finished, i)
@@ -257,7 +257,7 @@ func SelectJobs(jobs []engine.JobStatus, limit int) []engine.JobStatus {
 		keep[finished[k]] = true
 		room--
 	}
-	out := make([]engine.JobStatus, 0, limit)
+	out := make([]engineapi.JobStatus, 0, limit)
 	for i, j := range jobs {
 		if keep[i] {
 			out = append(out, j)
@@ -266,7 +266,7 @@ func SelectJobs(jobs []engine.JobStatus, limit int) []engine.JobStatus {
 	return out
 }
 
-func statusJob(j engine.JobStatus, now time.Time) StatusJob {
+func statusJob(j engineapi.JobStatus, now time.Time) StatusJob {
 	sj := StatusJob{
 		JobID: j.JobID, RequestID: j.RequestID, Kind: j.Kind.String(), Priority: j.Priority.String(),
 		State: strings.ToUpper(j.State.String()), SubmittedAt: stamp(j.Submitted), EndedAt: optStamp(j.Ended),
@@ -277,7 +277,7 @@ func statusJob(j engine.JobStatus, now time.Time) StatusJob {
 	}
 	if !j.State.Final() { // so far, as of the document's time
 		sj.Stages.TotalSeconds = secs(now.Sub(j.Submitted))
-		if j.State == engine.StateQueued {
+		if j.State == engineapi.StateQueued {
 			sj.Stages.QueueWaitSeconds = sj.Stages.TotalSeconds
 		}
 		if j.Timings.ProveWait == 0 {

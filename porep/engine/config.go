@@ -69,10 +69,10 @@ type Config struct {
 	// groth16.RandomnessFromSeed(seed, k) as porep.WithDeterministicRandomness
 	// does. FOR TESTS ONLY: production proofs need fresh randomness.
 	DeterministicSeed *[32]byte
-	// TestDouble, when set, registers KindTestDouble: jobs of Partitions
-	// partitions that take SynthesisTime each and whose proofs only the
-	// double "verifies". For tests and `cuseal bench engine`.
-	TestDouble *TestDouble
+	// Families adds proof kinds, or replaces the built-in family of one of
+	// cuzk's four (Family: tests and `cuseal bench engine` plug simulated
+	// kinds and provers in through porep/engine/enginetest).
+	Families map[Kind]Family
 	// Logger receives job events ("": discarded).
 	Logger *slog.Logger
 }

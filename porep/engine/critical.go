@@ -122,14 +122,14 @@ func (e *Engine) wakeAtLocked(t time.Time) {
 // partition in flight is proven and every idle parameter file evicted:
 // only parameters that jobs hold stay.
 func (e *Engine) fitsOnceDrainedLocked(j *job) bool {
-	spec := j.plan.params()
-	need := j.plan.partitionBytes()
+	spec := j.plan.Params()
+	need := j.plan.PartitionBytes()
 	if spec != nil {
-		need += spec.bytes
+		need += spec.Bytes
 	}
 	for _, pe := range e.params {
-		if (pe.refs > 0 || pe.loading != nil) && (spec == nil || pe.spec.file != spec.file) {
-			need += pe.spec.bytes
+		if (pe.refs > 0 || pe.loading != nil) && (spec == nil || pe.spec.File != spec.File) {
+			need += pe.spec.Bytes
 		}
 	}
 	return need <= e.cfg.BudgetBytes

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package engine
+package engine_test
 
 import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/engine/enginetest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,11 +38,11 @@ func newGate(name string) *gateProver { return &gateProver{name: name, gate: mak
 func (g *gateProver) Name() string    { return g.name }
 func (g *gateProver) Backend() string { return "double" }
 
-func (g *gateProver) Prove(ctx context.Context, _ *Work) (groth16.Proof, error) {
+func (g *gateProver) Prove(ctx context.Context, _ *engine.Work) (groth16.Proof, error) {
 	g.calls.Add(1)
 	select {
 	case <-g.gate:
-		return markerProof(), nil
+		return enginetest.MarkerProof(), nil
 	case <-ctx.Done():
 		return groth16.Proof{}, ctx.Err()
 	}
@@ -58,16 +60,16 @@ func (g *gateProver) release(t *testing.T) {
 
 // newCritical is an engine of the test double with one general prover
 // and, when spare is not nil, one kept for CRITICAL partitions.
-func newCritical(t *testing.T, cfg Config, general Prover, spare Prover) *Engine {
+func newCritical(t *testing.T, cfg engine.Config, general engine.Prover, spare engine.Prover) *engine.Engine {
 	t.Helper()
-	if cfg.TestDouble == nil {
-		cfg.TestDouble = &TestDouble{Partitions: 1, PartitionBytes: 1 << 20}
+	if cfg.Families == nil {
+		cfg.Families = enginetest.Families(&enginetest.Family{Partitions: 1, PartitionBytes: 1 << 20})
 	}
 	if cfg.BudgetBytes == 0 {
 		cfg.BudgetBytes = 1 << 30
 	}
-	cfg.Provers, cfg.CriticalProver = []Prover{general}, spare
-	e, err := New(cfg)
+	cfg.Provers, cfg.CriticalProver = []engine.Prover{general}, spare
+	e, err := engine.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,14 +80,14 @@ func newCritical(t *testing.T, cfg Config, general Prover, spare Prover) *Engine
 // proveCritical proves a one-partition CRITICAL job of the double and
 // returns its status; the test fails if it does not complete within
 // 10 s (it would wait for a gate the test holds closed).
-func proveCritical(t *testing.T, e *Engine, id string, sizeBytes uint64) JobStatus {
+func proveCritical(t *testing.T, e *engine.Engine, id string, sizeBytes uint64) engine.JobStatus {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	req := doubleReq(id, 1, PriorityCritical)
+	req := doubleReq(id, 1, engine.PriorityCritical)
 	req.SectorSize = sizeBytes
 	r, err := e.Prove(ctx, req)
-	if err != nil || r.State != StateCompleted {
+	if err != nil || r.State != engine.StateCompleted {
 		t.Fatalf("CRITICAL job %s: %+v, %v (it waited behind lower work?)", id, r, err)
 	}
 	for _, js := range e.Status().Jobs {
@@ -94,7 +96,7 @@ func proveCritical(t *testing.T, e *Engine, id string, sizeBytes uint64) JobStat
 		}
 	}
 	t.Fatalf("job %s not in the status", r.JobID)
-	return JobStatus{}
+	return engine.JobStatus{}
 }
 
 // TestCriticalStartsAtOnce: a CRITICAL job submitted while a NORMAL
@@ -103,10 +105,10 @@ func proveCritical(t *testing.T, e *Engine, id string, sizeBytes uint64) JobStat
 // once; the wait shows in Timings.ProveWait and the histogram. Without a
 // kept prover it waits for the NORMAL partition.
 func TestCriticalStartsAtOnce(t *testing.T) {
-	general, spare := newGate("cpu"), &DoubleProver{ProverName: "cpu:critical"}
-	e := newCritical(t, Config{}, general, spare)
+	general, spare := newGate("cpu"), &enginetest.Prover{ProverName: "cpu:critical"}
+	e := newCritical(t, engine.Config{}, general, spare)
 	ctx := context.Background()
-	bg, err := e.Submit(ctx, doubleReq("porep", 1, PriorityNormal))
+	bg, err := e.Submit(ctx, doubleReq("porep", 1, engine.PriorityNormal))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,11 +117,11 @@ func TestCriticalStartsAtOnce(t *testing.T) {
 	if js.Partitions[0].Device != "cpu:critical" || js.Timings.ProveWait <= 0 || js.Timings.ProveWait > js.Timings.Total {
 		t.Fatalf("CRITICAL job %+v: want it proven on cpu:critical with a prove wait", js)
 	}
-	if st := waitState(t, e, bg.JobID, partitionProving); st.State != StateRunning {
+	if st := waitState(t, e, bg.JobID, partitionProving); st.State != engine.StateRunning {
 		t.Fatalf("the NORMAL job is %s, want still proving", st.State)
 	}
 	general.release(t)
-	if r, err := e.Await(ctx, bg.JobID); err != nil || r.State != StateCompleted {
+	if r, err := e.Await(ctx, bg.JobID); err != nil || r.State != engine.StateCompleted {
 		t.Fatalf("NORMAL job: %+v, %v", r, err)
 	}
 	if general.calls.Load() != 1 || spare.Calls() != 1 {
@@ -129,34 +131,34 @@ func TestCriticalStartsAtOnce(t *testing.T) {
 	if len(st.Devices) != 2 || !st.Devices[1].CriticalOnly || st.Devices[0].CriticalOnly {
 		t.Fatalf("devices %+v", st.Devices)
 	}
-	if c := proveWaits(t, e, PriorityCritical); c != 1 {
+	if c := proveWaits(t, e, engine.PriorityCritical); c != 1 {
 		t.Fatalf("%d CRITICAL prove waits observed, want 1", c)
 	}
-	if c := proveWaits(t, e, PriorityNormal); c != 1 {
+	if c := proveWaits(t, e, engine.PriorityNormal); c != 1 {
 		t.Fatalf("%d NORMAL prove waits observed, want 1", c)
 	}
 	budgetIdle(t, e)
 
 	// The engine before: no kept prover, the CRITICAL job waits.
 	general = newGate("cpu")
-	e = newCritical(t, Config{}, general, nil)
-	bg, err = e.Submit(ctx, doubleReq("porep", 1, PriorityNormal))
+	e = newCritical(t, engine.Config{}, general, nil)
+	bg, err = e.Submit(ctx, doubleReq("porep", 1, engine.PriorityNormal))
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitState(t, e, bg.JobID, partitionProving)
-	crit, err := e.Submit(ctx, doubleReq("winning", 1, PriorityCritical))
+	crit, err := e.Submit(ctx, doubleReq("winning", 1, engine.PriorityCritical))
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitState(t, e, crit.JobID, func(js JobStatus) bool { return js.Partitions[0].State == "synthesized" })
-	if st := waitState(t, e, bg.JobID, partitionProving); st.State != StateRunning {
+	waitState(t, e, crit.JobID, func(js engine.JobStatus) bool { return js.Partitions[0].State == "synthesized" })
+	if st := waitState(t, e, bg.JobID, partitionProving); st.State != engine.StateRunning {
 		t.Fatal("the NORMAL partition ended with its prover held")
 	}
 	general.release(t) // the NORMAL partition
 	general.release(t) // then the CRITICAL one, on the same prover
 	for _, id := range []string{bg.JobID, crit.JobID} {
-		if r, err := e.Await(ctx, id); err != nil || r.State != StateCompleted {
+		if r, err := e.Await(ctx, id); err != nil || r.State != engine.StateCompleted {
 			t.Fatalf("%s: %+v, %v", id, r, err)
 		}
 	}
@@ -167,7 +169,7 @@ func TestCriticalStartsAtOnce(t *testing.T) {
 
 // proveWaits is the count of cuseal_engine_prove_wait_seconds for the
 // double's jobs of priority prio.
-func proveWaits(t *testing.T, e *Engine, prio Priority) uint64 {
+func proveWaits(t *testing.T, e *engine.Engine, prio engine.Priority) uint64 {
 	t.Helper()
 	mfs, err := e.Gatherer().Gather()
 	if err != nil {
@@ -182,7 +184,7 @@ func proveWaits(t *testing.T, e *Engine, prio Priority) uint64 {
 			for _, l := range m.GetLabel() {
 				labels[l.GetName()] = l.GetValue()
 			}
-			if labels["kind"] == KindTestDouble.String() && labels["priority"] == prio.String() {
+			if labels["kind"] == enginetest.Kind.String() && labels["priority"] == prio.String() {
 				return m.GetHistogram().GetSampleCount()
 			}
 		}
@@ -190,47 +192,9 @@ func proveWaits(t *testing.T, e *Engine, prio Priority) uint64 {
 	return 0
 }
 
-// TestCriticalFirst: the kept prover takes a CRITICAL partition unless a
-// busy prover is known to finish its partition and then the CRITICAL one
-// sooner; unknown figures never make it wait.
-func TestCriticalFirst(t *testing.T) {
-	s := time.Second
-	for _, tc := range []struct {
-		name       string
-		spare      time.Duration
-		spareKnown bool
-		busy       []busyProver
-		now        bool
-		waitFor    int
-	}{
-		{"nothing known", 0, false, []busyProver{{known: false}}, true, -1},
-		{"spare unknown", 0, false, []busyProver{{remaining: s, next: s, known: true}}, true, -1},
-		{"busy unknown", 3 * s, true, []busyProver{{known: false}}, true, -1},
-		// CPU-only: a PoRep partition 22 s from its end; WinningPoSt 5 s shared.
-		{"cpu beside a cpu partition", 5 * s, true, []busyProver{{remaining: 22 * s, next: 3 * s, known: true}}, true, -1},
-		// GPU: 0.4 s left of a device partition, WinningPoSt 0.3 s on it, 4 s on the CPU.
-		{"device nearly done", 4 * s, true, []busyProver{{remaining: 400 * time.Millisecond, next: 300 * time.Millisecond, known: true}}, false, 0},
-		// GPU: 1.5 s left, 0.3 s on the device; the CPU proves it in 1 s.
-		{"cpu sooner", s, true, []busyProver{{remaining: 1500 * time.Millisecond, next: 300 * time.Millisecond, known: true}}, true, -1},
-		{"the sooner of two devices", 4 * s, true, []busyProver{
-			{remaining: 3 * s, next: 300 * time.Millisecond, known: true},
-			{remaining: s, next: 300 * time.Millisecond, known: true},
-			{known: false},
-		}, false, 1},
-		{"equal: no wait", 2 * s, true, []busyProver{{remaining: s, next: s, known: true}}, true, -1},
-	} {
-		now, waitFor := criticalFirst(tc.spare, tc.spareKnown, tc.busy)
-		if now != tc.now || waitFor != tc.waitFor {
-			t.Errorf("%s: got (%v, %d), want (%v, %d)", tc.name, now, waitFor, tc.now, tc.waitFor)
-		}
-	}
-}
-
 // seedEstimate sets prover ord's expected time for the double's kind.
-func seedEstimate(e *Engine, ord int, d time.Duration) {
-	e.mu.Lock()
-	e.est[estKey{ord, KindTestDouble}] = d
-	e.mu.Unlock()
+func seedEstimate(e *engine.Engine, ord int, d time.Duration) {
+	engine.SeedEstimate(e, ord, enginetest.Kind, d)
 }
 
 // TestCriticalWaitsForSoonerDevice: with a device known to finish its
@@ -239,37 +203,37 @@ func seedEstimate(e *Engine, ord int, d time.Duration) {
 // its estimate, the kept prover takes it.
 func TestCriticalWaitsForSoonerDevice(t *testing.T) {
 	ctx := context.Background()
-	device, spare := newGate("cuda:0"), &DoubleProver{ProverName: "cpu:critical"}
-	e := newCritical(t, Config{}, device, spare)
+	device, spare := newGate("cuda:0"), &enginetest.Prover{ProverName: "cpu:critical"}
+	e := newCritical(t, engine.Config{}, device, spare)
 	seedEstimate(e, 0, 30*time.Second)  // the device: 30 s per partition
 	seedEstimate(e, 1, 600*time.Second) // the CPU: 600 s
-	bg, err := e.Submit(ctx, doubleReq("porep", 1, PriorityNormal))
+	bg, err := e.Submit(ctx, doubleReq("porep", 1, engine.PriorityNormal))
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitState(t, e, bg.JobID, partitionProving)
-	crit, err := e.Submit(ctx, doubleReq("winning", 1, PriorityCritical))
+	crit, err := e.Submit(ctx, doubleReq("winning", 1, engine.PriorityCritical))
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitState(t, e, crit.JobID, func(js JobStatus) bool { return js.Partitions[0].State == "synthesized" })
+	waitState(t, e, crit.JobID, func(js engine.JobStatus) bool { return js.Partitions[0].State == "synthesized" })
 	device.release(t) // the NORMAL partition
 	device.release(t) // the CRITICAL one, on the device
 	r, err := e.Await(ctx, crit.JobID)
-	if err != nil || r.State != StateCompleted {
+	if err != nil || r.State != engine.StateCompleted {
 		t.Fatalf("%+v, %v", r, err)
 	}
-	if js := waitState(t, e, crit.JobID, func(JobStatus) bool { return true }); js.Partitions[0].Device != "cuda:0" || spare.Calls() != 0 {
+	if js := waitState(t, e, crit.JobID, func(engine.JobStatus) bool { return true }); js.Partitions[0].Device != "cuda:0" || spare.Calls() != 0 {
 		t.Fatalf("CRITICAL partition on %q, %d calls to the CPU: want it on the device", js.Partitions[0].Device, spare.Calls())
 	}
 
 	// The device's estimate is 50 ms but it does not finish: once past
 	// it, the CPU takes the CRITICAL partition.
 	device = newGate("cuda:0")
-	e = newCritical(t, Config{}, device, spare)
+	e = newCritical(t, engine.Config{}, device, spare)
 	seedEstimate(e, 0, 50*time.Millisecond)
 	seedEstimate(e, 1, 10*time.Second)
-	bg, err = e.Submit(ctx, doubleReq("porep", 1, PriorityNormal))
+	bg, err = e.Submit(ctx, doubleReq("porep", 1, engine.PriorityNormal))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +242,7 @@ func TestCriticalWaitsForSoonerDevice(t *testing.T) {
 		t.Fatalf("CRITICAL partition on %q, want the CPU once the device ran past its estimate", js.Partitions[0].Device)
 	}
 	device.release(t)
-	if r, err := e.Await(ctx, bg.JobID); err != nil || r.State != StateCompleted {
+	if r, err := e.Await(ctx, bg.JobID); err != nil || r.State != engine.StateCompleted {
 		t.Fatalf("NORMAL job: %+v, %v", r, err)
 	}
 }
@@ -290,11 +254,11 @@ func TestCriticalWaitsForSoonerDevice(t *testing.T) {
 func TestCriticalHoldsLowerWorkForMemory(t *testing.T) {
 	ctx := context.Background()
 	// What the NORMAL job's partitions are when the CRITICAL one starts proving.
-	var e *Engine
-	var bg Ticket
-	var atStart []PartitionStatus
+	var e *engine.Engine
+	var bg engine.Ticket
+	var atStart []engine.PartitionStatus
 	general := newGate("cpu")
-	spare := &DoubleProver{ProverName: "cpu:critical", Fail: func(int, *Work) error {
+	spare := &enginetest.Prover{ProverName: "cpu:critical", Fail: func(int, *engine.Work) error {
 		for _, js := range e.Status().Jobs {
 			if js.JobID == bg.JobID {
 				atStart = js.Partitions
@@ -302,30 +266,30 @@ func TestCriticalHoldsLowerWorkForMemory(t *testing.T) {
 		}
 		return nil
 	}}
-	e = newCritical(t, Config{BudgetBytes: 4 << 20}, general, spare)
-	bg, err := e.Submit(ctx, doubleReq("porep", 8, PriorityNormal))
+	e = newCritical(t, engine.Config{BudgetBytes: 4 << 20}, general, spare)
+	bg, err := e.Submit(ctx, doubleReq("porep", 8, engine.PriorityNormal))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Partition 0 proving, 1 and 2 synthesized (PartitionsWaiting 2): 3 MiB.
-	waitState(t, e, bg.JobID, func(js JobStatus) bool {
+	waitState(t, e, bg.JobID, func(js engine.JobStatus) bool {
 		return js.Partitions[0].State == "proving" && js.Partitions[1].State == "synthesized" && js.Partitions[2].State == "synthesized"
 	})
-	req := doubleReq("winning", 1, PriorityCritical)
+	req := doubleReq("winning", 1, engine.PriorityCritical)
 	req.SectorSize = 3 << 20
 	crit, err := e.Submit(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	general.release(t) // partition 0: 2 MiB in use, the CRITICAL needs 3 of 4
-	waitState(t, e, bg.JobID, func(js JobStatus) bool { return js.Partitions[1].State == "proving" })
+	waitState(t, e, bg.JobID, func(js engine.JobStatus) bool { return js.Partitions[1].State == "proving" })
 	general.release(t) // partition 1: 1 MiB in use
 	actx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if r, err := e.Await(actx, crit.JobID); err != nil || r.State != StateCompleted {
+	if r, err := e.Await(actx, crit.JobID); err != nil || r.State != engine.StateCompleted {
 		t.Fatalf("CRITICAL job: %+v, %v", r, err)
 	}
-	if js := waitState(t, e, crit.JobID, func(JobStatus) bool { return true }); js.Partitions[0].Device != "cpu:critical" {
+	if js := waitState(t, e, crit.JobID, func(engine.JobStatus) bool { return true }); js.Partitions[0].Device != "cpu:critical" {
 		t.Fatalf("CRITICAL partition on %q", js.Partitions[0].Device)
 	}
 	for k := 3; k < 8; k++ {
@@ -334,7 +298,7 @@ func TestCriticalHoldsLowerWorkForMemory(t *testing.T) {
 		}
 	}
 	close(general.gate)
-	if r, err := e.Await(ctx, bg.JobID); err != nil || r.State != StateCompleted {
+	if r, err := e.Await(ctx, bg.JobID); err != nil || r.State != engine.StateCompleted {
 		t.Fatalf("NORMAL job: %+v, %v", r, err)
 	}
 	budgetIdle(t, e)
@@ -342,7 +306,7 @@ func TestCriticalHoldsLowerWorkForMemory(t *testing.T) {
 
 // waitLong polls job id's status until want holds, or fails the test after
 // limit.
-func waitLong(t *testing.T, e *Engine, id string, limit time.Duration, want func(JobStatus) bool) JobStatus {
+func waitLong(t *testing.T, e *engine.Engine, id string, limit time.Duration, want func(engine.JobStatus) bool) engine.JobStatus {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {
@@ -354,7 +318,7 @@ func waitLong(t *testing.T, e *Engine, id string, limit time.Duration, want func
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatalf("job %s never reached the wanted state in %v; status %+v", id, limit, e.Status().Jobs)
-	return JobStatus{}
+	return engine.JobStatus{}
 }
 
 // TestCriticalDuringPoRepPartition: on the CPU backend, a WinningPoSt
@@ -393,18 +357,18 @@ func TestCriticalDuringPoRepPartition(t *testing.T) {
 			}
 		}
 	}
-	cpu1, err := NewBackendProver(porep.BackendCPU)
+	cpu1, err := engine.NewBackendProver(porep.BackendCPU)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cpu2, err := NewBackendProver(porep.BackendCPU)
+	cpu2, err := engine.NewBackendProver(porep.BackendCPU)
 	if err != nil {
 		t.Fatal(err)
 	}
-	general := &DoubleProver{ProverName: "cpu", Inner: cpu1}
-	spare := &DoubleProver{ProverName: "cpu:critical", Inner: cpu2}
+	general := &enginetest.Prover{ProverName: "cpu", Inner: cpu1}
+	spare := &enginetest.Prover{ProverName: "cpu:critical", Inner: cpu2}
 	seed := v.RSSeed
-	e, err := New(Config{ParamsDir: dir, Provers: []Prover{general}, CriticalProver: spare, DeterministicSeed: &seed, BudgetBytes: 16 << 30})
+	e, err := engine.New(engine.Config{ParamsDir: dir, Provers: []engine.Prover{general}, CriticalProver: spare, DeterministicSeed: &seed, BudgetBytes: 16 << 30})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,14 +384,14 @@ func TestCriticalDuringPoRepPartition(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitLong(t, e, bg.JobID, 5*time.Minute, partitionProving)
-	win := postRequest(w, KindWinningPoSt)
+	win := postRequest(w, engine.KindWinningPoSt)
 	r, err := e.Prove(ctx, win)
-	if err != nil || r.State != StateCompleted {
+	if err != nil || r.State != engine.StateCompleted {
 		t.Fatalf("WinningPoSt: %+v, %v", r, err)
 	}
 	// The causal claim: the PoRep partition that was proving when the
 	// WinningPoSt arrived is still proving now.
-	if st := waitLong(t, e, bg.JobID, time.Second, func(JobStatus) bool { return true }); !partitionProving(st) {
+	if st := waitLong(t, e, bg.JobID, time.Second, func(engine.JobStatus) bool { return true }); !partitionProving(st) {
 		t.Fatalf("the PoRep partition finished before the WinningPoSt (%+v): it did not start at once", st.Partitions)
 	}
 	pp := []proof.PoStProof{{PoStProof: w.Proof, ProofBytes: r.Proof}}
@@ -435,7 +399,7 @@ func TestCriticalDuringPoRepPartition(t *testing.T) {
 		t.Fatalf("WinningPoSt verify: %v, %v", ok, err)
 	}
 	rb, err := e.Await(ctx, bg.JobID)
-	if err != nil || rb.State != StateCompleted {
+	if err != nil || rb.State != engine.StateCompleted {
 		t.Fatalf("PoRep: %+v, %v", rb, err)
 	}
 	if !bytes.Equal(rb.Proof, v.Want) {
@@ -455,7 +419,7 @@ func TestCriticalDuringPoRepPartition(t *testing.T) {
 	}
 	st := e.Status()
 	for _, js := range st.Jobs {
-		if js.Kind == KindWinningPoSt && (js.Partitions[0].Device != "cpu:critical" || js.Timings.ProveWait <= 0) {
+		if js.Kind == engine.KindWinningPoSt && (js.Partitions[0].Device != "cpu:critical" || js.Timings.ProveWait <= 0) {
 			t.Fatalf("WinningPoSt job %+v", js)
 		}
 	}
@@ -467,13 +431,13 @@ func TestCriticalDuringPoRepPartition(t *testing.T) {
 // prover; a failure on the kept prover is retried on the general one.
 func TestCriticalProverAfterQuarantine(t *testing.T) {
 	ctx := context.Background()
-	broken := &DoubleProver{ProverName: "cpu", Fail: func(int, *Work) error { return errors.New("broken on purpose") }}
-	spare := &DoubleProver{ProverName: "cpu:critical"}
-	e := newCritical(t, Config{}, broken, spare)
-	if r, err := e.Prove(ctx, doubleReq("porep", 1, PriorityNormal)); err != nil || r.State != StateFailed {
+	broken := &enginetest.Prover{ProverName: "cpu", Fail: func(int, *engine.Work) error { return errors.New("broken on purpose") }}
+	spare := &enginetest.Prover{ProverName: "cpu:critical"}
+	e := newCritical(t, engine.Config{}, broken, spare)
+	if r, err := e.Prove(ctx, doubleReq("porep", 1, engine.PriorityNormal)); err != nil || r.State != engine.StateFailed {
 		t.Fatalf("NORMAL job on a broken prover: %+v, %v", r, err)
 	}
-	if r, err := e.Prove(ctx, doubleReq("porep2", 1, PriorityNormal)); err != nil || r.State != StateFailed || !strings.Contains(r.Err.Error(), "quarantined") {
+	if r, err := e.Prove(ctx, doubleReq("porep2", 1, engine.PriorityNormal)); err != nil || r.State != engine.StateFailed || !strings.Contains(r.Err.Error(), "quarantined") {
 		t.Fatalf("NORMAL job with its prover quarantined: %+v, %v", r, err)
 	}
 	if js := proveCritical(t, e, "winning", 0); js.Partitions[0].Device != "cpu:critical" {
@@ -482,30 +446,30 @@ func TestCriticalProverAfterQuarantine(t *testing.T) {
 
 	// The kept prover fails once: the general one proves the partition.
 	general := newGate("cpu")
-	flaky := &DoubleProver{ProverName: "cpu:critical", Fail: func(n int, _ *Work) error {
+	flaky := &enginetest.Prover{ProverName: "cpu:critical", Fail: func(n int, _ *engine.Work) error {
 		if n == 1 {
 			return errors.New("injected fault")
 		}
 		return nil
 	}}
-	e = newCritical(t, Config{}, general, flaky)
-	bg, err := e.Submit(ctx, doubleReq("porep", 1, PriorityNormal))
+	e = newCritical(t, engine.Config{}, general, flaky)
+	bg, err := e.Submit(ctx, doubleReq("porep", 1, engine.PriorityNormal))
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitState(t, e, bg.JobID, partitionProving)
-	crit, err := e.Submit(ctx, doubleReq("winning", 1, PriorityCritical))
+	crit, err := e.Submit(ctx, doubleReq("winning", 1, engine.PriorityCritical))
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitState(t, e, crit.JobID, func(js JobStatus) bool { return js.Partitions[0].Attempts == 1 })
+	waitState(t, e, crit.JobID, func(js engine.JobStatus) bool { return js.Partitions[0].Attempts == 1 })
 	close(general.gate)
 	for _, id := range []string{bg.JobID, crit.JobID} {
-		if r, err := e.Await(ctx, id); err != nil || r.State != StateCompleted {
+		if r, err := e.Await(ctx, id); err != nil || r.State != engine.StateCompleted {
 			t.Fatalf("%s: %+v, %v", id, r, err)
 		}
 	}
-	if js := waitState(t, e, crit.JobID, func(JobStatus) bool { return true }); js.Partitions[0].Device != "cpu" || js.Partitions[0].Attempts != 2 || flaky.Calls() != 1 {
+	if js := waitState(t, e, crit.JobID, func(engine.JobStatus) bool { return true }); js.Partitions[0].Device != "cpu" || js.Partitions[0].Attempts != 2 || flaky.Calls() != 1 {
 		t.Fatalf("CRITICAL partition %+v after a fault on the kept prover (%d calls to it)", js.Partitions[0], flaky.Calls())
 	}
 }
@@ -517,14 +481,14 @@ func TestCriticalProverAfterQuarantine(t *testing.T) {
 func TestCriticalSynthesisStartsAtOnce(t *testing.T) {
 	ctx := context.Background()
 	general := newGate("cpu")
-	e := newCritical(t, Config{SynthesisWorkers: 1, PartitionsWaiting: 1,
-		TestDouble: &TestDouble{Partitions: 4, SynthesisTime: time.Hour}}, general, &DoubleProver{ProverName: "cpu:critical"})
-	bg, err := e.Submit(ctx, doubleReq("porep", 4, PriorityNormal))
+	e := newCritical(t, engine.Config{SynthesisWorkers: 1, PartitionsWaiting: 1,
+		Families: enginetest.Families(&enginetest.Family{Partitions: 4, SynthesisTime: time.Hour})}, general, &enginetest.Prover{ProverName: "cpu:critical"})
+	bg, err := e.Submit(ctx, doubleReq("porep", 4, engine.PriorityNormal))
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitState(t, e, bg.JobID, func(js JobStatus) bool { return js.Partitions[0].State == "synthesizing" })
-	crit, err := e.Submit(ctx, doubleReq("winning", 1, PriorityCritical))
+	waitState(t, e, bg.JobID, func(js engine.JobStatus) bool { return js.Partitions[0].State == "synthesizing" })
+	crit, err := e.Submit(ctx, doubleReq("winning", 1, engine.PriorityCritical))
 	if err != nil {
 		t.Fatal(err)
 	}

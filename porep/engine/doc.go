@@ -49,10 +49,12 @@
 // panic in a kind or prover fails its job, never the process.
 //
 // Provers are pluggable (Prover: BackendProver over porep's backend
-// registry, or DoubleProver, a timed test double), and so are kinds (an
-// internal interface: parse a Request into a plan of parameters,
-// partitions, memory per partition, synthesize, verify and finish); kinds
-// not built are refused with ErrUnsupportedKind. Status and Gatherer
+// registry, or any other, such as enginetest's simulated device), and so
+// are kinds (Family: parse a Request into a Plan of parameters,
+// partitions, memory per partition, synthesize, verify and finish; the
+// four cuzk kinds are porep.Job families, Config.Families adds more);
+// kinds not registered are refused with ErrUnsupportedKind. The request,
+// result and status types are porep/engine/engineapi's, re-exported here. Status and Gatherer
 // (Prometheus) show queues, jobs with partition timings, provers, resident
 // parameters, the budget and counters.
 package engine

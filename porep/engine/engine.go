@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -26,7 +27,7 @@ import (
 type Engine struct {
 	cfg     Config
 	log     *slog.Logger
-	kinds   map[Kind]kindHandler
+	kinds   map[Kind]Family
 	order   []Kind // kinds in Status order
 	devices []*device
 	started time.Time
@@ -121,8 +122,8 @@ func later(a, b time.Time) time.Time {
 }
 
 type paramsEntry struct {
-	spec     *paramsSpec
-	keys     *keys
+	spec     *Params
+	keys     *Keys
 	loading  chan struct{} // closed when a load ends
 	err      error
 	loaded   bool
@@ -171,9 +172,9 @@ type job struct {
 	req       Request // VanillaProof(s) dropped after prepare
 	prio      Priority
 	seq       uint64
-	plan      plan
+	plan      Plan
 	pe        *paramsEntry // set when the first partition is dispatched
-	keys      *keys
+	keys      *Keys
 	state     State
 	parts     []*part
 	proofs    []groth16.Proof
@@ -203,7 +204,7 @@ func New(cfg Config) (*Engine, error) {
 	cfg = cfg.withDefaults()
 	e := &Engine{
 		cfg: cfg, log: cfg.Logger, started: time.Now(),
-		kinds:   map[Kind]kindHandler{},
+		kinds:   map[Kind]Family{},
 		jobs:    map[string]*job{},
 		byKey:   map[string]*job{},
 		params:  map[string]*paramsEntry{},
@@ -237,8 +238,8 @@ func New(cfg Config) (*Engine, error) {
 		}
 		names[p.Name()] = true
 		e.devices = append(e.devices, &device{ord: i, p: p})
-		if b := p.Backend(); b == porep.BackendCPU || b == "double" {
-			memBackend = porep.BackendCPU // the CPU backend's scratch is host memory
+		if spec, ok := porep.LookupBackend(p.Backend()); !ok || !spec.GPU {
+			memBackend = porep.BackendCPU // a host backend's scratch is host memory
 		}
 	}
 	if spare != nil {
@@ -258,26 +259,35 @@ func New(cfg Config) (*Engine, error) {
 		opts = append(opts, porep.WithRequireProductionParams())
 	}
 	opts = append(opts, porep.WithLogger(cfg.Logger))
-	e.register(KindPoRepC2, &porepKind{opts: opts, backend: memBackend, pool: e.pool})
+	base := jobFamily{opts: opts, backend: memBackend, pool: e.pool}
 	// A WinningPoSt may prove on the kept prover: count its memory as that
 	// prover's backend needs it when that is the CPU (more host scratch).
-	winBackend := memBackend
+	win := base
 	if spare != nil && spare.Backend() == porep.BackendCPU {
-		winBackend = porep.BackendCPU
+		win.backend = porep.BackendCPU
 	}
-	e.register(KindWinningPoSt, &postKind{kind: post.Winning, opts: opts, backend: winBackend, pool: e.pool})
-	e.register(KindWindowPoStPartition, &postKind{kind: post.Window, opts: opts, backend: memBackend, pool: e.pool})
-	e.register(KindSnapDealsUpdate, &updateKind{opts: opts, backend: memBackend, pool: e.pool})
-	if cfg.TestDouble != nil {
-		e.register(KindTestDouble, &doubleKind{cfg: *cfg.TestDouble})
+	e.register(KindPoRepC2, porepFamily(base))
+	e.register(KindWinningPoSt, postFamily(win, post.Winning))
+	e.register(KindWindowPoStPartition, postFamily(base, post.Window))
+	e.register(KindSnapDealsUpdate, updateFamily(base))
+	extra := slices.Sorted(maps.Keys(cfg.Families))
+	for _, k := range extra {
+		if cfg.Families[k] == nil {
+			return nil, fmt.Errorf("engine: Families[%s]: nil", k)
+		}
+		e.register(k, cfg.Families[k])
 	}
 	e.m = newMetrics(e)
 	return e, nil
 }
 
-func (e *Engine) register(k Kind, h kindHandler) {
-	e.kinds[k] = h
-	e.order = append(e.order, k)
+// register makes f prove kind k, in place of the kind's family if it
+// has one.
+func (e *Engine) register(k Kind, f Family) {
+	if _, ok := e.kinds[k]; !ok {
+		e.order = append(e.order, k)
+	}
+	e.kinds[k] = f
 }
 
 // Submit queues req and returns at once; the job runs whether or not
@@ -396,7 +406,7 @@ func (e *Engine) submit(ctx context.Context, req *Request) (*job, Ticket, error)
 		ctx: jctx, cancel: cancel, done: make(chan struct{}), submitted: time.Now(),
 	}
 	j.req.VanillaProof, j.req.VanillaProofs = nil, nil
-	n := pl.partitions()
+	n := pl.Partitions()
 	j.parts = make([]*part, n)
 	for k := range j.parts {
 		j.parts[k] = &part{k: k, failedOn: -1}
@@ -452,11 +462,11 @@ func before(a, b *job) bool {
 
 // checkFits refuses a plan whose parameters plus one partition exceed the
 // whole budget.
-func (e *Engine) checkFits(pl plan) error {
-	need := pl.partitionBytes()
+func (e *Engine) checkFits(pl Plan) error {
+	need := pl.PartitionBytes()
 	var pb uint64
-	if s := pl.params(); s != nil {
-		pb = s.bytes
+	if s := pl.Params(); s != nil {
+		pb = s.Bytes
 	}
 	if pb+need > e.cfg.BudgetBytes {
 		return fmt.Errorf("%w: it needs %s (parameters %s + one partition %s), the budget is %s",
@@ -466,13 +476,13 @@ func (e *Engine) checkFits(pl plan) error {
 }
 
 // safePrepare is h.prepare with a panic turned into an error.
-func safePrepare(h kindHandler, req *Request) (pl plan, err error) {
+func safePrepare(h Family, req *Request) (pl Plan, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			pl, err = nil, fmt.Errorf("%w while parsing the request: %v", errPanic, r)
 		}
 	}()
-	return h.prepare(req)
+	return h.Prepare(req)
 }
 
 // Cancel stops a job: a queued one leaves the queue, a running one stops
@@ -548,7 +558,7 @@ func (e *Engine) settleLocked(j *job) {
 func (e *Engine) runFinish(j *job) {
 	out, err := func() (out []byte, err error) {
 		defer recoverTo(&err, j, -1)
-		return j.plan.finish(j.proofs)
+		return j.plan.Finish(j.proofs)
 	}()
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -584,7 +594,7 @@ func (e *Engine) finalizeLocked(j *job, state State, proof []byte, err error) {
 	if pe := j.pe; pe != nil {
 		pe.refs--
 		pe.lastUsed = time.Now()
-		if pe.refs == 0 && !pe.loaded && pe.loading == nil && e.params[pe.spec.file] == pe {
+		if pe.refs == 0 && !pe.loaded && pe.loading == nil && e.params[pe.spec.File] == pe {
 			e.dropParamsLocked(pe) // a load that failed, or never ran
 		}
 	}
@@ -636,7 +646,7 @@ func (e *Engine) freePartLocked(j *job, p *part) {
 	}
 	if p.a != nil {
 		if j.plan != nil {
-			j.plan.release(p.a)
+			j.plan.Release(p.a)
 		}
 		p.a = nil
 	}
@@ -857,7 +867,7 @@ func (e *Engine) dispatchSynthesisLocked() {
 		p := j.parts[j.next]
 		j.next++
 		p.state = partSynthesizing
-		p.reserved = j.plan.partitionBytes()
+		p.reserved = j.plan.PartitionBytes()
 		e.used.synth += p.reserved
 		if j.state == StateQueued {
 			j.state = StateRunning
@@ -873,13 +883,13 @@ func (e *Engine) dispatchSynthesisLocked() {
 // parameters (least recently used first) when it must. It takes the
 // parameters reference of j's first partition.
 func (e *Engine) reserveLocked(j *job) bool {
-	spec := j.plan.params()
+	spec := j.plan.Params()
 	var pe *paramsEntry
-	need := j.plan.partitionBytes()
+	need := j.plan.PartitionBytes()
 	if spec != nil {
-		pe = e.params[spec.file]
+		pe = e.params[spec.File]
 		if pe == nil {
-			need += spec.bytes
+			need += spec.Bytes
 		}
 	}
 	if e.usedLocked()+need > e.cfg.BudgetBytes {
@@ -892,8 +902,8 @@ func (e *Engine) reserveLocked(j *job) bool {
 	}
 	if spec != nil && pe == nil {
 		pe = &paramsEntry{spec: spec}
-		e.params[spec.file] = pe
-		e.used.params += spec.bytes
+		e.params[spec.File] = pe
+		e.used.params += spec.Bytes
 	}
 	if j.pe == nil && pe != nil {
 		j.pe = pe
@@ -905,10 +915,10 @@ func (e *Engine) reserveLocked(j *job) bool {
 
 // evictIdleLocked evicts the least recently used loaded parameters no job
 // holds (other than keep); false when there are none.
-func (e *Engine) evictIdleLocked(keep *paramsSpec) bool {
+func (e *Engine) evictIdleLocked(keep *Params) bool {
 	var victim *paramsEntry
 	for _, pe := range e.params {
-		if pe.refs > 0 || pe.loading != nil || (keep != nil && pe.spec.file == keep.file) {
+		if pe.refs > 0 || pe.loading != nil || (keep != nil && pe.spec.File == keep.File) {
 			continue
 		}
 		if victim == nil || pe.lastUsed.Before(victim.lastUsed) {
@@ -923,17 +933,17 @@ func (e *Engine) evictIdleLocked(keep *paramsSpec) bool {
 }
 
 func (e *Engine) dropParamsLocked(pe *paramsEntry) {
-	delete(e.params, pe.spec.file)
-	e.used.params -= pe.spec.bytes
-	if pe.keys != nil && pe.keys.evict != nil {
-		pe.keys.evict()
+	delete(e.params, pe.spec.File)
+	e.used.params -= pe.spec.Bytes
+	if pe.keys != nil && pe.keys.Evict != nil {
+		pe.keys.Evict()
 	}
-	e.log.Info("params evicted", "circuit", pe.spec.id, "bytes", pe.spec.bytes)
+	e.log.Info("params evicted", "circuit", pe.spec.ID, "bytes", pe.spec.Bytes)
 }
 
 // acquireKeys loads j's parameters once (the first caller loads, others
 // wait) and returns how long this caller waited.
-func (e *Engine) acquireKeys(j *job) (*keys, time.Duration, error) {
+func (e *Engine) acquireKeys(j *job) (*Keys, time.Duration, error) {
 	e.mu.Lock()
 	pe := j.pe
 	if pe == nil {
@@ -963,9 +973,9 @@ func (e *Engine) acquireKeys(j *job) (*keys, time.Duration, error) {
 	pe.loading = make(chan struct{})
 	pe.err = nil
 	e.mu.Unlock()
-	k, err := func() (k *keys, err error) {
+	k, err := func() (k *Keys, err error) {
 		defer recoverTo(&err, j, -1)
-		return pe.spec.load()
+		return pe.spec.Load()
 	}()
 	took := time.Since(t0)
 	e.mu.Lock()
@@ -999,7 +1009,7 @@ func (e *Engine) runSynthesis(j *job, p *part) {
 		t1 := time.Now()
 		a, err = func() (a *cs.Assignment, err error) {
 			defer recoverTo(&err, j, p.k)
-			return j.plan.synthesize(j.ctx, p.k, e.cfg.SynthesisThreads)
+			return j.plan.Synthesize(j.ctx, p.k, e.cfg.SynthesisThreads)
 		}()
 		e.m.synth.WithLabelValues(j.req.Kind.String()).Observe(time.Since(t1).Seconds())
 	}
@@ -1034,9 +1044,9 @@ func (e *Engine) runSynthesis(j *job, p *part) {
 // blindingIndex is the index partition k of pl is blinded under with
 // DeterministicSeed: k, or what the plan says (a WindowPoSt partition job
 // is blinded as its partition_index, as porep blinds it).
-func blindingIndex(pl plan, k int) int {
-	if b, ok := pl.(interface{ blindingIndex(k int) int }); ok {
-		return b.blindingIndex(k)
+func blindingIndex(pl Plan, k int) int {
+	if b, ok := pl.(interface{ BlindingIndex(k int) int }); ok {
+		return b.BlindingIndex(k)
 	}
 	return k
 }
@@ -1070,14 +1080,14 @@ func (e *Engine) runProve(d *device, j *job, p *part) {
 		}
 		w := &Work{JobID: j.id, Kind: j.req.Kind, Partition: p.k, Assignment: p.a, Randomness: r}
 		if j.keys != nil {
-			w.Params = j.keys.params
+			w.Params = j.keys.Params
 		}
 		proof, err := d.p.Prove(j.ctx, w)
 		if err != nil {
 			return err
 		}
 		tv := time.Now()
-		err = j.plan.verify(p.k, p.a, &proof, j.keys)
+		err = j.plan.Verify(p.k, p.a, &proof, j.keys)
 		verify = time.Since(tv)
 		if err != nil {
 			return err
@@ -1201,27 +1211,27 @@ func (e *Engine) Preload(ctx context.Context, circuitID string) (alreadyLoaded b
 	}
 	t0 := time.Now()
 	e.mu.Lock()
-	pe := e.params[spec.file]
+	pe := e.params[spec.File]
 	if pe != nil && pe.loaded {
 		pe.lastUsed = time.Now()
 		e.mu.Unlock()
 		return true, 0, nil
 	}
 	if pe == nil {
-		if spec.bytes > e.cfg.BudgetBytes {
+		if spec.Bytes > e.cfg.BudgetBytes {
 			e.mu.Unlock()
-			return false, 0, fmt.Errorf("%w: %s parameters take %s, the budget is %s", ErrTooLarge, circuitID, formatBytes(spec.bytes), formatBytes(e.cfg.BudgetBytes))
+			return false, 0, fmt.Errorf("%w: %s parameters take %s, the budget is %s", ErrTooLarge, circuitID, formatBytes(spec.Bytes), formatBytes(e.cfg.BudgetBytes))
 		}
-		for e.usedLocked()+spec.bytes > e.cfg.BudgetBytes {
+		for e.usedLocked()+spec.Bytes > e.cfg.BudgetBytes {
 			e.pool.Trim()
-			if e.usedLocked()+spec.bytes > e.cfg.BudgetBytes && !e.evictIdleLocked(spec) {
+			if e.usedLocked()+spec.Bytes > e.cfg.BudgetBytes && !e.evictIdleLocked(spec) {
 				e.mu.Unlock()
-				return false, 0, fmt.Errorf("engine: preload %s: %s do not fit the budget now (%s of %s in use)", circuitID, formatBytes(spec.bytes), formatBytes(e.usedLocked()), formatBytes(e.cfg.BudgetBytes))
+				return false, 0, fmt.Errorf("engine: preload %s: %s do not fit the budget now (%s of %s in use)", circuitID, formatBytes(spec.Bytes), formatBytes(e.usedLocked()), formatBytes(e.cfg.BudgetBytes))
 			}
 		}
 		pe = &paramsEntry{spec: spec}
-		e.params[spec.file] = pe
-		e.used.params += spec.bytes
+		e.params[spec.File] = pe
+		e.used.params += spec.Bytes
 	}
 	// Load as a pseudo-job holding a reference, so it is not evicted meanwhile.
 	pe.refs++
@@ -1231,9 +1241,9 @@ func (e *Engine) Preload(ctx context.Context, circuitID string) (alreadyLoaded b
 	e.mu.Lock()
 	pe.refs--
 	pe.lastUsed = time.Now()
-	if err != nil && !pe.loaded && pe.refs == 0 && pe.loading == nil && e.params[spec.file] == pe {
-		delete(e.params, spec.file)
-		e.used.params -= spec.bytes
+	if err != nil && !pe.loaded && pe.refs == 0 && pe.loading == nil && e.params[spec.File] == pe {
+		delete(e.params, spec.File)
+		e.used.params -= spec.Bytes
 	}
 	e.dispatchLocked()
 	e.mu.Unlock()
@@ -1248,7 +1258,7 @@ func (e *Engine) Evict(circuitID string) (wasLoaded bool, freed uint64, err erro
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	pe := e.params[spec.file]
+	pe := e.params[spec.File]
 	if pe == nil || !pe.loaded {
 		return false, 0, nil
 	}
@@ -1257,12 +1267,12 @@ func (e *Engine) Evict(circuitID string) (wasLoaded bool, freed uint64, err erro
 	}
 	e.dropParamsLocked(pe)
 	e.dispatchLocked()
-	return true, pe.spec.bytes, nil
+	return true, pe.spec.Bytes, nil
 }
 
-func (e *Engine) circuit(id string) (*paramsSpec, error) {
+func (e *Engine) circuit(id string) (*Params, error) {
 	for _, k := range e.order {
-		if s, ok := e.kinds[k].circuit(id); ok {
+		if s, ok := e.kinds[k].Circuit(id); ok {
 			return s, nil
 		}
 	}

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package engine
+package engine_test
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/engine/enginetest"
 	"strings"
 	"sync"
 	"testing"
@@ -14,10 +16,10 @@ import (
 
 // newDouble starts an engine with the test double: provers of the given
 // time per partition, synthesis of synth per partition.
-func newDouble(t *testing.T, cfg Config, synth time.Duration, provers ...*DoubleProver) *Engine {
+func newDouble(t *testing.T, cfg engine.Config, synth time.Duration, provers ...*enginetest.Prover) *engine.Engine {
 	t.Helper()
-	if cfg.TestDouble == nil {
-		cfg.TestDouble = &TestDouble{Partitions: 2, SynthesisTime: synth, PartitionBytes: 1 << 20}
+	if cfg.Families == nil {
+		cfg.Families = enginetest.Families(&enginetest.Family{Partitions: 2, SynthesisTime: synth, PartitionBytes: 1 << 20})
 	}
 	if cfg.BudgetBytes == 0 {
 		cfg.BudgetBytes = 1 << 30
@@ -25,7 +27,7 @@ func newDouble(t *testing.T, cfg Config, synth time.Duration, provers ...*Double
 	for _, p := range provers {
 		cfg.Provers = append(cfg.Provers, p)
 	}
-	e, err := New(cfg)
+	e, err := engine.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,12 +35,12 @@ func newDouble(t *testing.T, cfg Config, synth time.Duration, provers ...*Double
 	return e
 }
 
-func doubleReq(id string, parts int, prio Priority) *Request {
-	return &Request{RequestID: id, Kind: KindTestDouble, Priority: prio, VanillaProofs: make([][]byte, parts)}
+func doubleReq(id string, parts int, prio engine.Priority) *engine.Request {
+	return &engine.Request{RequestID: id, Kind: enginetest.Kind, Priority: prio, VanillaProofs: make([][]byte, parts)}
 }
 
 // waitState polls until job id reaches state (or fails the test after 10 s).
-func waitState(t *testing.T, e *Engine, id string, want func(JobStatus) bool) JobStatus {
+func waitState(t *testing.T, e *engine.Engine, id string, want func(engine.JobStatus) bool) engine.JobStatus {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
@@ -50,10 +52,10 @@ func waitState(t *testing.T, e *Engine, id string, want func(JobStatus) bool) Jo
 		time.Sleep(2 * time.Millisecond)
 	}
 	t.Fatalf("job %s never reached the wanted state; status %+v", id, e.Status().Jobs)
-	return JobStatus{}
+	return engine.JobStatus{}
 }
 
-func partitionProving(js JobStatus) bool {
+func partitionProving(js engine.JobStatus) bool {
 	for _, p := range js.Partitions {
 		if p.State == "proving" {
 			return true
@@ -63,7 +65,7 @@ func partitionProving(js JobStatus) bool {
 }
 
 // budgetIdle checks that nothing but parameters is left in the budget.
-func budgetIdle(t *testing.T, e *Engine) {
+func budgetIdle(t *testing.T, e *engine.Engine) {
 	t.Helper()
 	b := e.Status().Budget
 	if b.Synthesis != 0 || b.Assignments != 0 || b.Used != b.Params {
@@ -72,10 +74,10 @@ func budgetIdle(t *testing.T, e *Engine) {
 }
 
 func TestDoubleJobCompletes(t *testing.T) {
-	d := &DoubleProver{PerPartition: time.Millisecond}
-	e := newDouble(t, Config{}, time.Millisecond, d)
+	d := &enginetest.Prover{PerPartition: time.Millisecond}
+	e := newDouble(t, engine.Config{}, time.Millisecond, d)
 	r, err := e.Prove(context.Background(), doubleReq("", 3, 0))
-	if err != nil || r.State != StateCompleted || r.Err != nil {
+	if err != nil || r.State != engine.StateCompleted || r.Err != nil {
 		t.Fatalf("Prove: %+v, %v", r, err)
 	}
 	if len(r.Proof) != 3*192 || d.Calls() != 3 {
@@ -85,7 +87,7 @@ func TestDoubleJobCompletes(t *testing.T) {
 		t.Fatalf("timings %+v", r.Timings)
 	}
 	s := e.Status()
-	if s.Counters.Completed != 1 || len(s.Jobs) != 1 || s.Jobs[0].State != StateCompleted || len(s.Jobs[0].Partitions) != 3 {
+	if s.Counters.Completed != 1 || len(s.Jobs) != 1 || s.Jobs[0].State != engine.StateCompleted || len(s.Jobs[0].Partitions) != 3 {
 		t.Fatalf("status %+v", s)
 	}
 	for _, p := range s.Jobs[0].Partitions {
@@ -103,10 +105,10 @@ func TestDoubleJobCompletes(t *testing.T) {
 // two jobs run, each partition is proven once, every caller gets its
 // job's proof.
 func TestConcurrentDuplicates(t *testing.T) {
-	d := &DoubleProver{PerPartition: 5 * time.Millisecond}
-	e := newDouble(t, Config{}, time.Millisecond, d)
+	d := &enginetest.Prover{PerPartition: 5 * time.Millisecond}
+	e := newDouble(t, engine.Config{}, time.Millisecond, d)
 	var wg sync.WaitGroup
-	results := make([]*Result, 8)
+	results := make([]*engine.Result, 8)
 	errs := make([]error, 8)
 	for i := range 8 {
 		wg.Add(1)
@@ -118,7 +120,7 @@ func TestConcurrentDuplicates(t *testing.T) {
 	wg.Wait()
 	jobs := map[string]bool{}
 	for i, r := range results {
-		if errs[i] != nil || r.State != StateCompleted || len(r.Proof) != 3*192 {
+		if errs[i] != nil || r.State != engine.StateCompleted || len(r.Proof) != 3*192 {
 			t.Fatalf("caller %d: %+v, %v", i, r, errs[i])
 		}
 		if results[i%2].JobID != r.JobID {
@@ -142,8 +144,8 @@ func TestConcurrentDuplicates(t *testing.T) {
 
 // TestSameIDOtherContent: the same RequestID with other inputs is another job.
 func TestSameIDOtherContent(t *testing.T) {
-	d := &DoubleProver{PerPartition: time.Millisecond}
-	e := newDouble(t, Config{}, 0, d)
+	d := &enginetest.Prover{PerPartition: time.Millisecond}
+	e := newDouble(t, engine.Config{}, 0, d)
 	ctx := context.Background()
 	a, err := e.Submit(ctx, doubleReq("same", 2, 0))
 	if err != nil {
@@ -162,15 +164,15 @@ func TestSameIDOtherContent(t *testing.T) {
 		t.Fatalf("proofs of %d and %d bytes", len(ra.Proof), len(rb.Proof))
 	}
 	// Priority is not content: it attaches.
-	c, err := e.Submit(ctx, doubleReq("same", 3, PriorityHigh))
+	c, err := e.Submit(ctx, doubleReq("same", 3, engine.PriorityHigh))
 	if err != nil || !c.Attached || c.JobID != b.JobID {
 		t.Fatalf("priority changed the job: %+v, %v", c, err)
 	}
 }
 
 func TestRetention(t *testing.T) {
-	d := &DoubleProver{}
-	e := newDouble(t, Config{RetainJobs: 2, RetainFor: 200 * time.Millisecond}, 0, d)
+	d := &enginetest.Prover{}
+	e := newDouble(t, engine.Config{RetainJobs: 2, RetainFor: 200 * time.Millisecond}, 0, d)
 	ctx := context.Background()
 	var ids []string
 	for i := range 3 {
@@ -180,10 +182,10 @@ func TestRetention(t *testing.T) {
 		}
 		ids = append(ids, r.JobID)
 	}
-	if _, err := e.Await(ctx, ids[0]); !errors.Is(err, ErrUnknownJob) {
+	if _, err := e.Await(ctx, ids[0]); !errors.Is(err, engine.ErrUnknownJob) {
 		t.Fatalf("job beyond the retention count: %v", err)
 	}
-	if r, err := e.Await(ctx, ids[2]); err != nil || r.State != StateCompleted {
+	if r, err := e.Await(ctx, ids[2]); err != nil || r.State != engine.StateCompleted {
 		t.Fatalf("retained job: %+v, %v", r, err)
 	}
 	// r0 was forgotten: the same id runs again.
@@ -195,7 +197,7 @@ func TestRetention(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(250 * time.Millisecond)
-	if _, err := e.Await(ctx, ids[2]); !errors.Is(err, ErrUnknownJob) {
+	if _, err := e.Await(ctx, ids[2]); !errors.Is(err, engine.ErrUnknownJob) {
 		t.Fatalf("job past the retention age: %v", err)
 	}
 	if n := len(e.Status().Jobs); n != 0 {
@@ -207,8 +209,8 @@ func TestRetention(t *testing.T) {
 // boundary, a queued one leaves the queue, the budget comes back, and the
 // next job runs.
 func TestCancelQueuedAndRunning(t *testing.T) {
-	d := &DoubleProver{PerPartition: 200 * time.Millisecond}
-	e := newDouble(t, Config{SynthesisWorkers: 1, PartitionsWaiting: 1}, 0, d)
+	d := &enginetest.Prover{PerPartition: 200 * time.Millisecond}
+	e := newDouble(t, engine.Config{SynthesisWorkers: 1, PartitionsWaiting: 1}, 0, d)
 	ctx := context.Background()
 	run, err := e.Submit(ctx, doubleReq("run", 4, 0))
 	if err != nil {
@@ -219,11 +221,11 @@ func TestCancelQueuedAndRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitState(t, e, run.JobID, partitionProving)
-	if js := waitState(t, e, queued.JobID, func(js JobStatus) bool { return true }); js.State != StateQueued {
+	if js := waitState(t, e, queued.JobID, func(js engine.JobStatus) bool { return true }); js.State != engine.StateQueued {
 		t.Fatalf("second job %s, want queued", js.State)
 	}
-	if s := e.Status(); s.Budget.Assignments == 0 || s.Devices[0].CurrentJobID != run.JobID || s.Devices[0].CurrentKind != KindTestDouble ||
-		len(s.Queues) != 5 || s.Queues[4].Kind != KindTestDouble || s.Queues[4].Pending != 1 || s.Queues[4].InProgress != 1 {
+	if s := e.Status(); s.Budget.Assignments == 0 || s.Devices[0].CurrentJobID != run.JobID || s.Devices[0].CurrentKind != enginetest.Kind ||
+		len(s.Queues) != 5 || s.Queues[4].Kind != enginetest.Kind || s.Queues[4].Pending != 1 || s.Queues[4].InProgress != 1 {
 		t.Fatalf("status while proving: %+v", s)
 	}
 	was, err := e.Cancel(queued.JobID)
@@ -236,7 +238,7 @@ func TestCancelQueuedAndRunning(t *testing.T) {
 	}
 	for _, id := range []string{run.JobID, queued.JobID} {
 		r, err := e.Await(ctx, id)
-		if err != nil || r.State != StateCancelled || !errors.Is(r.Err, context.Canceled) || r.Proof != nil {
+		if err != nil || r.State != engine.StateCancelled || !errors.Is(r.Err, context.Canceled) || r.Proof != nil {
 			t.Fatalf("cancelled job %s: %+v, %v", id, r, err)
 		}
 	}
@@ -249,13 +251,13 @@ func TestCancelQueuedAndRunning(t *testing.T) {
 	}
 	d.PerPartition = time.Millisecond
 	r, err := e.Prove(ctx, doubleReq("next", 2, 0))
-	if err != nil || r.State != StateCompleted {
+	if err != nil || r.State != engine.StateCompleted {
 		t.Fatalf("next job: %+v, %v", r, err)
 	}
 	if was, err := e.Cancel(r.JobID); was || err != nil {
 		t.Fatalf("cancel of a finished job: %v, %v", was, err)
 	}
-	if _, err := e.Cancel("nope"); !errors.Is(err, ErrUnknownJob) {
+	if _, err := e.Cancel("nope"); !errors.Is(err, engine.ErrUnknownJob) {
 		t.Fatalf("cancel unknown: %v", err)
 	}
 }
@@ -263,8 +265,8 @@ func TestCancelQueuedAndRunning(t *testing.T) {
 // TestProveCallerGone: a Prove caller's ctx ending cancels its job unless
 // the job was Submit-ted or someone else waits; Await's timeout does not.
 func TestProveCallerGone(t *testing.T) {
-	d := &DoubleProver{PerPartition: 50 * time.Millisecond}
-	e := newDouble(t, Config{}, 0, d)
+	d := &enginetest.Prover{PerPartition: 50 * time.Millisecond}
+	e := newDouble(t, engine.Config{}, 0, d)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	r, err := e.Prove(ctx, doubleReq("gone", 4, 0))
@@ -272,7 +274,7 @@ func TestProveCallerGone(t *testing.T) {
 		t.Fatalf("Prove past its deadline: %+v, %v", r, err)
 	}
 	r, _ = e.Await(context.Background(), r.JobID)
-	if r.State != StateCancelled {
+	if r.State != engine.StateCancelled {
 		t.Fatalf("abandoned job %s, want cancelled", r.State)
 	}
 	// Submitted: Await's timeout leaves it running.
@@ -292,7 +294,7 @@ func TestProveCallerGone(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, err = e.Await(context.Background(), tk.JobID)
-	if err != nil || r.State != StateCompleted {
+	if err != nil || r.State != engine.StateCompleted {
 		t.Fatalf("submitted job after its callers left: %+v, %v", r, err)
 	}
 }
@@ -303,16 +305,16 @@ func TestProveCallerGone(t *testing.T) {
 func TestCriticalOvertakes(t *testing.T) {
 	var mu sync.Mutex
 	var order []string
-	d := &DoubleProver{PerPartition: 20 * time.Millisecond, Fail: func(_ int, w *Work) error {
+	d := &enginetest.Prover{PerPartition: 20 * time.Millisecond, Fail: func(_ int, w *engine.Work) error {
 		mu.Lock()
 		order = append(order, w.JobID)
 		mu.Unlock()
 		return nil
 	}}
-	e := newDouble(t, Config{}, 2*time.Millisecond, d)
+	e := newDouble(t, engine.Config{}, 2*time.Millisecond, d)
 	ctx := context.Background()
 	for i := range 10 {
-		if _, err := e.Submit(ctx, doubleReq(fmt.Sprintf("n%d", i), 4, PriorityNormal)); err != nil {
+		if _, err := e.Submit(ctx, doubleReq(fmt.Sprintf("n%d", i), 4, engine.PriorityNormal)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -320,8 +322,8 @@ func TestCriticalOvertakes(t *testing.T) {
 	mu.Lock()
 	before := len(order)
 	mu.Unlock()
-	r, err := e.Prove(ctx, doubleReq("winning", 1, PriorityCritical))
-	if err != nil || r.State != StateCompleted {
+	r, err := e.Prove(ctx, doubleReq("winning", 1, engine.PriorityCritical))
+	if err != nil || r.State != engine.StateCompleted {
 		t.Fatal(r, err)
 	}
 	mu.Lock()
@@ -344,13 +346,13 @@ func TestCriticalOvertakes(t *testing.T) {
 // the other prover; the job completes; a prover failing twice in a row is
 // quarantined and gets no more work.
 func TestRetryOnOtherProver(t *testing.T) {
-	bad := &DoubleProver{ProverName: "bad", PerPartition: time.Millisecond, Fail: func(int, *Work) error { return errors.New("device lost") }}
-	good := &DoubleProver{ProverName: "good", PerPartition: 5 * time.Millisecond}
-	e := newDouble(t, Config{}, 0, bad, good)
+	bad := &enginetest.Prover{ProverName: "bad", PerPartition: time.Millisecond, Fail: func(int, *engine.Work) error { return errors.New("device lost") }}
+	good := &enginetest.Prover{ProverName: "good", PerPartition: 5 * time.Millisecond}
+	e := newDouble(t, engine.Config{}, 0, bad, good)
 	ctx := context.Background()
 	for i := range 3 {
 		r, err := e.Prove(ctx, doubleReq(fmt.Sprintf("j%d", i), 4, 0))
-		if err != nil || r.State != StateCompleted {
+		if err != nil || r.State != engine.StateCompleted {
 			t.Fatalf("job %d: %+v, %v", i, r, err)
 		}
 	}
@@ -381,10 +383,10 @@ func TestRetryOnOtherProver(t *testing.T) {
 // retried on it, then the job fails naming the partition and both causes;
 // the prover is then quarantined, and with no prover left jobs fail.
 func TestFailureNamesPartition(t *testing.T) {
-	d := &DoubleProver{PerPartition: time.Millisecond, Fail: func(n int, _ *Work) error { return fmt.Errorf("boom %d", n) }}
-	e := newDouble(t, Config{}, 0, d)
+	d := &enginetest.Prover{PerPartition: time.Millisecond, Fail: func(n int, _ *engine.Work) error { return fmt.Errorf("boom %d", n) }}
+	e := newDouble(t, engine.Config{}, 0, d)
 	r, err := e.Prove(context.Background(), doubleReq("f", 1, 0))
-	if err != nil || r.State != StateFailed {
+	if err != nil || r.State != engine.StateFailed {
 		t.Fatalf("%+v, %v", r, err)
 	}
 	msg := r.Err.Error()
@@ -397,7 +399,7 @@ func TestFailureNamesPartition(t *testing.T) {
 		t.Fatalf("status %+v", s)
 	}
 	r, err = e.Prove(context.Background(), doubleReq("g", 1, 0))
-	if err != nil || r.State != StateFailed || !strings.Contains(r.Err.Error(), "quarantined") {
+	if err != nil || r.State != engine.StateFailed || !strings.Contains(r.Err.Error(), "quarantined") {
 		t.Fatalf("job with every prover quarantined: %+v, %v", r, err)
 	}
 	budgetIdle(t, e)
@@ -405,44 +407,44 @@ func TestFailureNamesPartition(t *testing.T) {
 
 // TestPanicFailsJob: a kind that panics fails its job; the engine goes on.
 func TestPanicFailsJob(t *testing.T) {
-	d := &DoubleProver{PerPartition: time.Millisecond}
-	e := newDouble(t, Config{}, 0, d)
+	d := &enginetest.Prover{PerPartition: time.Millisecond}
+	e := newDouble(t, engine.Config{}, 0, d)
 	ctx := context.Background()
-	r, err := e.Prove(ctx, &Request{Kind: KindTestDouble, VanillaProof: []byte("panic")})
-	if err != nil || r.State != StateFailed || !errors.Is(r.Err, errPanic) || !strings.Contains(r.Err.Error(), "on purpose") {
+	r, err := e.Prove(ctx, &engine.Request{Kind: enginetest.Kind, VanillaProof: []byte("panic")})
+	if err != nil || r.State != engine.StateFailed || !errors.Is(r.Err, engine.ErrPanic) || !strings.Contains(r.Err.Error(), "on purpose") {
 		t.Fatalf("panicking job: %+v, %v", r, err)
 	}
-	r, err = e.Prove(ctx, &Request{Kind: KindTestDouble, VanillaProof: []byte("fail")})
-	if err != nil || r.State != StateFailed || !strings.Contains(r.Err.Error(), "partition 0: synthesis") {
+	r, err = e.Prove(ctx, &engine.Request{Kind: enginetest.Kind, VanillaProof: []byte("fail")})
+	if err != nil || r.State != engine.StateFailed || !strings.Contains(r.Err.Error(), "partition 0: synthesis") {
 		t.Fatalf("failing synthesis: %+v, %v", r, err)
 	}
 	r, err = e.Prove(ctx, doubleReq("", 2, 0))
-	if err != nil || r.State != StateCompleted {
+	if err != nil || r.State != engine.StateCompleted {
 		t.Fatalf("job after the panic: %+v, %v", r, err)
 	}
 	budgetIdle(t, e)
 }
 
 func TestRefusals(t *testing.T) {
-	e := newDouble(t, Config{BudgetBytes: 10 << 20, TestDouble: &TestDouble{PartitionBytes: 8 << 20, ParamsBytes: 4 << 20}}, 0, &DoubleProver{})
+	e := newDouble(t, engine.Config{BudgetBytes: 10 << 20, Families: enginetest.Families(&enginetest.Family{PartitionBytes: 8 << 20, ParamsBytes: 4 << 20})}, 0, &enginetest.Prover{})
 	ctx := context.Background()
 	_, err := e.Submit(ctx, doubleReq("", 1, 0))
-	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "12582912 bytes") || !strings.Contains(err.Error(), "10485760 bytes") {
+	if !errors.Is(err, engine.ErrTooLarge) || !strings.Contains(err.Error(), "12582912 bytes") || !strings.Contains(err.Error(), "10485760 bytes") {
 		t.Fatalf("too large: %v", err)
 	}
-	if _, err := e.Submit(ctx, &Request{Kind: Kind(7)}); !errors.Is(err, ErrUnsupportedKind) || !strings.Contains(err.Error(), "Kind(7)") {
+	if _, err := e.Submit(ctx, &engine.Request{Kind: engine.Kind(7)}); !errors.Is(err, engine.ErrUnsupportedKind) || !strings.Contains(err.Error(), "Kind(7)") {
 		t.Fatalf("unsupported kind: %v", err)
 	}
-	if _, err := e.Submit(ctx, &Request{Kind: KindTestDouble, VanillaProof: []byte("bad")}); !errors.Is(err, ErrBadInput) {
+	if _, err := e.Submit(ctx, &engine.Request{Kind: enginetest.Kind, VanillaProof: []byte("bad")}); !errors.Is(err, engine.ErrBadInput) {
 		t.Fatalf("bad input: %v", err)
 	}
-	if _, err := e.Submit(ctx, &Request{Kind: KindPoRepC2}); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "vanilla_proof") {
+	if _, err := e.Submit(ctx, &engine.Request{Kind: engine.KindPoRepC2}); !errors.Is(err, engine.ErrBadInput) || !strings.Contains(err.Error(), "vanilla_proof") {
 		t.Fatalf("empty PoRep: %v", err)
 	}
-	if _, err := e.Submit(ctx, &Request{Kind: KindPoRepC2, VanillaProof: []byte("{garbage")}); !errors.Is(err, ErrBadInput) {
+	if _, err := e.Submit(ctx, &engine.Request{Kind: engine.KindPoRepC2, VanillaProof: []byte("{garbage")}); !errors.Is(err, engine.ErrBadInput) {
 		t.Fatalf("garbage PoRep: %v", err)
 	}
-	if _, err := e.Await(ctx, "nope"); !errors.Is(err, ErrUnknownJob) {
+	if _, err := e.Await(ctx, "nope"); !errors.Is(err, engine.ErrUnknownJob) {
 		t.Fatalf("await unknown: %v", err)
 	}
 }
@@ -450,8 +452,8 @@ func TestRefusals(t *testing.T) {
 // TestBudgetBoundsPartitions: with room for two partitions, never more
 // than two are held at once, and everything completes.
 func TestBudgetBoundsPartitions(t *testing.T) {
-	d := &DoubleProver{PerPartition: 2 * time.Millisecond}
-	e := newDouble(t, Config{BudgetBytes: 2 << 20, SynthesisWorkers: 4, PartitionsWaiting: 8}, time.Millisecond, d)
+	d := &enginetest.Prover{PerPartition: 2 * time.Millisecond}
+	e := newDouble(t, engine.Config{BudgetBytes: 2 << 20, SynthesisWorkers: 4, PartitionsWaiting: 8}, time.Millisecond, d)
 	stop := make(chan struct{})
 	var peak uint64
 	var wg sync.WaitGroup
@@ -479,7 +481,7 @@ func TestBudgetBoundsPartitions(t *testing.T) {
 		jobs = append(jobs, tk.JobID)
 	}
 	for _, id := range jobs {
-		if r, err := e.Await(context.Background(), id); err != nil || r.State != StateCompleted {
+		if r, err := e.Await(context.Background(), id); err != nil || r.State != engine.StateCompleted {
 			t.Fatal(r, err)
 		}
 	}
@@ -493,7 +495,7 @@ func TestBudgetBoundsPartitions(t *testing.T) {
 // TestParamsLRU: idle parameters are evicted when room is needed; Preload
 // and Evict work by circuit id.
 func TestParamsLRU(t *testing.T) {
-	e := newDouble(t, Config{BudgetBytes: 8 << 20, TestDouble: &TestDouble{PartitionBytes: 1 << 20, ParamsBytes: 4 << 20}}, 0, &DoubleProver{})
+	e := newDouble(t, engine.Config{BudgetBytes: 8 << 20, Families: enginetest.Families(&enginetest.Family{PartitionBytes: 1 << 20, ParamsBytes: 4 << 20})}, 0, &enginetest.Prover{})
 	ctx := context.Background()
 	already, _, err := e.Preload(ctx, "double")
 	if err != nil || already {
@@ -516,14 +518,14 @@ func TestParamsLRU(t *testing.T) {
 	if s := e.Status(); len(s.Params) != 0 || s.Budget.Used != 0 {
 		t.Fatalf("after evict: %+v %+v", s.Params, s.Budget)
 	}
-	if _, _, err := e.Preload(ctx, "porep-99k"); !errors.Is(err, ErrBadInput) {
+	if _, _, err := e.Preload(ctx, "porep-99k"); !errors.Is(err, engine.ErrBadInput) {
 		t.Fatalf("unknown circuit: %v", err)
 	}
 }
 
 func TestDrain(t *testing.T) {
-	d := &DoubleProver{PerPartition: 20 * time.Millisecond}
-	e := newDouble(t, Config{}, 0, d)
+	d := &enginetest.Prover{PerPartition: 20 * time.Millisecond}
+	e := newDouble(t, engine.Config{}, 0, d)
 	ctx := context.Background()
 	tk, err := e.Submit(ctx, doubleReq("a", 2, 0))
 	if err != nil {
@@ -532,14 +534,14 @@ func TestDrain(t *testing.T) {
 	if err := e.Drain(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if r, _ := e.Await(ctx, tk.JobID); r.State != StateCompleted {
+	if r, _ := e.Await(ctx, tk.JobID); r.State != engine.StateCompleted {
 		t.Fatalf("drained job %s", r.State)
 	}
-	if _, err := e.Submit(ctx, doubleReq("b", 1, 0)); !errors.Is(err, ErrDraining) {
+	if _, err := e.Submit(ctx, doubleReq("b", 1, 0)); !errors.Is(err, engine.ErrDraining) {
 		t.Fatalf("submit while draining: %v", err)
 	}
 
-	e2 := newDouble(t, Config{}, 0, &DoubleProver{PerPartition: time.Second})
+	e2 := newDouble(t, engine.Config{}, 0, &enginetest.Prover{PerPartition: time.Second})
 	tk, err = e2.Submit(ctx, doubleReq("slow", 4, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -549,13 +551,13 @@ func TestDrain(t *testing.T) {
 	if err := e2.Drain(dctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("drain past its deadline: %v", err)
 	}
-	if r, _ := e2.Await(ctx, tk.JobID); r.State != StateCancelled {
+	if r, _ := e2.Await(ctx, tk.JobID); r.State != engine.StateCancelled {
 		t.Fatalf("job left at the drain deadline: %s", r.State)
 	}
 }
 
 func TestMetrics(t *testing.T) {
-	e := newDouble(t, Config{}, 0, &DoubleProver{})
+	e := newDouble(t, engine.Config{}, 0, &enginetest.Prover{})
 	if _, err := e.Prove(context.Background(), doubleReq("", 2, 0)); err != nil {
 		t.Fatal(err)
 	}
@@ -580,7 +582,7 @@ func TestMetrics(t *testing.T) {
 // second CPU prover is kept for CRITICAL partitions unless
 // NoCriticalProver; an unknown backend name is an error naming it.
 func TestBackendProvers(t *testing.T) {
-	e, err := New(Config{Backend: "cpu", BudgetBytes: 1 << 30})
+	e, err := engine.New(engine.Config{Backend: "cpu", BudgetBytes: 1 << 30})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -590,7 +592,7 @@ func TestBackendProvers(t *testing.T) {
 		s.Devices[1].Name != "cpu:critical" || s.Devices[1].Backend != "cpu" || !s.Devices[1].CriticalOnly || s.Budget.Total != 1<<30 {
 		t.Fatalf("devices %+v budget %+v", s.Devices, s.Budget)
 	}
-	e1, err := New(Config{Backend: "cpu", BudgetBytes: 1 << 30, NoCriticalProver: true})
+	e1, err := engine.New(engine.Config{Backend: "cpu", BudgetBytes: 1 << 30, NoCriticalProver: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -598,13 +600,13 @@ func TestBackendProvers(t *testing.T) {
 	if d := e1.Status().Devices; len(d) != 1 || d[0].Name != "cpu" {
 		t.Fatalf("NoCriticalProver: devices %+v", d)
 	}
-	if len(s.Queues) != 4 || s.Queues[0].Kind != KindPoRepC2 || s.Queues[1].Kind != KindWinningPoSt || s.Queues[2].Kind != KindWindowPoStPartition || s.Queues[3].Kind != KindSnapDealsUpdate {
+	if len(s.Queues) != 4 || s.Queues[0].Kind != engine.KindPoRepC2 || s.Queues[1].Kind != engine.KindWinningPoSt || s.Queues[2].Kind != engine.KindWindowPoStPartition || s.Queues[3].Kind != engine.KindSnapDealsUpdate {
 		t.Fatalf("queues %+v", s.Queues)
 	}
-	if _, err := New(Config{Backend: "no-such-backend"}); err == nil || !strings.Contains(err.Error(), "no-such-backend") {
+	if _, err := engine.New(engine.Config{Backend: "no-such-backend"}); err == nil || !strings.Contains(err.Error(), "no-such-backend") {
 		t.Fatalf("unknown backend: %v", err)
 	}
-	if b := DefaultBudget(); b == 0 {
+	if b := engine.DefaultBudget(); b == 0 {
 		t.Fatal("no default budget")
 	}
 }
@@ -612,15 +614,15 @@ func TestBackendProvers(t *testing.T) {
 // TestProverPanic: a prover that panics counts as a failed attempt; the
 // partition is retried and the job completes.
 func TestProverPanic(t *testing.T) {
-	d := &DoubleProver{Fail: func(n int, _ *Work) error {
+	d := &enginetest.Prover{Fail: func(n int, _ *engine.Work) error {
 		if n == 1 {
 			panic("prover panics on purpose")
 		}
 		return nil
 	}}
-	e := newDouble(t, Config{}, 0, d)
+	e := newDouble(t, engine.Config{}, 0, d)
 	r, err := e.Prove(context.Background(), doubleReq("", 2, 0))
-	if err != nil || r.State != StateCompleted {
+	if err != nil || r.State != engine.StateCompleted {
 		t.Fatalf("%+v, %v", r, err)
 	}
 	if s := e.Status(); s.Counters.Retries != 1 || s.Devices[0].Quarantined || s.Devices[0].ConsecutiveFailures != 0 {
@@ -628,8 +630,8 @@ func TestProverPanic(t *testing.T) {
 	}
 }
 
-// deviceDouble is a DoubleProver that reports a device.
-type deviceDouble struct{ DoubleProver }
+// deviceDouble is a enginetest.Prover that reports a device.
+type deviceDouble struct{ enginetest.Prover }
 
 func (d *deviceDouble) DeviceInfo() (string, uint64, uint64, error) {
 	return "cuda:0 Test GPU", 80 << 30, 70 << 30, nil
@@ -638,7 +640,7 @@ func (d *deviceDouble) DeviceInfo() (string, uint64, uint64, error) {
 // TestDeviceStatus: a prover on a device shows its name and memory; the
 // CPU backend's prover reports no device.
 func TestDeviceStatus(t *testing.T) {
-	e2, err := New(Config{Provers: []Prover{&deviceDouble{}}, BudgetBytes: 1 << 30})
+	e2, err := engine.New(engine.Config{Provers: []engine.Prover{&deviceDouble{}}, BudgetBytes: 1 << 30})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -647,7 +649,7 @@ func TestDeviceStatus(t *testing.T) {
 	if d.Name != "cuda:0 Test GPU" || d.VRAMTotal != 80<<30 || d.VRAMFree != 70<<30 || d.Backend != "double" {
 		t.Fatalf("device %+v", d)
 	}
-	cpu, err := NewBackendProver("cpu")
+	cpu, err := engine.NewBackendProver("cpu")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/engine/enginetest"
 )
 
 // A Go miner embeds the engine and proves a sector's C2 in-process: the
@@ -49,8 +50,8 @@ func Example() {
 // behind the NORMAL one's partitions.
 func Example_testDouble() {
 	e, err := engine.New(engine.Config{
-		Provers:    []engine.Prover{&engine.DoubleProver{PerPartition: 5 * time.Millisecond}},
-		TestDouble: &engine.TestDouble{Partitions: 4},
+		Provers:  []engine.Prover{&enginetest.Prover{PerPartition: 5 * time.Millisecond}},
+		Families: enginetest.Families(&enginetest.Family{Partitions: 4}),
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -58,8 +59,8 @@ func Example_testDouble() {
 	}
 	defer e.Close()
 	ctx := context.Background()
-	normal, _ := e.Submit(ctx, &engine.Request{RequestID: "porep", Kind: engine.KindTestDouble, Priority: engine.PriorityNormal})
-	critical, _ := e.Prove(ctx, &engine.Request{RequestID: "winning", Kind: engine.KindTestDouble, Priority: engine.PriorityCritical, VanillaProofs: make([][]byte, 1)})
+	normal, _ := e.Submit(ctx, &engine.Request{RequestID: "porep", Kind: enginetest.Kind, Priority: engine.PriorityNormal})
+	critical, _ := e.Prove(ctx, &engine.Request{RequestID: "winning", Kind: enginetest.Kind, Priority: engine.PriorityCritical, VanillaProofs: make([][]byte, 1)})
 	r, _ := e.Await(ctx, normal.JobID)
 	fmt.Println(critical.State, len(critical.Proof), r.State, len(r.Proof))
 	// Output: completed 192 completed 768

@@ -115,7 +115,7 @@ func (m *metrics) refreshLocked() {
 	m.resident.Reset()
 	for _, pe := range e.params {
 		if pe.loaded {
-			m.resident.WithLabelValues(pe.spec.id).Set(float64(pe.spec.bytes))
+			m.resident.WithLabelValues(pe.spec.ID).Set(float64(pe.spec.Bytes))
 		}
 	}
 }

@@ -3,128 +3,58 @@
 package engine
 
 import (
-	"context"
-	"errors"
-	"fmt"
-
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
 
 	"github.com/cuseal/cuseal/porep"
-	"github.com/cuseal/cuseal/porep/cs"
-	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-// porepKind proves KindPoRepC2 through porep's job API (PrepareCommit2):
-// the bytes are SealCommitPhase2's.
-type porepKind struct {
-	opts    []porep.Option
-	backend string         // what the memory estimate assumes ("cpu" or a GPU backend)
-	pool    *cs.BufferPool // the engine's synthesis buffers
-}
-
-func (pk *porepKind) prepare(req *Request) (plan, error) {
-	if len(req.VanillaProof) == 0 {
-		return nil, badInputf("engine: POREP_SEAL_COMMIT: vanilla_proof is empty (want the C1 output JSON or a Commit2In wrapper)")
+// porepFamily is KindPoRepC2: vanilla_proof, a C1 output (raw, or in
+// lotus-bench's Commit2In wrapper), becomes porep.PrepareCommit2's job,
+// whose bytes are SealCommitPhase2's.
+func porepFamily(f jobFamily) *jobFamily {
+	f.kind, f.field = KindPoRepC2, "vanilla_proof"
+	f.circuit = func(req *Request) (paramfile.Circuit, error) {
+		cfg, err := stacked.ConfigFor(abi.RegisteredSealProof(req.RegisteredProof))
+		return &cfg, err
 	}
-	job, err := porep.PrepareCommit2(req.VanillaProof, abi.SectorNumber(req.SectorNumber), abi.ActorID(req.MinerID), pk.opts...)
-	if err != nil {
-		if errors.Is(err, porep.ErrBadInput) {
-			return nil, badInput(fmt.Errorf("engine: POREP_SEAL_COMMIT: vanilla_proof: %w", err))
+	f.job = func(req *Request, c paramfile.Circuit, opts []porep.Option) (*porep.Job, error) {
+		if len(req.VanillaProof) == 0 {
+			return nil, badInputf("engine: POREP_SEAL_COMMIT: vanilla_proof: empty (want the C1 output JSON or a Commit2In wrapper)")
 		}
-		return nil, err
+		job, err := porep.PrepareCommit2(req.VanillaProof, abi.SectorNumber(req.SectorNumber), abi.ActorID(req.MinerID), opts...)
+		if err != nil {
+			return nil, err
+		}
+		want, got := c.(*stacked.SectorConfig), job.Circuit().(*stacked.SectorConfig)
+		if got.Registered && got.Proof != want.Proof {
+			return nil, badInputf("engine: POREP_SEAL_COMMIT: vanilla_proof: the C1 is for %s (%d-byte sectors), but registered_proof %d is %s (%d-byte sectors)",
+				got.Name, got.SectorSize, req.RegisteredProof, want.Name, want.SectorSize)
+		}
+		return job, nil
 	}
-	cfg := job.Circuit().(*stacked.SectorConfig)
-	if cfg.Registered && uint64(cfg.Proof) != req.RegisteredProof {
-		return nil, badInputf("engine: POREP_SEAL_COMMIT: registered_proof = %d, but the C1 output is for %s (%d)", req.RegisteredProof, cfg.Name, uint64(cfg.Proof))
+	f.all = func() []paramfile.Circuit {
+		var all []paramfile.Circuit
+		for _, size := range stacked.SectorSizes() {
+			if proof, ok := stacked.SealProofV1_1(size); ok {
+				if cfg, err := stacked.ConfigFor(proof); err == nil {
+					all = append(all, &cfg)
+				}
+			}
+		}
+		return all
 	}
-	if req.SectorSize != 0 && req.SectorSize != cfg.SectorSize {
-		return nil, badInputf("engine: POREP_SEAL_COMMIT: sector_size = %d, but the C1 output is for %s (sector size %d)", req.SectorSize, cfg.Name, cfg.SectorSize)
-	}
-	m, err := job.Keys().Memory(pk.backend)
-	if err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
-	}
-	return newJobPlan(job, pk.pool, pk.spec(cfg, m.Params), m.PerPartition+m.Backend), nil
+	f.id = func(c paramfile.Circuit) string { return circuitID(c.(*stacked.SectorConfig)) }
+	return &f
 }
 
 // circuitID is the cuzk-style id of cfg's circuit: porep-32g, porep-2k;
-// ni-porep-32g for NI-PoRep (other partitions and challenges).
+// ni-porep-32g for NI-PoRep (other partitions and challenges). Preload and
+// Evict know the interactive ones (synthetic PoRep proves the same circuit).
 func circuitID(cfg *stacked.SectorConfig) string {
 	if cfg.Challenges == stacked.ChallengesNonInteractive {
 		return "ni-porep-" + sizeID(cfg.SectorSize)
 	}
 	return "porep-" + sizeID(cfg.SectorSize)
 }
-
-func (pk *porepKind) spec(cfg *stacked.SectorConfig, bytes uint64) *paramsSpec {
-	c := *cfg
-	return newParamsSpec(circuitID(&c), porep.KeysFor(&c, pk.opts...), bytes)
-}
-
-// circuit knows the interactive PoRep circuits of every sector size
-// (StackedDrg…V1_1; synthetic PoRep proves the same circuit).
-func (pk *porepKind) circuit(id string) (*paramsSpec, bool) {
-	for _, size := range stacked.SectorSizes() {
-		proof, ok := stacked.SealProofV1_1(size)
-		if !ok {
-			continue
-		}
-		cfg, err := stacked.ConfigFor(proof)
-		if err != nil || circuitID(&cfg) != id {
-			continue
-		}
-		m, err := porep.KeysFor(&cfg, pk.opts...).Memory(pk.backend)
-		if err != nil {
-			return nil, false
-		}
-		return pk.spec(&cfg, m.Params), true
-	}
-	return nil, false
-}
-
-// jobPlan is the plan of a porep.Job, of any kind.
-type jobPlan struct {
-	job   *porep.Job
-	pool  *cs.BufferPool
-	spec  *paramsSpec
-	bytes uint64
-	// public[k] is partition k's public inputs, checked against its
-	// assignment at synthesis (a mismatch is no prover's fault); written by
-	// the synthesis goroutine, read by the proving one after the engine's
-	// lock hands the partition over.
-	public [][]fr.Element
-}
-
-func newJobPlan(job *porep.Job, pool *cs.BufferPool, spec *paramsSpec, bytes uint64) *jobPlan {
-	return &jobPlan{job: job, pool: pool, spec: spec, bytes: bytes, public: make([][]fr.Element, job.Partitions())}
-}
-
-func (p *jobPlan) partitions() int        { return p.job.Partitions() }
-func (p *jobPlan) params() *paramsSpec    { return p.spec }
-func (p *jobPlan) partitionBytes() uint64 { return p.bytes }
-
-// blindingIndex: a WindowPoSt partition is blinded as partition
-// partition_index, as porep blinds it.
-func (p *jobPlan) blindingIndex(k int) int { return p.job.BlindingIndex(k) }
-
-func (p *jobPlan) synthesize(ctx context.Context, k, threads int) (*cs.Assignment, error) {
-	a, err := p.job.SynthesizePartition(ctx, k, p.pool, threads)
-	if err != nil {
-		return nil, err
-	}
-	if p.public[k], err = p.job.PublicInputs(k, a); err != nil {
-		p.pool.Release(a)
-		return nil, err
-	}
-	return a, nil
-}
-
-func (p *jobPlan) release(a *cs.Assignment) { p.pool.Release(a) }
-
-func (p *jobPlan) verify(k int, _ *cs.Assignment, proof *groth16.Proof, keys *keys) error {
-	return p.job.VerifyPartition(keys.pvk, k, proof, p.public[k])
-}
-
-func (p *jobPlan) finish(proofs []groth16.Proof) ([]byte, error) { return p.job.Finish(proofs) }

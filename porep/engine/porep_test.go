@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package engine
+package engine_test
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/engine/enginetest"
 	"strings"
 	"sync"
 	"testing"
@@ -39,9 +41,9 @@ func commit2In(t *testing.T, c1 []byte, sector int) []byte {
 	return b
 }
 
-func porepReq(id string, c1 []byte) *Request {
-	return &Request{
-		RequestID: id, Kind: KindPoRepC2,
+func porepReq(id string, c1 []byte) *engine.Request {
+	return &engine.Request{
+		RequestID: id, Kind: engine.KindPoRepC2,
 		RegisteredProof: uint64(abi.RegisteredSealProof_StackedDrg2KiBV1_1), SectorSize: 2048,
 		SectorNumber: uint64(testsector.Sector), MinerID: uint64(testsector.Miner),
 		VanillaProof: c1,
@@ -60,23 +62,23 @@ func TestPoRepEndToEnd(t *testing.T) {
 	v := testprover.PoRep(t, "2KiB-s10")
 	dir, cfg := params2K(t)
 	seed := v.RSSeed
-	prover, err := NewBackendProver(testprover.Backend(t))
+	prover, err := engine.NewBackendProver(testprover.Backend(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	flaky := &DoubleProver{ProverName: "flaky", Inner: prover, Fail: func(n int, _ *Work) error {
+	flaky := &enginetest.Prover{ProverName: "flaky", Inner: prover, Fail: func(n int, _ *engine.Work) error {
 		if n == 1 {
 			return errors.New("injected fault")
 		}
 		return nil
 	}}
-	e, err := New(Config{ParamsDir: dir, Provers: []Prover{flaky}, DeterministicSeed: &seed, BudgetBytes: 16 << 30})
+	e, err := engine.New(engine.Config{ParamsDir: dir, Provers: []engine.Prover{flaky}, DeterministicSeed: &seed, BudgetBytes: 16 << 30})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
 	var wg sync.WaitGroup
-	results := make([]*Result, 8)
+	results := make([]*engine.Result, 8)
 	errs := make([]error, 8)
 	ctx := context.Background()
 	for i := range 8 {
@@ -98,7 +100,7 @@ func TestPoRepEndToEnd(t *testing.T) {
 	}
 	wg.Wait()
 	for i, r := range results {
-		if errs[i] != nil || r.State != StateCompleted {
+		if errs[i] != nil || r.State != engine.StateCompleted {
 			t.Fatalf("caller %d: %+v, %v", i, r, errs[i])
 		}
 		if r.JobID != results[0].JobID || !bytes.Equal(r.Proof, results[0].Proof) {
@@ -129,9 +131,9 @@ func TestPoRepEndToEnd(t *testing.T) {
 }
 
 // vectorReq is the request Curio sends for a PoRep reference vector.
-func vectorReq(id string, v *testprover.PoRepVector) *Request {
-	return &Request{
-		RequestID: id, Kind: KindPoRepC2,
+func vectorReq(id string, v *testprover.PoRepVector) *engine.Request {
+	return &engine.Request{
+		RequestID: id, Kind: engine.KindPoRepC2,
 		RegisteredProof: uint64(v.Config.Proof), SectorSize: v.Config.SectorSize,
 		SectorNumber: uint64(v.Sector), MinerID: uint64(v.Miner),
 		VanillaProof: v.C1,
@@ -166,25 +168,25 @@ func TestPoRepBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir() // parsing needs no parameters
-	e, err := New(Config{ParamsDir: dir, Provers: []Prover{&DoubleProver{}}, BudgetBytes: 16 << 30})
+	e, err := engine.New(engine.Config{ParamsDir: dir, Provers: []engine.Prover{&enginetest.Prover{}}, BudgetBytes: 16 << 30})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
 	for _, tc := range []struct {
-		edit func(*Request)
+		edit func(*engine.Request)
 		want string
 	}{
-		{func(r *Request) { r.RegisteredProof = uint64(abi.RegisteredSealProof_StackedDrg32GiBV1_1) }, "registered_proof"},
-		{func(r *Request) { r.SectorSize = 32 << 30 }, "sector_size"},
-		{func(r *Request) { r.SectorNumber++ }, "replica_id"},
-		{func(r *Request) { r.VanillaProof = r.VanillaProof[:len(r.VanillaProof)/2] }, "vanilla_proof"},
-		{func(r *Request) { r.VanillaProof = commit2In(t, r.VanillaProof, 8) }, "Commit2In.SectorNum = 8"},
+		{func(r *engine.Request) { r.RegisteredProof = uint64(abi.RegisteredSealProof_StackedDrg32GiBV1_1) }, "registered_proof"},
+		{func(r *engine.Request) { r.SectorSize = 32 << 30 }, "sector_size"},
+		{func(r *engine.Request) { r.SectorNumber++ }, "replica_id"},
+		{func(r *engine.Request) { r.VanillaProof = r.VanillaProof[:len(r.VanillaProof)/2] }, "vanilla_proof"},
+		{func(r *engine.Request) { r.VanillaProof = commit2In(t, r.VanillaProof, 8) }, "Commit2In.SectorNum = 8"},
 	} {
 		req := porepReq("", s1.C1)
 		tc.edit(req)
 		_, err := e.Submit(context.Background(), req)
-		if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), tc.want) {
+		if !errors.Is(err, engine.ErrBadInput) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("want a bad-input error naming %s, got %v", tc.want, err)
 		}
 	}
@@ -198,19 +200,19 @@ func TestPoRepBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, err := e.Await(context.Background(), tk.JobID)
-	if err != nil || r.State != StateFailed || !errors.Is(r.Err, porep.ErrParamsNotFound) || !strings.Contains(r.Err.Error(), dir) {
+	if err != nil || r.State != engine.StateFailed || !errors.Is(r.Err, porep.ErrParamsNotFound) || !strings.Contains(r.Err.Error(), dir) {
 		t.Fatalf("job without parameters: %+v, %v", r, err)
 	}
 	if st := e.Status(); st.Budget.Used != 0 || len(st.Params) != 0 {
 		t.Fatalf("a failed load left parameters in the budget: %+v %+v", st.Budget, st.Params)
 	}
 	// A budget below the parameters and one partition refuses with figures.
-	small, err := New(Config{ParamsDir: dir, Provers: []Prover{&DoubleProver{}}, BudgetBytes: 1 << 20})
+	small, err := engine.New(engine.Config{ParamsDir: dir, Provers: []engine.Prover{&enginetest.Prover{}}, BudgetBytes: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer small.Close()
-	if _, err := small.Submit(context.Background(), porepReq("", s1.C1)); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), fmt.Sprint(1<<20)) {
+	if _, err := small.Submit(context.Background(), porepReq("", s1.C1)); !errors.Is(err, engine.ErrTooLarge) || !strings.Contains(err.Error(), fmt.Sprint(1<<20)) {
 		t.Fatalf("too large: %v", err)
 	}
 }

@@ -3,98 +3,59 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/filecoin-project/go-state-types/abi"
 
 	"github.com/cuseal/cuseal/porep"
-	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/post"
 )
 
-// postKind proves KindWinningPoSt or KindWindowPoStPartition through
-// porep's job API (PrepareWinningPoSt, PrepareWindowPoStPartition): one
-// circuit per job, its bytes GenerateWinningPoStWithVanilla's /
+// postFamily is KindWinningPoSt (kind post.Winning) or
+// KindWindowPoStPartition: vanilla_proofs, one per sector, become
+// porep.PrepareWinningPoSt's or PrepareWindowPoStPartition's job, whose
+// bytes are GenerateWinningPoStWithVanilla's or
 // GenerateSinglePartitionWindowPoStWithVanilla's.
-type postKind struct {
-	kind    post.Kind // post.Winning or post.Window
-	opts    []porep.Option
-	backend string         // what the memory estimate assumes
-	pool    *cs.BufferPool // the engine's synthesis buffers
-}
-
-func (pk *postKind) name() string {
-	if pk.kind == post.Winning {
-		return KindWinningPoSt.String()
+func postFamily(f jobFamily, kind post.Kind) *jobFamily {
+	f.kind, f.field = KindWindowPoStPartition, "vanilla_proofs"
+	if kind == post.Winning {
+		f.kind = KindWinningPoSt
 	}
-	return KindWindowPoStPartition.String()
-}
-
-func (pk *postKind) prepare(req *Request) (plan, error) {
-	if len(req.VanillaProofs) == 0 {
-		return nil, badInputf("engine: %s: vanilla_proofs is empty (want one vanilla proof per sector)", pk.name())
+	f.circuit = func(req *Request) (paramfile.Circuit, error) {
+		cfg, err := post.ConfigFor(abi.RegisteredPoStProof(req.RegisteredProof))
+		if err == nil && cfg.Kind != kind {
+			err = fmt.Errorf("%s is a %sPoSt proof", cfg.Name, cfg.Kind)
+		}
+		return &cfg, err
 	}
-	if len(req.Randomness) != 32 {
-		return nil, badInputf("engine: %s: randomness is %d bytes, want 32", pk.name(), len(req.Randomness))
-	}
-	cfg, err := post.ConfigFor(abi.RegisteredPoStProof(req.RegisteredProof))
-	if err != nil {
-		return nil, badInputf("engine: %s: registered_proof: %w", pk.name(), err)
-	}
-	if cfg.Kind != pk.kind {
-		return nil, badInputf("engine: %s: registered_proof = %d (%s) is a %sPoSt proof", pk.name(), req.RegisteredProof, cfg.Name, cfg.Kind)
-	}
-	if req.SectorSize != 0 && req.SectorSize != cfg.SectorSize {
-		return nil, badInputf("engine: %s: sector_size = %d, but registered_proof %d (%s) is for sector size %d", pk.name(), req.SectorSize, req.RegisteredProof, cfg.Name, cfg.SectorSize)
-	}
-	var job *porep.Job
-	if pk.kind == post.Winning {
+	f.job = func(req *Request, c paramfile.Circuit, opts []porep.Option) (*porep.Job, error) {
+		if len(req.Randomness) != 32 { // else porep's message would come under vanilla_proofs
+			return nil, badInputf("engine: %s: randomness: %d bytes, want 32", f.kind, len(req.Randomness))
+		}
+		proof, miner := c.(*post.Config).Proof, abi.ActorID(req.MinerID)
+		if kind == post.Window {
+			return porep.PrepareWindowPoStPartition(proof, miner, req.Randomness, req.VanillaProofs, uint(req.PartitionIndex), opts...)
+		}
 		if req.PartitionIndex != 0 {
-			return nil, badInputf("engine: %s: partition_index = %d, WinningPoSt has one circuit", pk.name(), req.PartitionIndex)
+			return nil, badInputf("engine: WINNING_POST: partition_index: %d, WinningPoSt has one circuit", req.PartitionIndex)
 		}
-		job, err = porep.PrepareWinningPoSt(cfg.Proof, abi.ActorID(req.MinerID), req.Randomness, req.VanillaProofs, pk.opts...)
-	} else {
-		job, err = porep.PrepareWindowPoStPartition(cfg.Proof, abi.ActorID(req.MinerID), req.Randomness, req.VanillaProofs, uint(req.PartitionIndex), pk.opts...)
+		return porep.PrepareWinningPoSt(proof, miner, req.Randomness, req.VanillaProofs, opts...)
 	}
-	if err != nil {
-		if errors.Is(err, porep.ErrBadInput) {
-			return nil, badInput(fmt.Errorf("engine: %s: vanilla_proofs: %w", pk.name(), err))
+	f.all = func() []paramfile.Circuit {
+		var all []paramfile.Circuit
+		for _, cfg := range post.Configs() {
+			if cfg.Kind == kind {
+				all = append(all, &cfg)
+			}
 		}
-		return nil, err
+		return all
 	}
-	m, err := job.Keys().Memory(pk.backend)
-	if err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
-	}
-	return newJobPlan(job, pk.pool, pk.spec(&cfg, m.Params), m.PerPartition+m.Backend), nil
-}
-
-// postCircuitID is the cuzk-style id of cfg's circuit: winning-32g,
-// wpost-32g, wpost-2k.
-func postCircuitID(cfg *post.Config) string {
-	if cfg.Kind == post.Winning {
-		return "winning-" + sizeID(cfg.SectorSize)
-	}
-	return "wpost-" + sizeID(cfg.SectorSize)
-}
-
-func (pk *postKind) spec(cfg *post.Config, bytes uint64) *paramsSpec {
-	c := *cfg
-	return newParamsSpec(postCircuitID(&c), porep.KeysFor(&c, pk.opts...), bytes)
-}
-
-// circuit knows the PoSt circuits of its kind for every sector size.
-func (pk *postKind) circuit(id string) (*paramsSpec, bool) {
-	for _, cfg := range post.Configs() {
-		if cfg.Kind != pk.kind || postCircuitID(&cfg) != id {
-			continue
+	f.id = func(c paramfile.Circuit) string {
+		if kind == post.Winning {
+			return "winning-" + sizeID(c.ProofSectorSize())
 		}
-		m, err := porep.KeysFor(&cfg, pk.opts...).Memory(pk.backend)
-		if err != nil {
-			return nil, false
-		}
-		return pk.spec(&cfg, m.Params), true
+		return "wpost-" + sizeID(c.ProofSectorSize())
 	}
-	return nil, false
+	return &f
 }

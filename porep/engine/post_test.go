@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package engine
+package engine_test
 
 import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/engine/enginetest"
 	"slices"
 	"strings"
 	"testing"
@@ -19,8 +21,8 @@ import (
 	"github.com/cuseal/cuseal/testsupport/testprover"
 )
 
-func postRequest(v *testpost.Vector, kind Kind) *Request {
-	return &Request{Kind: kind, RegisteredProof: uint64(v.Proof), MinerID: uint64(v.Miner),
+func postRequest(v *testpost.Vector, kind engine.Kind) *engine.Request {
+	return &engine.Request{Kind: kind, RegisteredProof: uint64(v.Proof), MinerID: uint64(v.Miner),
 		VanillaProofs: slices.Clone(v.Vanilla), Randomness: slices.Clone(v.Randomness)}
 }
 
@@ -32,25 +34,25 @@ func postRequest(v *testpost.Vector, kind Kind) *Request {
 // the long tier); the long tier also proves a WindowPoSt partition with
 // partition_index 1, blinded as porep blinds partition 1.
 func TestPoStGolden(t *testing.T) {
-	cpu, err := NewBackendProver(testprover.Backend(t))
+	cpu, err := engine.NewBackendProver(testprover.Backend(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
 	for _, tc := range []struct {
 		folder string
-		kind   Kind
-		prio   Priority
+		kind   engine.Kind
+		prio   engine.Priority
 		id     string
 	}{
-		{"post-winning-2KiB-s22", KindWinningPoSt, PriorityCritical, "winning-2k"},
-		{"post-window-2KiB-s21", KindWindowPoStPartition, PriorityHigh, "wpost-2k"},
+		{"post-winning-2KiB-s22", engine.KindWinningPoSt, engine.PriorityCritical, "winning-2k"},
+		{"post-window-2KiB-s21", engine.KindWindowPoStPartition, engine.PriorityHigh, "wpost-2k"},
 	} {
 		t.Run(tc.kind.String(), func(t *testing.T) {
 			v := testpost.Load(t, tc.folder)
 			dir := v.ParamsDir(t)
 			seed := v.RSSeed
-			e, err := New(Config{ParamsDir: dir, Provers: []Prover{cpu}, DeterministicSeed: &seed, BudgetBytes: 4 << 30})
+			e, err := engine.New(engine.Config{ParamsDir: dir, Provers: []engine.Prover{cpu}, DeterministicSeed: &seed, BudgetBytes: 4 << 30})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +65,7 @@ func TestPoStGolden(t *testing.T) {
 				t.Errorf("jobs %+v, want one of priority %s", st.Jobs, tc.prio)
 			}
 			r, err := e.Await(ctx, tk.JobID)
-			if err != nil || r.State != StateCompleted {
+			if err != nil || r.State != engine.StateCompleted {
 				t.Fatalf("%+v, %v", r, err)
 			}
 			want := v.Want
@@ -72,7 +74,7 @@ func TestPoStGolden(t *testing.T) {
 			}
 			pp := []proof.PoStProof{{PoStProof: v.Proof, ProofBytes: r.Proof}}
 			var ok bool
-			if tc.kind == KindWinningPoSt {
+			if tc.kind == engine.KindWinningPoSt {
 				ok, err = porep.VerifyWinningPoSt(proof.WinningPoStVerifyInfo{Randomness: v.Randomness, Proofs: pp, ChallengedSectors: v.Sectors}, porep.WithParamsDir(dir))
 			} else {
 				ok, err = porep.VerifyWindowPoSt(proof.WindowPoStVerifyInfo{Randomness: v.Randomness, Proofs: pp, ChallengedSectors: v.Sectors}, porep.WithParamsDir(dir))
@@ -86,13 +88,13 @@ func TestPoStGolden(t *testing.T) {
 			if was, _, err := e.Evict(tc.id); !was || err != nil {
 				t.Errorf("evict %s: %v, %v", tc.id, was, err)
 			}
-			if tc.kind != KindWindowPoStPartition || !testenv.Enabled(testenv.TierLong) {
+			if tc.kind != engine.KindWindowPoStPartition || !testenv.Enabled(testenv.TierLong) {
 				return
 			}
 			req := postRequest(v, tc.kind)
 			req.PartitionIndex = 1
 			r1, err := e.Prove(ctx, req)
-			if err != nil || r1.State != StateCompleted {
+			if err != nil || r1.State != engine.StateCompleted {
 				t.Fatalf("partition 1: %+v, %v", r1, err)
 			}
 			p1, err := porep.GenerateSinglePartitionWindowPoStWithVanilla(v.Proof, v.Miner, v.Randomness, v.Vanilla, 1,
@@ -113,32 +115,32 @@ func TestPoStGolden(t *testing.T) {
 func TestPoStBadInput(t *testing.T) {
 	win := testpost.Load(t, "post-winning-2KiB-s22")
 	w := testpost.Load(t, "post-window-2KiB-s21")
-	e, err := New(Config{ParamsDir: t.TempDir(), Provers: []Prover{&DoubleProver{}}, BudgetBytes: 4 << 30})
+	e, err := engine.New(engine.Config{ParamsDir: t.TempDir(), Provers: []engine.Prover{&enginetest.Prover{}}, BudgetBytes: 4 << 30})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
 	for _, tc := range []struct {
 		name string
-		req  *Request
-		edit func(*Request)
+		req  *engine.Request
+		edit func(*engine.Request)
 		want string
 	}{
-		{"no vanilla", postRequest(win, KindWinningPoSt), func(r *Request) { r.VanillaProofs = nil }, "vanilla_proofs is empty"},
-		{"short randomness", postRequest(win, KindWinningPoSt), func(r *Request) { r.Randomness = r.Randomness[:16] }, "randomness is 16 bytes"},
-		{"non-canonical randomness", postRequest(win, KindWinningPoSt), func(r *Request) { r.Randomness = bytes.Repeat([]byte{0xff}, 32) }, "randomness"},
-		{"window proof for winning", postRequest(win, KindWinningPoSt), func(r *Request) { r.RegisteredProof = uint64(abi.RegisteredPoStProof_StackedDrgWindow2KiBV1_1) }, "is a WindowPoSt proof"},
-		{"unknown proof", postRequest(w, KindWindowPoStPartition), func(r *Request) { r.RegisteredProof = 99 }, "registered_proof"},
-		{"sector size", postRequest(w, KindWindowPoStPartition), func(r *Request) { r.SectorSize = 32 << 30 }, "sector_size = 34359738368"},
-		{"winning partition", postRequest(win, KindWinningPoSt), func(r *Request) { r.PartitionIndex = 2 }, "partition_index = 2"},
-		{"two winning sectors", postRequest(win, KindWinningPoSt), func(r *Request) { r.VanillaProofs = append(r.VanillaProofs, r.VanillaProofs[0]) }, "2 vanilla proofs, want 1"},
-		{"truncated vanilla", postRequest(w, KindWindowPoStPartition), func(r *Request) { r.VanillaProofs = [][]byte{r.VanillaProofs[0][:100]} }, "vanilla proof 0"},
-		{"too many sectors", postRequest(w, KindWindowPoStPartition), func(r *Request) { r.VanillaProofs = append(r.VanillaProofs, r.VanillaProofs[0]) }, "3 vanilla proofs for one partition"},
-		{"other randomness", postRequest(w, KindWindowPoStPartition), func(r *Request) { r.Randomness[0] ^= 1 }, "vanilla_proofs"},
+		{"no vanilla", postRequest(win, engine.KindWinningPoSt), func(r *engine.Request) { r.VanillaProofs = nil }, "vanilla_proofs: porep: StackedDrgWinning2KiBV1: 0 vanilla proofs"},
+		{"short randomness", postRequest(win, engine.KindWinningPoSt), func(r *engine.Request) { r.Randomness = r.Randomness[:16] }, "randomness: 16 bytes"},
+		{"non-canonical randomness", postRequest(win, engine.KindWinningPoSt), func(r *engine.Request) { r.Randomness = bytes.Repeat([]byte{0xff}, 32) }, "randomness"},
+		{"window proof for winning", postRequest(win, engine.KindWinningPoSt), func(r *engine.Request) { r.RegisteredProof = uint64(abi.RegisteredPoStProof_StackedDrgWindow2KiBV1_1) }, "is a WindowPoSt proof"},
+		{"unknown proof", postRequest(w, engine.KindWindowPoStPartition), func(r *engine.Request) { r.RegisteredProof = 99 }, "registered_proof"},
+		{"sector size", postRequest(w, engine.KindWindowPoStPartition), func(r *engine.Request) { r.SectorSize = 32 << 30 }, "sector_size: 34359738368"},
+		{"winning partition", postRequest(win, engine.KindWinningPoSt), func(r *engine.Request) { r.PartitionIndex = 2 }, "partition_index: 2"},
+		{"two winning sectors", postRequest(win, engine.KindWinningPoSt), func(r *engine.Request) { r.VanillaProofs = append(r.VanillaProofs, r.VanillaProofs[0]) }, "2 vanilla proofs, want 1"},
+		{"truncated vanilla", postRequest(w, engine.KindWindowPoStPartition), func(r *engine.Request) { r.VanillaProofs = [][]byte{r.VanillaProofs[0][:100]} }, "vanilla proof 0"},
+		{"too many sectors", postRequest(w, engine.KindWindowPoStPartition), func(r *engine.Request) { r.VanillaProofs = append(r.VanillaProofs, r.VanillaProofs[0]) }, "3 vanilla proofs for one partition"},
+		{"other randomness", postRequest(w, engine.KindWindowPoStPartition), func(r *engine.Request) { r.Randomness[0] ^= 1 }, "vanilla_proofs"},
 	} {
 		tc.edit(tc.req)
 		_, err := e.Submit(context.Background(), tc.req)
-		if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), tc.want) {
+		if !errors.Is(err, engine.ErrBadInput) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: want a bad-input error naming %q, got %v", tc.name, tc.want, err)
 		}
 	}
@@ -146,8 +148,8 @@ func TestPoStBadInput(t *testing.T) {
 		t.Fatalf("%d jobs queued by refused requests", n)
 	}
 	// Without parameter files the job fails naming the missing file.
-	r, err := e.Prove(context.Background(), postRequest(w, KindWindowPoStPartition))
-	if err != nil || r.State != StateFailed || !errors.Is(r.Err, porep.ErrParamsNotFound) {
+	r, err := e.Prove(context.Background(), postRequest(w, engine.KindWindowPoStPartition))
+	if err != nil || r.State != engine.StateFailed || !errors.Is(r.Err, porep.ErrParamsNotFound) {
 		t.Fatalf("job without parameters: %+v, %v", r, err)
 	}
 }

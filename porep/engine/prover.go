@@ -17,8 +17,8 @@ type Work struct {
 	JobID      string
 	Kind       Kind
 	Partition  int
-	Params     *groth16.Params // nil for KindTestDouble
-	Assignment *cs.Assignment  // nil for KindTestDouble
+	Params     *groth16.Params // nil for a simulated kind (enginetest)
+	Assignment *cs.Assignment  // nil for a simulated kind (enginetest)
 	Randomness groth16.Randomness
 }
 

@@ -55,7 +55,7 @@ func (e *Engine) Status() Status {
 		s.Devices = append(s.Devices, ds)
 	}
 	for _, pe := range e.params {
-		ps := ParamsStatus{CircuitID: pe.spec.id, File: pe.spec.file, Tier: "cold", Bytes: pe.spec.bytes, RefCount: pe.refs, LastUsed: pe.lastUsed}
+		ps := ParamsStatus{CircuitID: pe.spec.ID, File: pe.spec.File, Tier: "cold", Bytes: pe.spec.Bytes, RefCount: pe.refs, LastUsed: pe.lastUsed}
 		if pe.loaded {
 			ps.Tier = "warm" // mapped (and decoded on demand) in host memory
 		}

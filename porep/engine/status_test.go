@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package engine
+package engine_test
 
 import (
 	"context"
 	"errors"
+	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/engine/enginetest"
 	"strings"
 	"testing"
 	"time"
@@ -15,16 +17,16 @@ import (
 // two attempts whose proving time both count.
 func TestStageTimes(t *testing.T) {
 	const per = 20 * time.Millisecond
-	d := &DoubleProver{PerPartition: per, Fail: func(n int, _ *Work) error {
+	d := &enginetest.Prover{PerPartition: per, Fail: func(n int, _ *engine.Work) error {
 		if n == 1 {
 			time.Sleep(per)
 			return errors.New("first call fails on purpose")
 		}
 		return nil
 	}}
-	e := newDouble(t, Config{}, 10*time.Millisecond, d)
+	e := newDouble(t, engine.Config{}, 10*time.Millisecond, d)
 	r, err := e.Prove(context.Background(), doubleReq("stages", 2, 0))
-	if err != nil || r.State != StateCompleted {
+	if err != nil || r.State != engine.StateCompleted {
 		t.Fatalf("%+v, %v", r, err)
 	}
 	s := e.Status()
@@ -62,39 +64,14 @@ func TestStageTimes(t *testing.T) {
 	}
 }
 
-// TestBusyIn: the busy time in a window counts the overlap of finished
-// spans and of the proof in progress, and forgets spans older than
-// BusyWindow.
-func TestBusyIn(t *testing.T) {
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
-	d := &device{}
-	d.noteBusy(at(0), at(10))   // forgotten once a span ends after 70 s
-	d.noteBusy(at(50), at(80))  // 30 s
-	d.noteBusy(at(90), at(100)) // 10 s
-	if got := d.busyIn(at(40), at(100)); got != 40*time.Second {
-		t.Fatalf("busy in [40 s, 100 s): %v, want 40s", got)
-	}
-	if got := d.busyIn(at(60), at(100)); got != 30*time.Second {
-		t.Fatalf("busy in [60 s, 100 s): %v, want 30s (20 s of the span from 50 s, and 10 s)", got)
-	}
-	if len(d.spans) != 2 {
-		t.Fatalf("%d spans kept, want 2 (the one that ended at 10 s is out of the window)", len(d.spans))
-	}
-	d.busy, d.since = true, at(110)
-	if got := d.busyIn(at(60), at(120)); got != 40*time.Second {
-		t.Fatalf("busy in [60 s, 120 s) with a proof since 110 s: %v, want 40s", got)
-	}
-}
-
 // TestBusyFraction: while a young engine's prover proves, its busy
 // fraction is at least the share of the engine's life the test saw it
 // proving; once idle, the fraction falls but stays above zero within the
 // window.
 func TestBusyFraction(t *testing.T) {
-	d := &DoubleProver{PerPartition: 300 * time.Millisecond}
+	d := &enginetest.Prover{PerPartition: 300 * time.Millisecond}
 	before := time.Now() // the engine starts after this
-	e := newDouble(t, Config{}, 0, d)
+	e := newDouble(t, engine.Config{}, 0, d)
 	tk, err := e.Submit(context.Background(), doubleReq("busy", 1, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +99,7 @@ func TestBusyFraction(t *testing.T) {
 // the proof in progress at each scrape (a rate over a long proof is not
 // 0 until it ends) and is Status's busy time.
 func TestBusyCounterAtScrape(t *testing.T) {
-	e := newDouble(t, Config{}, 0, &DoubleProver{PerPartition: 10 * time.Second})
+	e := newDouble(t, engine.Config{}, 0, &enginetest.Prover{PerPartition: 10 * time.Second})
 	tk, err := e.Submit(context.Background(), doubleReq("long", 1, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +128,7 @@ func TestBusyCounterAtScrape(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	second := busy()
 	if first < 0.04 || st < first || second < first+0.04 {
-		t.Fatalf("during a proof: scraped %.3f s then %.3f s, Status %.3f s in between: want it to grow with the proof", first, second, st)
+		t.Fatalf("during a proof: scraped %.3f s then %.3f s, engine.Status %.3f s in between: want it to grow with the proof", first, second, st)
 	}
 }
 
@@ -160,7 +137,7 @@ func TestBusyCounterAtScrape(t *testing.T) {
 // failed and those stopped with it cancelled; a parameter load that fails
 // is named so, not "synthesis".
 func TestPartitionStates(t *testing.T) {
-	e := newDouble(t, Config{SynthesisWorkers: 1, PartitionsWaiting: 1}, 0, &DoubleProver{PerPartition: 10 * time.Second})
+	e := newDouble(t, engine.Config{SynthesisWorkers: 1, PartitionsWaiting: 1}, 0, &enginetest.Prover{PerPartition: 10 * time.Second})
 	ctx := context.Background()
 	run, err := e.Submit(ctx, doubleReq("run", 1, 0))
 	if err != nil {
@@ -174,7 +151,7 @@ func TestPartitionStates(t *testing.T) {
 	if _, err := e.Cancel(queued.JobID); err != nil {
 		t.Fatal(err)
 	}
-	js := waitState(t, e, queued.JobID, func(js JobStatus) bool { return js.State.Final() })
+	js := waitState(t, e, queued.JobID, func(js engine.JobStatus) bool { return js.State.Final() })
 	for _, p := range js.Partitions {
 		if p.State != "cancelled" {
 			t.Errorf("cancelled queued job: partition %d %s, want cancelled", p.Index, p.State)
@@ -182,9 +159,9 @@ func TestPartitionStates(t *testing.T) {
 	}
 	e.Cancel(run.JobID)
 
-	f := newDouble(t, Config{SynthesisWorkers: 1}, 0, &DoubleProver{})
-	r, err := f.Prove(ctx, &Request{Kind: KindTestDouble, VanillaProof: []byte("fail"), VanillaProofs: make([][]byte, 3)})
-	if err != nil || r.State != StateFailed {
+	f := newDouble(t, engine.Config{SynthesisWorkers: 1}, 0, &enginetest.Prover{})
+	r, err := f.Prove(ctx, &engine.Request{Kind: enginetest.Kind, VanillaProof: []byte("fail"), VanillaProofs: make([][]byte, 3)})
+	if err != nil || r.State != engine.StateFailed {
 		t.Fatalf("failing job: %+v, %v", r, err)
 	}
 	states := []string{}
@@ -195,9 +172,9 @@ func TestPartitionStates(t *testing.T) {
 		t.Errorf("a job whose partition 0 fails synthesis: partitions %v, want failed, cancelled, cancelled", states)
 	}
 
-	g := newDouble(t, Config{TestDouble: &TestDouble{Partitions: 1, ParamsBytes: 1 << 20, ParamsError: errors.New("the parameters are truncated on purpose")}}, 0, &DoubleProver{})
+	g := newDouble(t, engine.Config{Families: enginetest.Families(&enginetest.Family{Partitions: 1, ParamsBytes: 1 << 20, ParamsError: errors.New("the parameters are truncated on purpose")})}, 0, &enginetest.Prover{})
 	r, err = g.Prove(ctx, doubleReq("params", 1, 0))
-	if err != nil || r.State != StateFailed || !strings.Contains(r.Err.Error(), "partition 0: parameter load: the parameters are truncated") {
+	if err != nil || r.State != engine.StateFailed || !strings.Contains(r.Err.Error(), "partition 0: parameter load: the parameters are truncated") {
 		t.Fatalf("a parameter load that fails: %+v, %v; want it named parameter load", r, err)
 	}
 	if p := g.Status().Jobs[0].Partitions[0]; p.State != "failed" {
@@ -208,12 +185,12 @@ func TestPartitionStates(t *testing.T) {
 // TestProverWait: a synthesized partition's wait for a busy prover is
 // its ProverWait, counted while it waits and summed once it proves.
 func TestProverWait(t *testing.T) {
-	e := newDouble(t, Config{SynthesisWorkers: 2, PartitionsWaiting: 2}, 0, &DoubleProver{PerPartition: 150 * time.Millisecond})
+	e := newDouble(t, engine.Config{SynthesisWorkers: 2, PartitionsWaiting: 2}, 0, &enginetest.Prover{PerPartition: 150 * time.Millisecond})
 	tk, err := e.Submit(context.Background(), doubleReq("wait", 2, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	js := waitState(t, e, tk.JobID, func(js JobStatus) bool {
+	js := waitState(t, e, tk.JobID, func(js engine.JobStatus) bool {
 		n := 0
 		for _, p := range js.Partitions {
 			if p.State == "synthesized" && p.ProverWait >= 50*time.Millisecond {
@@ -222,11 +199,11 @@ func TestProverWait(t *testing.T) {
 		}
 		return n == 1
 	})
-	if js.State != StateRunning {
+	if js.State != engine.StateRunning {
 		t.Fatalf("job %+v", js)
 	}
 	r, err := e.Await(context.Background(), tk.JobID)
-	if err != nil || r.State != StateCompleted {
+	if err != nil || r.State != engine.StateCompleted {
 		t.Fatalf("%+v, %v", r, err)
 	}
 	var waited time.Duration
@@ -244,7 +221,7 @@ func TestProverWait(t *testing.T) {
 
 // TestStatusDraining: Status says when the engine no longer takes work.
 func TestStatusDraining(t *testing.T) {
-	e := newDouble(t, Config{}, 0, &DoubleProver{})
+	e := newDouble(t, engine.Config{}, 0, &enginetest.Prover{})
 	if e.Status().Draining {
 		t.Fatal("draining before Drain")
 	}

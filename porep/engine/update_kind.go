@@ -3,95 +3,46 @@
 package engine
 
 import (
-	"errors"
-	"fmt"
-
 	commcid "github.com/filecoin-project/go-fil-commcid"
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/ipfs/go-cid"
 
 	"github.com/cuseal/cuseal/porep"
-	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/update"
 )
 
-// updateKind proves KindSnapDealsUpdate through porep's job API
-// (PrepareUpdate): every partition of the update, the bytes
-// GenerateUpdateProofWithVanilla's.
-type updateKind struct {
-	opts    []porep.Option
-	backend string         // what the memory estimate assumes
-	pool    *cs.BufferPool // the engine's synthesis buffers
-}
-
-// updateCommitmentCIDs turns Curio's raw 32-byte commitments into the CIDs
-// porep takes (go-fil-commcid: sealed for comm_r_*, unsealed for comm_d).
-func updateCommitmentCIDs(req *Request) (oldSealed, newSealed, unsealed cid.Cid, err error) {
-	for _, c := range []struct {
-		name  string
-		b     []byte
-		dst   *cid.Cid
-		toCID func([]byte) (cid.Cid, error)
-	}{{"comm_r_old", req.CommROld, &oldSealed, commcid.ReplicaCommitmentV1ToCID}, {"comm_r_new", req.CommRNew, &newSealed, commcid.ReplicaCommitmentV1ToCID},
-		{"comm_d_new", req.CommDNew, &unsealed, commcid.DataCommitmentV1ToCID}} {
-		if len(c.b) != 32 {
-			return oldSealed, newSealed, unsealed, badInputf("engine: SNAP_DEALS_UPDATE: %s is %d bytes, want 32", c.name, len(c.b))
+// updateFamily is KindSnapDealsUpdate: the raw commitments (as CIDs) and
+// vanilla_proofs, one per partition, become porep.PrepareUpdate's job,
+// whose bytes are GenerateUpdateProofWithVanilla's.
+func updateFamily(f jobFamily) *jobFamily {
+	f.kind = KindSnapDealsUpdate
+	f.circuit = func(req *Request) (paramfile.Circuit, error) {
+		cfg, err := update.ConfigFor(abi.RegisteredUpdateProof(req.RegisteredProof))
+		return &cfg, err
+	}
+	f.job = func(req *Request, c paramfile.Circuit, opts []porep.Option) (*porep.Job, error) {
+		var cids [3]cid.Cid
+		for i, in := range []struct {
+			name  string
+			b     []byte
+			toCID func([]byte) (cid.Cid, error)
+		}{{"comm_r_old", req.CommROld, commcid.ReplicaCommitmentV1ToCID}, {"comm_r_new", req.CommRNew, commcid.ReplicaCommitmentV1ToCID},
+			{"comm_d_new", req.CommDNew, commcid.DataCommitmentV1ToCID}} {
+			var err error
+			if cids[i], err = in.toCID(in.b); err != nil {
+				return nil, badInputf("engine: SNAP_DEALS_UPDATE: %s: %d bytes: %w", in.name, len(in.b), err)
+			}
 		}
-		if *c.dst, err = c.toCID(c.b); err != nil {
-			return oldSealed, newSealed, unsealed, badInputf("engine: SNAP_DEALS_UPDATE: %s: %w", c.name, err)
+		return porep.PrepareUpdate(c.(*update.Config).Proof, cids[0], cids[1], cids[2], req.VanillaProofs, opts...)
+	}
+	f.all = func() []paramfile.Circuit {
+		var all []paramfile.Circuit
+		for _, cfg := range update.Configs() {
+			all = append(all, &cfg)
 		}
+		return all
 	}
-	return oldSealed, newSealed, unsealed, nil
-}
-
-func (uk *updateKind) prepare(req *Request) (plan, error) {
-	if len(req.VanillaProofs) == 0 {
-		return nil, badInputf("engine: SNAP_DEALS_UPDATE: vanilla_proofs is empty (want one partition proof per partition)")
-	}
-	cfg, err := update.ConfigFor(abi.RegisteredUpdateProof(req.RegisteredProof))
-	if err != nil {
-		return nil, badInputf("engine: SNAP_DEALS_UPDATE: registered_proof: %w", err)
-	}
-	if req.SectorSize != 0 && req.SectorSize != cfg.SectorSize {
-		return nil, badInputf("engine: SNAP_DEALS_UPDATE: sector_size = %d, but registered_proof %d (%s) is for sector size %d", req.SectorSize, req.RegisteredProof, cfg.Name, cfg.SectorSize)
-	}
-	oldSealed, newSealed, unsealed, err := updateCommitmentCIDs(req)
-	if err != nil {
-		return nil, err
-	}
-	job, err := porep.PrepareUpdate(cfg.Proof, oldSealed, newSealed, unsealed, req.VanillaProofs, uk.opts...)
-	if err != nil {
-		if errors.Is(err, porep.ErrBadInput) {
-			return nil, badInput(fmt.Errorf("engine: SNAP_DEALS_UPDATE: %w", err))
-		}
-		return nil, err
-	}
-	m, err := job.Keys().Memory(uk.backend)
-	if err != nil {
-		return nil, fmt.Errorf("engine: %w", err)
-	}
-	return newJobPlan(job, uk.pool, uk.spec(&cfg, m.Params), m.PerPartition+m.Backend), nil
-}
-
-// updateCircuitID is the cuzk-style id of cfg's circuit: snap-32g.
-func updateCircuitID(cfg *update.Config) string { return "snap-" + sizeID(cfg.SectorSize) }
-
-func (uk *updateKind) spec(cfg *update.Config, bytes uint64) *paramsSpec {
-	c := *cfg
-	return newParamsSpec(updateCircuitID(&c), porep.KeysFor(&c, uk.opts...), bytes)
-}
-
-// circuit knows the update circuits of every sector size.
-func (uk *updateKind) circuit(id string) (*paramsSpec, bool) {
-	for _, cfg := range update.Configs() {
-		if updateCircuitID(&cfg) != id {
-			continue
-		}
-		m, err := porep.KeysFor(&cfg, uk.opts...).Memory(uk.backend)
-		if err != nil {
-			return nil, false
-		}
-		return uk.spec(&cfg, m.Params), true
-	}
-	return nil, false
+	f.id = func(c paramfile.Circuit) string { return "snap-" + sizeID(c.ProofSectorSize()) }
+	return &f
 }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package engine
+package engine_test
 
 import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/engine/enginetest"
 	"slices"
 	"strings"
 	"testing"
@@ -20,8 +22,8 @@ import (
 // updateRequest is Curio's SNAP_DEALS_UPDATE request for the 2 KiB
 // reference vector: raw 32-byte commitments, one partition proof per
 // partition.
-func updateRequest(v *testupdate.Vector) *Request {
-	return &Request{Kind: KindSnapDealsUpdate, RequestID: "snap-1000-31", RegisteredProof: uint64(v.Proof), MinerID: 1000, SectorNumber: 31,
+func updateRequest(v *testupdate.Vector) *engine.Request {
+	return &engine.Request{Kind: engine.KindSnapDealsUpdate, RequestID: "snap-1000-31", RegisteredProof: uint64(v.Proof), MinerID: 1000, SectorNumber: 31,
 		VanillaProofs: slices.Clone(v.Vanilla), CommROld: bytes.Clone(v.CommROld[:]), CommRNew: bytes.Clone(v.CommRNew[:]), CommDNew: bytes.Clone(v.CommDNew[:])}
 }
 
@@ -31,14 +33,14 @@ func updateRequest(v *testupdate.Vector) *Request {
 // the circuit id snap-2k. It proves with testprover.Backend (the reference
 // double in the unit tier, the CPU in the long tier).
 func TestUpdateGolden(t *testing.T) {
-	cpu, err := NewBackendProver(testprover.Backend(t))
+	cpu, err := engine.NewBackendProver(testprover.Backend(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	v := testupdate.Load(t)
 	dir := v.ParamsDir(t)
 	seed := v.RSSeed
-	e, err := New(Config{ParamsDir: dir, Provers: []Prover{cpu}, DeterministicSeed: &seed, BudgetBytes: 8 << 30})
+	e, err := engine.New(engine.Config{ParamsDir: dir, Provers: []engine.Prover{cpu}, DeterministicSeed: &seed, BudgetBytes: 8 << 30})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +50,11 @@ func TestUpdateGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := e.Status(); len(st.Jobs) != 1 || st.Jobs[0].Priority != PriorityNormal {
+	if st := e.Status(); len(st.Jobs) != 1 || st.Jobs[0].Priority != engine.PriorityNormal {
 		t.Errorf("jobs %+v, want one of priority NORMAL", st.Jobs)
 	}
 	r, err := e.Await(ctx, tk.JobID)
-	if err != nil || r.State != StateCompleted {
+	if err != nil || r.State != engine.StateCompleted {
 		t.Fatalf("%+v, %v", r, err)
 	}
 	if !bytes.Equal(r.Proof, v.Want) {
@@ -76,30 +78,30 @@ func TestUpdateGolden(t *testing.T) {
 // queued (no parameters needed).
 func TestUpdateBadInput(t *testing.T) {
 	v := testupdate.Load(t)
-	e, err := New(Config{ParamsDir: t.TempDir(), Provers: []Prover{&DoubleProver{}}, BudgetBytes: 4 << 30})
+	e, err := engine.New(engine.Config{ParamsDir: t.TempDir(), Provers: []engine.Prover{&enginetest.Prover{}}, BudgetBytes: 4 << 30})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
 	for _, tc := range []struct {
 		name string
-		edit func(*Request)
+		edit func(*engine.Request)
 		want string
 	}{
-		{"no vanilla", func(r *Request) { r.VanillaProofs = nil }, "vanilla_proofs is empty"},
-		{"short comm_r_old", func(r *Request) { r.CommROld = r.CommROld[:31] }, "comm_r_old is 31 bytes, want 32"},
-		{"no comm_d_new", func(r *Request) { r.CommDNew = nil }, "comm_d_new is 0 bytes"},
-		{"non-canonical comm_r_new", func(r *Request) { r.CommRNew = bytes.Repeat([]byte{0xff}, 32) }, "comm_r_new"},
-		{"unknown proof", func(r *Request) { r.RegisteredProof = 99 }, "registered_proof"},
-		{"sector size", func(r *Request) { r.SectorSize = 32 << 30 }, "sector_size = 34359738368"},
-		{"two partitions", func(r *Request) { r.VanillaProofs = append(r.VanillaProofs, r.VanillaProofs[0]) }, "2 vanilla partition proofs, want 1"},
-		{"truncated vanilla", func(r *Request) { r.VanillaProofs = [][]byte{r.VanillaProofs[0][:100]} }, "vanilla proof of partition 0 (100 bytes"},
-		{"old and new swapped", func(r *Request) { r.CommROld, r.CommRNew = r.CommRNew, r.CommROld }, "comm_r_old"},
+		{"no vanilla", func(r *engine.Request) { r.VanillaProofs = nil }, "0 vanilla partition proofs"},
+		{"short comm_r_old", func(r *engine.Request) { r.CommROld = r.CommROld[:31] }, "comm_r_old: 31 bytes"},
+		{"no comm_d_new", func(r *engine.Request) { r.CommDNew = nil }, "comm_d_new: 0 bytes"},
+		{"non-canonical comm_r_new", func(r *engine.Request) { r.CommRNew = bytes.Repeat([]byte{0xff}, 32) }, "comm_r_new"},
+		{"unknown proof", func(r *engine.Request) { r.RegisteredProof = 99 }, "registered_proof"},
+		{"sector size", func(r *engine.Request) { r.SectorSize = 32 << 30 }, "sector_size: 34359738368"},
+		{"two partitions", func(r *engine.Request) { r.VanillaProofs = append(r.VanillaProofs, r.VanillaProofs[0]) }, "2 vanilla partition proofs, want 1"},
+		{"truncated vanilla", func(r *engine.Request) { r.VanillaProofs = [][]byte{r.VanillaProofs[0][:100]} }, "vanilla proof of partition 0 (100 bytes"},
+		{"old and new swapped", func(r *engine.Request) { r.CommROld, r.CommRNew = r.CommRNew, r.CommROld }, "comm_r_old"},
 	} {
 		req := updateRequest(v)
 		tc.edit(req)
 		_, err := e.Submit(context.Background(), req)
-		if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "SNAP_DEALS_UPDATE") || !strings.Contains(err.Error(), tc.want) {
+		if !errors.Is(err, engine.ErrBadInput) || !strings.Contains(err.Error(), "SNAP_DEALS_UPDATE") || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: want a bad-input error naming %q, got %v", tc.name, tc.want, err)
 		}
 	}
@@ -108,7 +110,7 @@ func TestUpdateBadInput(t *testing.T) {
 	}
 	// Without parameter files the job fails naming the missing file.
 	r, err := e.Prove(context.Background(), updateRequest(v))
-	if err != nil || r.State != StateFailed || !errors.Is(r.Err, porep.ErrParamsNotFound) {
+	if err != nil || r.State != engine.StateFailed || !errors.Is(r.Err, porep.ErrParamsNotFound) {
 		t.Fatalf("job without parameters: %+v, %v", r, err)
 	}
 }

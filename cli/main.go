@@ -93,8 +93,12 @@ func prepareCommands(cmds []*cli.Command) {
 				if noArgs && ctx.Args().Len() > 0 {
 					return unexpectedArgs(ctx)
 				}
-				if err := flagAfterArgs(ctx); err != nil {
-					return err
+				// A group's argument is an unknown sub-command (groupAction
+				// says so), even when a flag such as --help follows it.
+				if !group {
+					if err := flagAfterArgs(ctx); err != nil {
+						return err
+					}
 				}
 				return classify(act(ctx))
 			}

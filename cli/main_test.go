@@ -172,6 +172,7 @@ func TestUsageErrors(t *testing.T) {
 		want string
 	}{
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
+		{"unknown sub-command, then --help", []string{"post", "prove", "--help"}, `unknown command "prove" (see 'cuseal post --help')`},
 		{"unknown flag", []string{"info", "--frob"}, "frob"},
 		{"bad log level", []string{"--log-level", "loud", "version"}, "--log-level"},
 		{"not a number", []string{"bench", "synth", "--synthetic", "--sector-size", "2KiB", "--workers", "abc"}, `--workers "abc": not a valid integer`},

@@ -264,10 +264,10 @@ func VerifyAggregateSeals(info proof.AggregateSealVerifyProofAndInfos, opts ...O
 	if len(info.Infos) == 0 {
 		return false, badInputf("porep: cannot verify with empty inputs")
 	}
-	return verifyAggregate(s.paramsDir, &cfg, info.Miner, info.Infos, info.Proof)
+	return verifyAggregate(s, &cfg, info.Miner, info.Infos, info.Proof)
 }
 
-func verifyAggregate(dir string, cfg *stacked.SectorConfig, miner abi.ActorID, infos []proof.AggregateSealVerifyInfo, proofBytes []byte) (bool, error) {
+func verifyAggregate(s *settings, cfg *stacked.SectorConfig, miner abi.ActorID, infos []proof.AggregateSealVerifyInfo, proofBytes []byte) (bool, error) {
 	agg, err := aggregate.ParseAggregateProof(proofBytes)
 	if err != nil {
 		return false, badInputf("porep: %w", err)
@@ -297,17 +297,17 @@ func verifyAggregate(dir string, cfg *stacked.SectorConfig, miner abi.ActorID, i
 	for len(public) < n {
 		public = append(public, public[len(public)-1])
 	}
-	pvk, err := paramfile.LoadVK(dir, cfg)
+	pvk, err := keysOf(s, cfg).loadVK()
 	if err != nil {
 		return false, err
 	}
-	srs, err := loadSRS(dir)
+	srs, err := loadSRS(s.paramsDir)
 	if err != nil {
 		return false, err
 	}
 	_, vsrs, err := srs.Specialize(n)
 	if err != nil {
-		return false, badInputf("porep: %s: %w", filepath.Join(dir, aggregate.SRSFileName), err)
+		return false, badInputf("porep: %s: %w", filepath.Join(s.paramsDir, aggregate.SRSFileName), err)
 	}
 	err = aggregate.Verify(vsrs, &pvk.VK, public, transcriptInclude(ni, commRs, seeds), agg)
 	if errors.Is(err, aggregate.ErrInvalidAggregate) {
@@ -322,7 +322,7 @@ func verifyAggregate(dir string, cfg *stacked.SectorConfig, miner abi.ActorID, i
 // verifyNISeal is VerifySeal for NI-PoRep (filecoin-proofs verify_seal's
 // NI branch): info.Proof is the SnarkPack aggregate of the partition
 // proofs.
-func verifyNISeal(dir string, cfg *stacked.SectorConfig, info proof.SealVerifyInfo) (bool, error) {
+func verifyNISeal(s *settings, cfg *stacked.SectorConfig, info proof.SealVerifyInfo) (bool, error) {
 	// The aggregate's size follows from the partition count alone; say so
 	// before parsing (192-byte partition proofs are the usual mistake).
 	if n := aggregateTargetLen(cfg.Partitions); len(info.Proof) != aggregate.ProofSize(n) {
@@ -336,7 +336,7 @@ func verifyNISeal(dir string, cfg *stacked.SectorConfig, info proof.SealVerifyIn
 		SealedCID:             info.SealedCID,
 		UnsealedCID:           info.UnsealedCID,
 	}
-	return verifyAggregate(dir, cfg, info.Miner, []proof.AggregateSealVerifyInfo{in}, info.Proof)
+	return verifyAggregate(s, cfg, info.Miner, []proof.AggregateSealVerifyInfo{in}, info.Proof)
 }
 
 // sealCommitNI aggregates the NI-PoRep partition proofs (filecoin-proofs
@@ -359,7 +359,7 @@ func sealCommitNI(s *settings, pc *parsedC1, proofs []groth16.Proof, sectorNum a
 		return nil, fmt.Errorf("porep: comm_d: %w", err)
 	}
 	in := proof.AggregateSealVerifyInfo{Number: sectorNum, Randomness: c1.Ticket[:], InteractiveRandomness: c1.Seed[:], SealedCID: sealed, UnsealedCID: unsealed}
-	ok, err := verifyAggregate(s.paramsDir, &pc.cfg, minerID, []proof.AggregateSealVerifyInfo{in}, out)
+	ok, err := verifyAggregate(s, &pc.cfg, minerID, []proof.AggregateSealVerifyInfo{in}, out)
 	if err != nil {
 		return nil, fmt.Errorf("porep: verify the NI-PoRep aggregate: %w", err)
 	}

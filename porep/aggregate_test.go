@@ -128,6 +128,11 @@ func TestAggregateSealProofsGolden(t *testing.T) {
 	if ok, err := VerifyAggregateSeals(info, WithParamsDir(dir)); !ok || err != nil {
 		t.Fatalf("VerifyAggregateSeals(golden) = %v, %v", ok, err)
 	}
+	// Its .vk goes through Keys, as every verifier's: test parameters are
+	// refused under the production policy.
+	if ok, err := VerifyAggregateSeals(info, WithParamsDir(dir), WithRequireProductionParams()); ok || !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), ".vk") {
+		t.Errorf("VerifyAggregateSeals under WithRequireProductionParams: %v, %v; want the test .vk refused", ok, err)
+	}
 	bad := info
 	bad.Infos = []proof.AggregateSealVerifyInfo{info.Infos[1], info.Infos[0]}
 	if ok, err := VerifyAggregateSeals(bad, WithParamsDir(dir)); ok || err != nil {

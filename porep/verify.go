@@ -50,7 +50,7 @@ func VerifySeal(info proof.SealVerifyInfo, opts ...Option) (bool, error) {
 		return false, fmt.Errorf("porep: %w", err)
 	}
 	if cfg.Challenges == stacked.ChallengesNonInteractive {
-		return verifyNISeal(s.paramsDir, &cfg, info) // the proof is a SnarkPack aggregate
+		return verifyNISeal(s, &cfg, info) // the proof is a SnarkPack aggregate
 	}
 	commRb, err := commcid.CIDToReplicaCommitmentV1(info.SealedCID)
 	if err != nil {

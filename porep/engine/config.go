@@ -62,8 +62,8 @@ type Config struct {
 	// 0: 1 hour).
 	RetainJobs int
 	RetainFor  time.Duration
-	// RequireProductionParams: PoRep parameters must be the official files
-	// (porep.WithRequireProductionParams).
+	// RequireProductionParams: every kind's parameters must be the
+	// official files (porep.WithRequireProductionParams).
 	RequireProductionParams bool
 	// DeterministicSeed, when set, makes the blinding of partition k
 	// groth16.RandomnessFromSeed(seed, k) as porep.WithDeterministicRandomness

@@ -2,7 +2,8 @@
 
 // Package engine is cuseal's long-lived proving engine: one object that
 // accepts proof jobs of every kind cuseal proves (PoRep C2, WinningPoSt,
-// WindowPoSt partitions, SnapDeals updates: one kind file each), schedules their partitions across CPU
+// WindowPoSt partitions, SnapDeals updates: porep_kind.go, post_kind.go for
+// both PoSt kinds, update_kind.go), schedules their partitions across CPU
 // synthesis workers and one proving worker per device, and returns
 // verified proofs. `cuseal serve` (cuzk.v1.ProvingEngine over gRPC) and
 // in-process Go miners use it alike; porep.SealCommitPhase2 stays the

@@ -30,8 +30,12 @@ func postFamily(f jobFamily, kind post.Kind) *jobFamily {
 		return &cfg, err
 	}
 	f.job = func(req *Request, c paramfile.Circuit, opts []porep.Option) (*porep.Job, error) {
-		if len(req.Randomness) != 32 { // else porep's message would come under vanilla_proofs
+		// Else porep's message would come under vanilla_proofs.
+		if len(req.Randomness) != 32 {
 			return nil, badInputf("engine: %s: randomness: %d bytes, want 32", f.kind, len(req.Randomness))
+		}
+		if err := post.CheckCommitment("randomness:", (*[32]byte)(req.Randomness)); err != nil {
+			return nil, badInputf("engine: %s: %w", f.kind, err)
 		}
 		proof, miner := c.(*post.Config).Proof, abi.ActorID(req.MinerID)
 		if kind == post.Window {

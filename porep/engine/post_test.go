@@ -128,7 +128,7 @@ func TestPoStBadInput(t *testing.T) {
 	}{
 		{"no vanilla", postRequest(win, engine.KindWinningPoSt), func(r *engine.Request) { r.VanillaProofs = nil }, "vanilla_proofs: porep: StackedDrgWinning2KiBV1: 0 vanilla proofs"},
 		{"short randomness", postRequest(win, engine.KindWinningPoSt), func(r *engine.Request) { r.Randomness = r.Randomness[:16] }, "randomness: 16 bytes"},
-		{"non-canonical randomness", postRequest(win, engine.KindWinningPoSt), func(r *engine.Request) { r.Randomness = bytes.Repeat([]byte{0xff}, 32) }, "randomness"},
+		{"non-canonical randomness", postRequest(win, engine.KindWinningPoSt), func(r *engine.Request) { r.Randomness = bytes.Repeat([]byte{0xff}, 32) }, "WINNING_POST: randomness: ffff"},
 		{"window proof for winning", postRequest(win, engine.KindWinningPoSt), func(r *engine.Request) { r.RegisteredProof = uint64(abi.RegisteredPoStProof_StackedDrgWindow2KiBV1_1) }, "is a WindowPoSt proof"},
 		{"unknown proof", postRequest(w, engine.KindWindowPoStPartition), func(r *engine.Request) { r.RegisteredProof = 99 }, "registered_proof"},
 		{"sector size", postRequest(w, engine.KindWindowPoStPartition), func(r *engine.Request) { r.SectorSize = 32 << 30 }, "sector_size: 34359738368"},

@@ -88,15 +88,15 @@ func TestUpdateBadInput(t *testing.T) {
 		edit func(*engine.Request)
 		want string
 	}{
-		{"no vanilla", func(r *engine.Request) { r.VanillaProofs = nil }, "0 vanilla partition proofs"},
+		{"no vanilla", func(r *engine.Request) { r.VanillaProofs = nil }, "vanilla_proofs: porep: StackedDrg2KiBV1: 0 vanilla partition proofs"},
 		{"short comm_r_old", func(r *engine.Request) { r.CommROld = r.CommROld[:31] }, "comm_r_old: 31 bytes"},
 		{"no comm_d_new", func(r *engine.Request) { r.CommDNew = nil }, "comm_d_new: 0 bytes"},
-		{"non-canonical comm_r_new", func(r *engine.Request) { r.CommRNew = bytes.Repeat([]byte{0xff}, 32) }, "comm_r_new"},
+		{"non-canonical comm_r_new", func(r *engine.Request) { r.CommRNew = bytes.Repeat([]byte{0xff}, 32) }, "SNAP_DEALS_UPDATE: comm_r_new: ffff"},
 		{"unknown proof", func(r *engine.Request) { r.RegisteredProof = 99 }, "registered_proof"},
 		{"sector size", func(r *engine.Request) { r.SectorSize = 32 << 30 }, "sector_size: 34359738368"},
-		{"two partitions", func(r *engine.Request) { r.VanillaProofs = append(r.VanillaProofs, r.VanillaProofs[0]) }, "2 vanilla partition proofs, want 1"},
-		{"truncated vanilla", func(r *engine.Request) { r.VanillaProofs = [][]byte{r.VanillaProofs[0][:100]} }, "vanilla proof of partition 0 (100 bytes"},
-		{"old and new swapped", func(r *engine.Request) { r.CommROld, r.CommRNew = r.CommRNew, r.CommROld }, "comm_r_old"},
+		{"two partitions", func(r *engine.Request) { r.VanillaProofs = append(r.VanillaProofs, r.VanillaProofs[0]) }, "vanilla_proofs: porep: StackedDrg2KiBV1: 2 vanilla partition proofs, want 1"},
+		{"truncated vanilla", func(r *engine.Request) { r.VanillaProofs = [][]byte{r.VanillaProofs[0][:100]} }, "vanilla_proofs: porep: vanilla proof of partition 0 (100 bytes"},
+		{"old and new swapped", func(r *engine.Request) { r.CommROld, r.CommRNew = r.CommRNew, r.CommROld }, "vanilla_proofs: porep: vanilla proof: partition 0: comm_r_old"},
 	} {
 		req := updateRequest(v)
 		tc.edit(req)

@@ -74,6 +74,11 @@ func benchEngineAction(c *cli.Context) error {
 	if c.IsSet("backend") {
 		return benchEngineReal(c)
 	}
+	for _, f := range []string{"repeat", "critical-delay", "critical-tasks"} {
+		if c.IsSet(f) {
+			return usageErrorf("--%s: only with --backend (the simulated device has no MSM tasks or rounds)", f)
+		}
+	}
 	pt, st := c.Duration("partition-time"), c.Duration("synthesis-time")
 	jobs, parts := c.Int("jobs"), c.Int("partitions")
 	budget, pb := c.Uint64("budget"), c.Uint64("partition-bytes")

@@ -74,8 +74,15 @@ func benchEngineReal(c *cli.Context) error {
 		return err
 	}
 	repeat, delay := c.Int("repeat"), c.Duration("critical-delay")
-	if repeat < 1 || repeat > 100 || delay < 0 || c.Int("critical-tasks") < 0 || c.Int("critical-tasks") > 1024 {
-		return usageErrorf("--repeat (1 … 100), --critical-delay (≥ 0) or --critical-tasks (0 … 1024) out of range")
+	switch tasks := c.Int("critical-tasks"); {
+	case repeat < 1 || repeat > 100:
+		return usageErrorf("--repeat %d: want 1 … 100", repeat)
+	case delay < 0:
+		return usageErrorf("--critical-delay %s: must not be negative", delay)
+	case tasks < 0 || tasks > 1024:
+		return usageErrorf("--critical-tasks %d: want 0 (gnark's default) … 1024", tasks)
+	case tasks > 0 && c.Bool("no-critical-prover"):
+		return usageErrorf("--critical-tasks %d: there is no kept CPU prover with --no-critical-prover", tasks)
 	}
 	if err := checkProfilePaths(c); err != nil {
 		return err

@@ -52,6 +52,9 @@ func TestBenchEngineUsage(t *testing.T) {
 		{[]string{"--partition-bytes", "10", "--budget", "5"}, "--partition-bytes"},
 		{[]string{"--backend", "cpu", "--repeat", "0"}, "--repeat"},
 		{[]string{"--backend", "no-such"}, "--backend"},
+		{[]string{"--critical-tasks", "-5"}, "--critical-tasks: only with --backend"},
+		{[]string{"--backend", "cpu", "--critical-tasks", "1025"}, "--critical-tasks 1025: want 0"},
+		{[]string{"--backend", "cpu", "--critical-tasks", "8", "--no-critical-prover"}, "no kept CPU prover"},
 	} {
 		code, _, stderr := runCLI(t, append([]string{"bench", "engine"}, tc.args...)...)
 		if code != exitUsage {

@@ -282,3 +282,13 @@ func readVanillaFiles(paths []string) ([][]byte, error) {
 	}
 	return out, nil
 }
+
+// allExist reports whether every path exists.
+func allExist(paths ...string) bool {
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			return false
+		}
+	}
+	return true
+}

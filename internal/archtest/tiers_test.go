@@ -57,7 +57,7 @@ func TestTiersDocumented(t *testing.T) {
 // oldGates are the gates testsupport/testenv replaced; only it may use them.
 // (Spelled in pieces, so that a grep for them finds the gate alone.)
 var oldGates = regexp.MustCompile(strings.Join([]string{
-	`testing\.` + `Short\(\)`,
+	`testing\.` + `Short\(\)`, `"test\.` + `short"`, // -short, also read through flag.Lookup
 	"CUSEAL_" + "RUST_GOLDEN_LARGE", "CUSEAL_" + "SKIP_32G", "CUSEAL_" + "HOST_EMULATION_2K", "CUSEAL_" + "BENCH_LARGE",
 }, "|"))
 
@@ -107,13 +107,37 @@ func gatedTests(t *testing.T, root string) map[string]gated {
 			return
 		}
 		pkg := filepath.ToSlash(filepath.Dir(rel))
+		// Top-level functions, and package-level variables holding a function
+		// literal (var helper = func(t *testing.T) { testenv.Long(t, ...) }).
+		type body struct {
+			name string
+			pos  token.Pos
+			node ast.Node
+		}
+		var bodies []body
 		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Body != nil && d.Recv == nil { // methods: none today
+					bodies = append(bodies, body{d.Name.Name, d.Pos(), d.Body})
+				}
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					vs, ok := sp.(*ast.ValueSpec)
+					if !ok {
+						continue
+					}
+					for i, v := range vs.Values {
+						if fl, ok := v.(*ast.FuncLit); ok && i < len(vs.Names) {
+							bodies = append(bodies, body{vs.Names[i].Name, vs.Names[i].Pos(), fl.Body})
+						}
+					}
+				}
 			}
+		}
+		for _, b := range bodies {
 			tier := ""
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
+			ast.Inspect(b.node, func(n ast.Node) bool {
 				call, ok := n.(*ast.CallExpr)
 				if !ok {
 					return true
@@ -146,12 +170,8 @@ func gatedTests(t *testing.T, root string) map[string]gated {
 			if tier == "" {
 				continue
 			}
-			fn := fd.Name.Name
-			if fd.Recv != nil {
-				continue // methods: none today
-			}
-			key := pkg + " " + fn
-			out[key] = gated{pkg: pkg, fn: fn, tier: tier, pos: fset.Position(fd.Pos()).String()}
+			key := pkg + " " + b.name
+			out[key] = gated{pkg: pkg, fn: b.name, tier: tier, pos: fset.Position(b.pos).String()}
 		}
 	})
 	return out

@@ -247,11 +247,19 @@ cmd_test() {
 	build_pure
 	replace_foreign_test_params
 	local t0=$SECONDS
-	local circuit
+	local circuit stamps
+	stamps=$(find "$PARAMS_CACHE" -maxdepth 1 -name '*.cuseal-test.json' 2>/dev/null | wc -l)
+	if [ "$stamps" -lt 4 ]; then
+		log "test: generating the 2 KiB test parameters that are missing (once; a few minutes, about 1.8 GB)"
+	fi
 	for circuit in porep winning-post window-post update; do
 		run bin/cuseal --log-level warn params generate --circuit "$circuit" --sector-size 2KiB --seed "$TEST_PARAMS_SEED" --out "$PARAMS_CACHE" --reuse
 	done
-	log "test: 2 KiB test parameters (PoRep, WinningPoSt, WindowPoSt, SnapDeals) ready in $((SECONDS - t0)) s (generated once, then reused)"
+	local how="all reused"
+	if [ "$(find "$PARAMS_CACHE" -maxdepth 1 -name '*.cuseal-test.json' | wc -l)" -gt "$stamps" ]; then
+		how="generated now, reused from then on"
+	fi
+	log "test: 2 KiB test parameters (PoRep, WinningPoSt, WindowPoSt, SnapDeals) ready in $((SECONDS - t0)) s ($how)"
 	t0=$SECONDS
 	# shellcheck disable=SC2086
 	run env CUSEAL_TEST="$tier" CUSEAL_TEST_PARAMS_DIR="$PARAMS_CACHE" "$GO" test "${count[@]}" -timeout "$timeout" ${GOTESTFLAGS:-} ./...

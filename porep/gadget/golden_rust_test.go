@@ -21,7 +21,6 @@ import (
 
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/testsupport/goldentest"
-	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
 func loadRustGolden(t *testing.T) map[string]goldentest.Case {
@@ -167,7 +166,6 @@ func TestRustGoldenPoR(t *testing.T) {
 }
 
 func TestRustGoldenCreateLabel(t *testing.T) {
-	testenv.Long(t, "532k-constraint circuit synthesized twice")
 	golden := loadRustGolden(t)
 	want, ok := golden["create_label_layer2"]
 	if !ok {

@@ -169,7 +169,6 @@ func TestSynthesizeParallelErrors(t *testing.T) {
 // each path's base, sub and top levels in order. The synthetic proofs'
 // paths do not verify, so the slots are built here, not by ProverSlots.
 func TestNewCircuitSubTopShapes(t *testing.T) {
-	testenv.Long(t, "two 370k-constraint syntheses")
 	for _, p := range []abi.RegisteredPoStProof{abi.RegisteredPoStProof_StackedDrgWinning32GiBV1, abi.RegisteredPoStProof_StackedDrgWinning64GiBV1} {
 		cfg := mustConfig(t, p)
 		v := syntheticVanilla(cfg, 5, 9)

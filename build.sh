@@ -203,6 +203,16 @@ cmd_build() {
 # the byte-identity tests against bellperson's proofs.
 TEST_PARAMS_SEED=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 
+# count_test_stamps prints how many test-parameter stamps $PARAMS_CACHE holds (0 when it does
+# not exist yet: a fresh clone).
+count_test_stamps() {
+	local stamps
+	shopt -s nullglob
+	stamps=("$PARAMS_CACHE"/*.cuseal-test.json)
+	shopt -u nullglob
+	echo "${#stamps[@]}"
+}
+
 # replace_foreign_test_params removes test parameters in $PARAMS_CACHE whose stamp records
 # another seed than TEST_PARAMS_SEED (a cache from before the tests and the demo shared one):
 # params generate --reuse refuses to overwrite them, and they are ours to regenerate.
@@ -248,7 +258,7 @@ cmd_test() {
 	replace_foreign_test_params
 	local t0=$SECONDS
 	local circuit stamps
-	stamps=$(find "$PARAMS_CACHE" -maxdepth 1 -name '*.cuseal-test.json' 2>/dev/null | wc -l)
+	stamps=$(count_test_stamps)
 	if [ "$stamps" -lt 4 ]; then
 		log "test: generating the 2 KiB test parameters that are missing (once; a few minutes, about 1.8 GB)"
 	fi
@@ -256,7 +266,7 @@ cmd_test() {
 		run bin/cuseal --log-level warn params generate --circuit "$circuit" --sector-size 2KiB --seed "$TEST_PARAMS_SEED" --out "$PARAMS_CACHE" --reuse
 	done
 	local how="all reused"
-	if [ "$(find "$PARAMS_CACHE" -maxdepth 1 -name '*.cuseal-test.json' | wc -l)" -gt "$stamps" ]; then
+	if [ "$(count_test_stamps)" -gt "$stamps" ]; then
 		how="generated now, reused from then on"
 	fi
 	log "test: 2 KiB test parameters (PoRep, WinningPoSt, WindowPoSt, SnapDeals) ready in $((SECONDS - t0)) s ($how)"

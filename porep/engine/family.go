@@ -60,11 +60,12 @@ func (f *jobFamily) Prepare(req *Request) (Plan, error) {
 	default:
 		return nil, err
 	}
-	m, err := job.Keys().Memory(f.backend)
+	keys := job.Keys()
+	m, err := keys.Memory(f.backend)
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
-	return newJobPlan(job, f.pool, f.params(job.Circuit(), m.Params), m.PerPartition+m.Backend), nil
+	return newJobPlan(job, f.pool, f.params(job.Circuit(), keys, m.Params), m.PerPartition+m.Backend), nil
 }
 
 // Circuit knows the kind's circuits by cuzk id.
@@ -73,19 +74,19 @@ func (f *jobFamily) Circuit(id string) (*Params, bool) {
 		if f.id(c) != id {
 			continue
 		}
-		m, err := porep.KeysFor(c, f.opts...).Memory(f.backend)
+		keys := porep.KeysFor(c, f.opts...)
+		m, err := keys.Memory(f.backend)
 		if err != nil {
 			return nil, false
 		}
-		return f.params(c, m.Params), true
+		return f.params(c, keys, m.Params), true
 	}
 	return nil, false
 }
 
-// params is circuit c's parameters (porep.Keys: loaded and evicted through
+// params is circuit c's parameters, keys k (loaded and evicted through
 // porep/paramfile's process-wide cache), resident size bytes.
-func (f *jobFamily) params(c paramfile.Circuit, bytes uint64) *Params {
-	k := porep.KeysFor(c, f.opts...)
+func (f *jobFamily) params(c paramfile.Circuit, k *porep.Keys, bytes uint64) *Params {
 	file, _ := k.Paths()
 	return &Params{
 		ID: f.id(c), File: file, Bytes: bytes,

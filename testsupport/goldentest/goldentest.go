@@ -276,3 +276,28 @@ func Synthesize(t testing.TB, name string, synth func(sys cs.ConstraintSystem) e
 	}
 	return rec.R1CS(), rec.Digest(), pa.Assignment()
 }
+
+// ReadMeta decodes dir/meta.json, a reference vector's description, into m
+// (a pointer); a missing or malformed file fails the test naming it.
+func ReadMeta(t testing.TB, dir string, m any) {
+	t.Helper()
+	path := filepath.Join(dir, "meta.json")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, m); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// Hex32 decodes s, the field what of the vector named vector, as 32 hex
+// bytes; anything else fails the test.
+func Hex32(t testing.TB, vector, what, s string) [32]byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != 32 {
+		t.Fatalf("%s: %s %q: not 32 hex bytes", vector, what, s)
+	}
+	return [32]byte(b)
+}

@@ -3,8 +3,6 @@
 package testpost
 
 import (
-	"encoding/hex"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -64,20 +62,8 @@ func Load(t testing.TB, folder string) *Vector {
 		Partition *[]goldentest.Partition `json:"partition"`
 	}
 	m.Partition = &v.Partitions
-	raw, err := os.ReadFile(filepath.Join(v.Dir, "meta.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
-	hex32 := func(what, s string) [32]byte {
-		b, err := hex.DecodeString(s)
-		if err != nil || len(b) != 32 {
-			t.Fatalf("%s: %s %q: not 32 hex bytes", folder, what, s)
-		}
-		return [32]byte(b)
-	}
+	goldentest.ReadMeta(t, v.Dir, &m)
+	hex32 := func(what, s string) [32]byte { return goldentest.Hex32(t, folder, what, s) }
 	v.Proof, v.Miner = abi.RegisteredPoStProof(m.RegisteredProof.FFIID), m.Miner
 	r := hex32("randomness", m.Randomness)
 	v.Randomness = r[:]

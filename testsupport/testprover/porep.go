@@ -3,8 +3,6 @@
 package testprover
 
 import (
-	"encoding/hex"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -57,20 +55,12 @@ func PoRep(t testing.TB, folder string) *PoRepVector {
 		ProofFile       string                 `json:"proof_file"`
 		Partition       []goldentest.Partition `json:"partition"`
 	}
-	raw, err := os.ReadFile(filepath.Join(v.Dir, "meta.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatalf("%s/meta.json: %v", folder, err)
-	}
+	goldentest.ReadMeta(t, v.Dir, &m)
 	hex32 := func(what, s string) []byte {
-		b, err := hex.DecodeString(s)
-		if err != nil || len(b) != 32 {
-			t.Fatalf("%s: %s %q: not 32 hex bytes", folder, what, s)
-		}
-		return b
+		b := goldentest.Hex32(t, folder, what, s)
+		return b[:]
 	}
+	var err error
 	if v.Config, err = stacked.ConfigByName(m.RegisteredProof); err != nil {
 		t.Fatalf("%s: %v", folder, err)
 	}

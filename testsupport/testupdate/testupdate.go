@@ -4,8 +4,6 @@ package testupdate
 
 import (
 	"context"
-	"encoding/hex"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -70,20 +68,8 @@ func Load(t testing.TB) *Vector {
 		Partition *[]goldentest.Partition `json:"partition"`
 	}
 	m.Partition = &v.Partitions
-	raw, err := os.ReadFile(filepath.Join(v.Dir, "meta.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
-	hex32 := func(what, s string) [32]byte {
-		b, err := hex.DecodeString(s)
-		if err != nil || len(b) != 32 {
-			t.Fatalf("update vector: %s %q: not 32 hex bytes", what, s)
-		}
-		return [32]byte(b)
-	}
+	goldentest.ReadMeta(t, v.Dir, &m)
+	hex32 := func(what, s string) [32]byte { return goldentest.Hex32(t, "update vector", what, s) }
 	parse := func(what, s string) cid.Cid {
 		c, err := cid.Decode(s)
 		if err != nil {
@@ -105,6 +91,7 @@ func Load(t testing.TB) *Vector {
 		}
 		v.VanillaFiles, v.Vanilla = append(v.VanillaFiles, p), append(v.Vanilla, b)
 	}
+	var err error
 	if v.Want, err = os.ReadFile(filepath.Join(v.Dir, m.ProofFile)); err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,8 @@ func checkProfilePaths(c *cli.Context) error {
 }
 
 // startProfiling starts the CPU profile when --cpuprofile is set and returns a function that
-// stops it and writes the allocation profile when --memprofile is set. Files that cannot be
+// stops it and writes the allocation profile when --memprofile is set; calls after the first
+// do nothing, so a deferred call may back up the one on the success path. Files that cannot be
 // created are input errors.
 func startProfiling(c *cli.Context) (stop func() error, err error) {
 	var cpuFile *os.File
@@ -79,7 +80,12 @@ func startProfiling(c *cli.Context) (stop func() error, err error) {
 		}
 		f.Close()
 	}
+	stopped := false
 	return func() error {
+		if stopped {
+			return nil
+		}
+		stopped = true
 		if cpuFile != nil {
 			pprof.StopCPUProfile()
 			if err := cpuFile.Close(); err != nil {

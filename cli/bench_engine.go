@@ -111,12 +111,7 @@ func benchEngineAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	profilesStopped := false
-	defer func() {
-		if !profilesStopped {
-			stopProfiles()
-		}
-	}()
+	defer stopProfiles()
 	ctx := context.Background()
 	var peakUsed uint64
 	stopSampling := sampleBudget(e, &peakUsed)
@@ -178,7 +173,6 @@ func benchEngineAction(c *cli.Context) error {
 		return internalError(err)
 	}
 	stopSampling()
-	profilesStopped = true
 	if err := stopProfiles(); err != nil {
 		return err
 	}

@@ -120,12 +120,7 @@ func benchEngineReal(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	profilesStopped := false
-	defer func() {
-		if !profilesStopped {
-			stopProfiles()
-		}
-	}()
+	defer stopProfiles()
 	out := benchEngineRealOutput{Backend: backend, CriticalDelaySec: delay.Seconds(), CriticalTasks: ecfg.CriticalTasks, LoadAvgStart: load0}
 	for _, d := range e.Status().Devices {
 		out.Provers = append(out.Provers, d.Name)
@@ -236,7 +231,6 @@ func benchEngineReal(c *cli.Context) error {
 			out.PartitionsProven += p.Attempts
 		}
 	}
-	profilesStopped = true
 	if err := stopProfiles(); err != nil {
 		return err
 	}

@@ -108,11 +108,7 @@ func TestCriticalStartsAtOnce(t *testing.T) {
 	general, spare := newGate("cpu"), &enginetest.Prover{ProverName: "cpu:critical"}
 	e := newCritical(t, engine.Config{}, general, spare)
 	ctx := context.Background()
-	bg, err := e.Submit(ctx, doubleReq("porep", 1, engine.PriorityNormal))
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, e, bg.JobID, partitionProving)
+	bg := background(t, e)
 	js := proveCritical(t, e, "winning", 0)
 	if js.Partitions[0].Device != "cpu:critical" || js.Timings.ProveWait <= 0 || js.Timings.ProveWait > js.Timings.Total {
 		t.Fatalf("CRITICAL job %+v: want it proven on cpu:critical with a prove wait", js)
@@ -142,15 +138,8 @@ func TestCriticalStartsAtOnce(t *testing.T) {
 	// The engine before: no kept prover, the CRITICAL job waits.
 	general = newGate("cpu")
 	e = newCritical(t, engine.Config{}, general, nil)
-	bg, err = e.Submit(ctx, doubleReq("porep", 1, engine.PriorityNormal))
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, e, bg.JobID, partitionProving)
-	crit, err := e.Submit(ctx, doubleReq("winning", 1, engine.PriorityCritical))
-	if err != nil {
-		t.Fatal(err)
-	}
+	bg = background(t, e)
+	crit := submit(t, e, doubleReq("winning", 1, engine.PriorityCritical))
 	waitState(t, e, crit.JobID, func(js engine.JobStatus) bool { return js.Partitions[0].State == "synthesized" })
 	if st := waitState(t, e, bg.JobID, partitionProving); st.State != engine.StateRunning {
 		t.Fatal("the NORMAL partition ended with its prover held")
@@ -192,6 +181,25 @@ func proveWaits(t *testing.T, e *engine.Engine, prio engine.Priority) uint64 {
 	return 0
 }
 
+// background submits a one-partition NORMAL job and waits until its
+// partition proves.
+func background(t *testing.T, e *engine.Engine) engine.Ticket {
+	t.Helper()
+	bg := submit(t, e, doubleReq("porep", 1, engine.PriorityNormal))
+	waitState(t, e, bg.JobID, partitionProving)
+	return bg
+}
+
+// submit is e.Submit, failing the test on an error.
+func submit(t *testing.T, e *engine.Engine, req *engine.Request) engine.Ticket {
+	t.Helper()
+	tk, err := e.Submit(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tk
+}
+
 // seedEstimate sets prover ord's expected time for the double's kind.
 func seedEstimate(e *engine.Engine, ord int, d time.Duration) {
 	engine.SeedEstimate(e, ord, enginetest.Kind, d)
@@ -207,15 +215,8 @@ func TestCriticalWaitsForSoonerDevice(t *testing.T) {
 	e := newCritical(t, engine.Config{}, device, spare)
 	seedEstimate(e, 0, 30*time.Second)  // the device: 30 s per partition
 	seedEstimate(e, 1, 600*time.Second) // the CPU: 600 s
-	bg, err := e.Submit(ctx, doubleReq("porep", 1, engine.PriorityNormal))
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, e, bg.JobID, partitionProving)
-	crit, err := e.Submit(ctx, doubleReq("winning", 1, engine.PriorityCritical))
-	if err != nil {
-		t.Fatal(err)
-	}
+	bg := background(t, e)
+	crit := submit(t, e, doubleReq("winning", 1, engine.PriorityCritical))
 	waitState(t, e, crit.JobID, func(js engine.JobStatus) bool { return js.Partitions[0].State == "synthesized" })
 	device.release(t) // the NORMAL partition
 	device.release(t) // the CRITICAL one, on the device
@@ -233,11 +234,7 @@ func TestCriticalWaitsForSoonerDevice(t *testing.T) {
 	e = newCritical(t, engine.Config{}, device, spare)
 	seedEstimate(e, 0, 50*time.Millisecond)
 	seedEstimate(e, 1, 10*time.Second)
-	bg, err = e.Submit(ctx, doubleReq("porep", 1, engine.PriorityNormal))
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, e, bg.JobID, partitionProving)
+	bg = background(t, e)
 	if js := proveCritical(t, e, "winning", 0); js.Partitions[0].Device != "cpu:critical" {
 		t.Fatalf("CRITICAL partition on %q, want the CPU once the device ran past its estimate", js.Partitions[0].Device)
 	}
@@ -453,15 +450,8 @@ func TestCriticalProverAfterQuarantine(t *testing.T) {
 		return nil
 	}}
 	e = newCritical(t, engine.Config{}, general, flaky)
-	bg, err := e.Submit(ctx, doubleReq("porep", 1, engine.PriorityNormal))
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitState(t, e, bg.JobID, partitionProving)
-	crit, err := e.Submit(ctx, doubleReq("winning", 1, engine.PriorityCritical))
-	if err != nil {
-		t.Fatal(err)
-	}
+	bg := background(t, e)
+	crit := submit(t, e, doubleReq("winning", 1, engine.PriorityCritical))
 	waitState(t, e, crit.JobID, func(js engine.JobStatus) bool { return js.Partitions[0].Attempts == 1 })
 	close(general.gate)
 	for _, id := range []string{bg.JobID, crit.JobID} {
@@ -488,10 +478,7 @@ func TestCriticalSynthesisStartsAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitState(t, e, bg.JobID, func(js engine.JobStatus) bool { return js.Partitions[0].State == "synthesizing" })
-	crit, err := e.Submit(ctx, doubleReq("winning", 1, engine.PriorityCritical))
-	if err != nil {
-		t.Fatal(err)
-	}
+	crit := submit(t, e, doubleReq("winning", 1, engine.PriorityCritical))
 	st := e.Status()
 	for _, js := range st.Jobs {
 		if js.JobID == crit.JobID && js.Partitions[0].State != "synthesizing" {

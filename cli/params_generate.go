@@ -158,7 +158,7 @@ func paramsGenerate(c *cli.Context, tc paramfile.Circuit, seed [32]byte, dir str
 	// and writes nothing. The probe's create + remove would change the directory's mtime,
 	// which invalidates go test's cache for every package that reads the parameters
 	// (./build.sh test runs this before go test on every run).
-	if !(c.Bool("reuse") && allExist(pp, vp, filepath.Join(dir, tc.ParameterFileStem()+".cuseal-test.json"))) {
+	if !(c.Bool("reuse") && allExist(pp, vp, paramfile.TestStampPath(dir, tc))) {
 		if err := checkWritableDir(dir); err != nil {
 			return err
 		}

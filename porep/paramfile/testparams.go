@@ -128,7 +128,7 @@ func GenerateTestParams(dir string, c Circuit, seed [32]byte, log *slog.Logger, 
 		return nil, fmt.Errorf("porep: test params: %w", err)
 	}
 	pp, vp, mp := c.ParameterPaths(dir)
-	out := &TestParams{ParamsPath: pp, VKPath: vp, MetaPath: mp, StampPath: stampPath(dir, c)}
+	out := &TestParams{ParamsPath: pp, VKPath: vp, MetaPath: mp, StampPath: TestStampPath(dir, c)}
 	// Never overwrite parameters made from another seed or circuit (or of
 	// unknown origin): every proof made with them would stop verifying.
 	// The seed is checked before the (slow) recording, the digest after.
@@ -236,8 +236,9 @@ func writeTestParamsFiles(out *TestParams, sectorSize uint64, params *groth16.Pa
 	return nil
 }
 
-// stampPath is the test stamp of c's parameters in dir.
-func stampPath(dir string, c Circuit) string {
+// TestStampPath is the test stamp of c's parameters in dir:
+// "<stem>.cuseal-test.json" beside the .params.
+func TestStampPath(dir string, c Circuit) string {
 	return filepath.Join(dir, c.ParameterFileStem()+".cuseal-test.json")
 }
 
@@ -249,7 +250,7 @@ func stampPath(dir string, c Circuit) string {
 // killed process cannot clean up after itself).
 func CleanPartialTestParams(dir string, c Circuit) {
 	pp, vp, mp := c.ParameterPaths(dir)
-	stamp := stampPath(dir, c)
+	stamp := TestStampPath(dir, c)
 	for _, p := range []string{pp, vp, mp, stamp} {
 		for _, pat := range []string{atomicfile.TempGlob(p), filepath.Join(dir, ".tmp-"+filepath.Base(p)+"-*")} {
 			tmps, _ := filepath.Glob(pat)

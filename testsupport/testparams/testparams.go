@@ -94,7 +94,7 @@ func Get2K(t testing.TB) string {
 	once2K.Do(func() {
 		cfg := Config2K(t)
 		if d, ok := Preset(); ok && Have2K(t) {
-			stamp := filepath.Join(d, cfg.ParameterFileStem()+".cuseal-test.json")
+			stamp := paramfile.TestStampPath(d, &cfg)
 			if st, err := paramfile.ReadTestStamp(stamp); err == nil && st.Seed == SeedHex {
 				return
 			}
@@ -122,7 +122,7 @@ func Get2K(t testing.TB) string {
 func ForSeed(t testing.TB, cfg *stacked.SectorConfig, seed [32]byte) string {
 	t.Helper()
 	d := Dir()
-	stamp := filepath.Join(d, cfg.ParameterFileStem()+".cuseal-test.json")
+	stamp := paramfile.TestStampPath(d, cfg)
 	dir := filepath.Join(os.TempDir(), "cuseal-golden-params")
 	if st, err := paramfile.ReadTestStamp(stamp); (err == nil && st.Seed == hex.EncodeToString(seed[:])) || seed == Seed {
 		dir = d

@@ -135,6 +135,13 @@ func (e *Engine) fitsOnceDrainedLocked(j *job) bool {
 	return need <= e.cfg.BudgetBytes
 }
 
+// deviceBackend reports whether backend proves on a GPU (porep's registry
+// says so: cuda, supraseal); anything else proves in host memory.
+func deviceBackend(backend string) bool {
+	spec, ok := porep.LookupBackend(backend)
+	return ok && spec.GPU
+}
+
 // newCriticalProver is the prover New keeps for CRITICAL partitions
 // beside provers made from a backend name: the CPU backend (with tasks
 // MSM tasks, 0: gnark's default) beside device backends and beside the
@@ -142,7 +149,7 @@ func (e *Engine) fitsOnceDrainedLocked(j *job) bool {
 // backend's with ":critical".
 func newCriticalProver(provers []Prover, tasks int) (Prover, error) {
 	backend := provers[0].Backend()
-	if backend == porep.BackendCUDA || backend == porep.BackendSupraSeal {
+	if deviceBackend(backend) {
 		backend = porep.BackendCPU
 	}
 	name := backend + ":critical"

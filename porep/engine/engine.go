@@ -238,7 +238,7 @@ func New(cfg Config) (*Engine, error) {
 		}
 		names[p.Name()] = true
 		e.devices = append(e.devices, &device{ord: i, p: p})
-		if spec, ok := porep.LookupBackend(p.Backend()); !ok || !spec.GPU {
+		if !deviceBackend(p.Backend()) {
 			memBackend = porep.BackendCPU // a host backend's scratch is host memory
 		}
 	}

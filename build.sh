@@ -227,6 +227,29 @@ replace_foreign_test_params() {
 	done
 }
 
+# ensure_test_params builds bin/cuseal and generates the shared 2 KiB test parameters that
+# $PARAMS_CACHE lacks (testsupport/testparams, testsupport/testpost.LinkParams); generating them
+# once here, before go test runs packages in parallel, keeps them from doing it twice (or, with
+# no CUSEAL_TEST_PARAMS_DIR, each package into $TMPDIR). Their time is reported apart.
+ensure_test_params() {
+	build_pure
+	replace_foreign_test_params
+	local t0=$SECONDS
+	local circuit stamps
+	stamps=$(count_test_stamps)
+	if [ "$stamps" -lt 4 ]; then
+		log "test: generating the 2 KiB test parameters that are missing (once; a few minutes, about 1.8 GB)"
+	fi
+	for circuit in porep winning-post window-post update; do
+		run bin/cuseal --log-level warn params generate --circuit "$circuit" --sector-size 2KiB --seed "$TEST_PARAMS_SEED" --out "$PARAMS_CACHE" --reuse
+	done
+	local how="all reused"
+	if [ "$(count_test_stamps)" -gt "$stamps" ]; then
+		how="generated now, reused from then on"
+	fi
+	log "test: 2 KiB test parameters (PoRep, WinningPoSt, WindowPoSt, SnapDeals) ready in $((SECONDS - t0)) s ($how)"
+}
+
 cmd_test() {
 	need_go
 	local tier=${CUSEAL_TEST:-unit} count=() timeout=20m
@@ -251,26 +274,8 @@ cmd_test() {
 		run ctest --test-dir "$HOST_BUILD" -L host --output-on-failure -j "$JOBS"
 	fi
 	run "$GO" vet ./...
-	# The tests share one set of 2 KiB test parameters per circuit (testsupport/testparams,
-	# testsupport/testpost.LinkParams); generating them once here, before go test runs packages in
-	# parallel, keeps them from doing it twice. Their time is reported apart.
-	build_pure
-	replace_foreign_test_params
+	ensure_test_params
 	local t0=$SECONDS
-	local circuit stamps
-	stamps=$(count_test_stamps)
-	if [ "$stamps" -lt 4 ]; then
-		log "test: generating the 2 KiB test parameters that are missing (once; a few minutes, about 1.8 GB)"
-	fi
-	for circuit in porep winning-post window-post update; do
-		run bin/cuseal --log-level warn params generate --circuit "$circuit" --sector-size 2KiB --seed "$TEST_PARAMS_SEED" --out "$PARAMS_CACHE" --reuse
-	done
-	local how="all reused"
-	if [ "$(count_test_stamps)" -gt "$stamps" ]; then
-		how="generated now, reused from then on"
-	fi
-	log "test: 2 KiB test parameters (PoRep, WinningPoSt, WindowPoSt, SnapDeals) ready in $((SECONDS - t0)) s ($how)"
-	t0=$SECONDS
 	# shellcheck disable=SC2086
 	run env CUSEAL_TEST="$tier" CUSEAL_TEST_PARAMS_DIR="$PARAMS_CACHE" "$GO" test "${count[@]}" -timeout "$timeout" ${GOTESTFLAGS:-} ./...
 	log "test: all passed ($tier tier, go test in $((SECONDS - t0)) s)"
@@ -333,8 +338,11 @@ cmd_cuda() {
 	# The Go side of the CUDA variant: the bridge's tests (host emulation against gnark-crypto;
 	# GPU tests skip themselves when no device is found), the CUDA backend's, the CLI's and
 	# libcuseal's (its cuda c-shared library, called from C and Python).
-	# -short: the CPU end-to-end tests already ran in ./build.sh test.
-	run "$GO" test -count=1 -short -tags cuda ./bridge/... ./porep/... ./cli/... ./libcuseal/...
+	# The unit tier (-short): the CPU end-to-end tests already ran in ./build.sh test. The shared
+	# test parameters, as ./build.sh test has them: without CUSEAL_TEST_PARAMS_DIR each package
+	# would generate its own in parallel, which took libcuseal past go test's default 10 minutes.
+	ensure_test_params
+	run env CUSEAL_TEST=unit CUSEAL_TEST_PARAMS_DIR="$PARAMS_CACHE" "$GO" test -count=1 -short -timeout 30m -tags cuda ./bridge/... ./porep/... ./cli/... ./libcuseal/...
 	run bin/cuseal-cuda info --json
 	bin/cuseal-cuda info --json | grep -q '"cuda": *true' || die "cuda: bin/cuseal-cuda info --json does not report \"cuda\": true"
 	if [ "${CUSEAL_SPPARK:-ON}" != OFF ] && [ "${CUSEAL_KERNELS:-auto}" != reference ]; then
@@ -447,7 +455,8 @@ cmd_supraseal() {
 	# Device-free tests of the variant: the shim's checks through cgo, backend selection; the
 	# supraseal-vs-CPU byte-equality tests skip themselves without a device.
 	# (The rest of these packages' tests ran in ./build.sh test and ./build.sh cuda.)
-	run "$GO" test -count=1 -short -tags "$tags" -run 'SupraSeal|Synthetic|BackendList|BackendRegistry|BenchGroth16|Popcount|WithoutDevice' \
+	ensure_test_params
+	run env CUSEAL_TEST=unit CUSEAL_TEST_PARAMS_DIR="$PARAMS_CACHE" "$GO" test -count=1 -short -timeout 30m -tags "$tags" -run 'SupraSeal|Synthetic|BackendList|BackendRegistry|BenchGroth16|Popcount|WithoutDevice' \
 		./bridge/supraseal/... ./porep/ ./porep/groth16/ ./cli/
 	run bin/cuseal-supraseal info --json
 	bin/cuseal-supraseal info --json | grep -q '"supraseal"' || die "supraseal: bin/cuseal-supraseal info --json does not list the supraseal backend"

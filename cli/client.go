@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/hex"
@@ -280,15 +279,8 @@ func clientPoRepRequest(c *cli.Context) (*pb.SubmitProofRequest, string, error) 
 // --proof-type, --miner and --randomness, or from one --vanilla DIR whose
 // vanilla.json gives them (and whose partition --partition is sent).
 func clientPoStRequest(c *cli.Context, kind post.Kind) (*pb.SubmitProofRequest, string, error) {
-	_, dir := vanillaPaths(c)
 	partition := c.Uint("partition")
-	var in *postInputs
-	var err error
-	if dir != "" {
-		in, err = clientVanillaDir(c, kind, dir)
-	} else {
-		in, err = readPostInputs(c, kind)
-	}
+	in, err := readPostInputs(c, kind)
 	if err != nil {
 		return nil, "", err
 	}
@@ -303,60 +295,11 @@ func clientPoStRequest(c *cli.Context, kind post.Kind) (*pb.SubmitProofRequest, 
 	if err := checkAscendingSectors(in); err != nil {
 		return nil, "", err
 	}
-	if dir != "" {
-		// A directory holds every sector: send partition --partition's.
-		n := in.cfg.Partitions(len(in.vanilla))
-		if int(partition) >= n {
-			return nil, "", usageErrorf("--partition %d: --vanilla %s holds %d sector(s), %d partition(s) of %s", partition, dir, len(in.vanilla), n, in.cfg.Name)
-		}
-		lo := int(partition) * in.cfg.SectorCount
-		in.vanilla = in.vanilla[lo:min(lo+in.cfg.SectorCount, len(in.vanilla))]
-	} else if len(in.vanilla) > in.cfg.SectorCount {
-		return nil, "", usageErrorf("--vanilla: %d files for one partition; %s has at most %d sectors per partition (give the partition's files, or a directory and --partition)",
-			len(in.vanilla), in.cfg.Name, in.cfg.SectorCount)
+	if err := in.onlyPartition(int(partition)); err != nil {
+		return nil, "", err
 	}
 	req.ProofKind, req.Priority, req.VanillaProofs, req.PartitionIndex = pb.ProofKind_WINDOW_POST_PARTITION, pb.Priority_HIGH, in.vanilla, uint32(partition)
 	return req, fmt.Sprintf("%s partition %d", in.cfg.Name, partition), nil
-}
-
-// clientVanillaDir reads a `cuseal post vanilla` directory; --proof-type,
-// --miner and --randomness, where given, must agree with its vanilla.json.
-func clientVanillaDir(c *cli.Context, kind post.Kind, dir string) (*postInputs, error) {
-	set, err := readVanillaDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	if set.cfg.Kind != kind {
-		return nil, usageErrorf("--vanilla %s holds %s (%sPoSt) vanilla proofs, --kind %s wants %sPoSt", dir, set.cfg.Name, set.cfg.Kind, c.String("kind"), kind)
-	}
-	if c.IsSet("proof-type") {
-		cfg, err := postProofType(c.String("proof-type"), kind)
-		if err != nil {
-			return nil, err
-		}
-		if cfg.Proof != set.cfg.Proof {
-			return nil, usageErrorf("--proof-type %s: --vanilla %s holds %s vanilla proofs", c.String("proof-type"), dir, set.cfg.Name)
-		}
-	}
-	if c.IsSet("randomness") {
-		rnd, err := postRandomness(c.String("randomness"))
-		if err != nil {
-			return nil, err
-		}
-		if !bytes.Equal(rnd, set.randomness) {
-			return nil, usageErrorf("--randomness %s: %s/%s has randomness %x", c.String("randomness"), dir, vanillaDirMeta, []byte(set.randomness))
-		}
-	}
-	if c.IsSet("miner") {
-		miner, err := parseMiner(c.String("miner"))
-		if err != nil {
-			return nil, inputError(err)
-		}
-		if miner != set.miner {
-			return nil, usageErrorf("--miner %s: %s/%s is for miner %d", c.String("miner"), dir, vanillaDirMeta, set.miner)
-		}
-	}
-	return &postInputs{cfg: set.cfg, rnd: set.randomness, miner: set.miner, paths: set.files, vanilla: set.vanilla}, nil
 }
 
 // clientSnapRequest is Curio's SNAP_DEALS_UPDATE request (NORMAL): the

@@ -98,9 +98,14 @@ func proofOutFlags() []cli.Flag {
 }
 
 // randomnessFlag is the PoSt randomness of post winning|window|verify and post vanilla
-// (read by postRandomness).
-func randomnessFlag() cli.Flag {
-	return &cli.StringFlag{Name: "randomness", Usage: "PoSt randomness: 64 hex digits (byte 31 ≤ 0x3f, as Lotus masks it)", Required: true}
+// (read by postRandomness). post winning|window|verify take it from vanilla.json with
+// --vanilla DIR, so there it is required by readPostInputs, not by the flag.
+func randomnessFlag(required bool) cli.Flag {
+	usage := "PoSt randomness: 64 hex digits (byte 31 ≤ 0x3f, as Lotus masks it)"
+	if !required {
+		usage += "; with --vanilla DIR, vanilla.json's"
+	}
+	return &cli.StringFlag{Name: "randomness", Usage: usage, Required: required}
 }
 
 // commitmentFlags are a SnapDeals update's three commitments (read by

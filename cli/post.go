@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"fmt"
@@ -29,9 +30,9 @@ import (
 func postCommand() *cli.Command {
 	common := func(extra ...cli.Flag) []cli.Flag {
 		return append([]cli.Flag{
-			&cli.StringSliceFlag{Name: "vanilla", Usage: "vanilla proof `FILE` (GenerateSingleVanillaProof bytes), one per sector; repeat the flag or list more files as arguments after the last flag"},
-			randomnessFlag(),
-			&cli.StringFlag{Name: "proof-type", Usage: "registered PoSt proof: its go-state-types number (0-4 winning, 10-14 window) or name (StackedDrgWindow32GiBV1_1)", Required: true},
+			&cli.StringSliceFlag{Name: "vanilla", Usage: "vanilla proof `FILE` (GenerateSingleVanillaProof bytes), one per sector; repeat the flag or list more files as arguments after the last flag; or one DIR as cuseal post vanilla writes it (its vanilla.json gives --proof-type, --miner and --randomness)"},
+			randomnessFlag(false),
+			&cli.StringFlag{Name: "proof-type", Usage: "registered PoSt proof: its go-state-types number (0-4 winning, 10-14 window) or name (StackedDrgWindow32GiBV1_1); with --vanilla DIR, vanilla.json's"},
 			minerFlag(),
 			paramsDirFlag(),
 			requireProductionFlag(),
@@ -52,10 +53,11 @@ func postCommand() *cli.Command {
 			{
 				Name:      "winning",
 				Usage:     fmt.Sprintf("prove WinningPoSt from the challenged sector's vanilla proof (%d bytes), verified before it is written", groth16.ProofSize),
-				ArgsUsage: "[VANILLA_FILE...]",
+				ArgsUsage: "[VANILLA_FILE... | DIR]",
 				Description: "GenerateWinningPoStWithVanilla: --vanilla is the one challenged sector's vanilla proof, the\n" +
-					"bytes filecoin-ffi's GenerateSingleVanillaProof returns (or `cuseal post vanilla` writes, with\n" +
-					"the sector GenerateWinningPoStSectorChallenge picks). It is parsed strictly and checked against\n" +
+					"bytes filecoin-ffi's GenerateSingleVanillaProof returns, or the directory `cuseal post vanilla`\n" +
+					"writes (the sector GenerateWinningPoStSectorChallenge picks; its vanilla.json gives --proof-type,\n" +
+					"--miner and --randomness, which must agree where given). It is parsed strictly and checked against\n" +
 					"the randomness's challenges before any proving; the 192-byte proof is verified with the .vk\n" +
 					"before it is written. Test parameters: cuseal params generate --circuit winning-post.\n" +
 					"A defect exits 2 naming the field and byte offset; Ctrl-C exits 3; either way nothing is written.",
@@ -66,12 +68,14 @@ func postCommand() *cli.Command {
 				Name: "window",
 				Usage: fmt.Sprintf("prove WindowPoSt from the sectors' vanilla proofs (in ascending sector number): every partition, or --partition K from that partition's sectors (%d bytes per partition), verified before it is written",
 					groth16.ProofSize),
-				ArgsUsage: "[VANILLA_FILE...]",
+				ArgsUsage: "[VANILLA_FILE... | DIR]",
 				Description: "GenerateWindowPoStWithVanilla: --vanilla gives every challenged sector's vanilla proof (the\n" +
-					"bytes GenerateSingleVanillaProof returns, or `cuseal post vanilla` writes) in ascending sector\n" +
-					"number, as VerifyWindowPoSt lists them; another order or a sector given twice exits 2. They are\n" +
-					"split into partitions of the proof type's sectors per partition, the last padded. With\n" +
-					"--partition K (GenerateSinglePartitionWindowPoStWithVanilla) give only partition K's sectors.\n" +
+					"bytes GenerateSingleVanillaProof returns) in ascending sector number, as VerifyWindowPoSt lists\n" +
+					"them; another order or a sector given twice exits 2. Or --vanilla DIR as `cuseal post vanilla`\n" +
+					"writes it: its vanilla.json gives --proof-type, --miner and --randomness (which must agree where\n" +
+					"given). They are split into partitions of the proof type's sectors per partition, the last\n" +
+					"padded. With --partition K (GenerateSinglePartitionWindowPoStWithVanilla) give only partition\n" +
+					"K's sectors, or a DIR of all of them.\n" +
 					"Every proof is verified with the .vk before the proofs are written (192 bytes per partition).\n" +
 					"Test parameters: cuseal params generate --circuit window-post. Ctrl-C: exit 3, nothing written.",
 				Flags:  prove(&cli.IntFlag{Name: "partition", Usage: "prove only partition `K` from its sectors' vanilla proofs (GenerateSinglePartitionWindowPoStWithVanilla); -1: all", Value: -1}),
@@ -81,9 +85,10 @@ func postCommand() *cli.Command {
 			{
 				Name:      "verify",
 				Usage:     "verify a WinningPoSt or WindowPoSt proof: exit 0 valid, 1 invalid",
-				ArgsUsage: "[VANILLA_FILE...]",
+				ArgsUsage: "[VANILLA_FILE... | DIR]",
 				Description: "The challenged sectors come from --sector NUMBER=COMM_R (comm_r as 64 hex digits or the\n" +
-					"sealed CID), or from the vanilla proofs (--vanilla), which name their sector and comm_r.",
+					"sealed CID), or from the vanilla proofs (--vanilla), which name their sector and comm_r; a\n" +
+					"`cuseal post vanilla` DIR also gives --proof-type, --miner and --randomness.",
 				Flags: common(
 					&cli.StringFlag{Name: "proof", Usage: fmt.Sprintf("proof `FILE`: raw bytes (%d per partition) or hex", groth16.ProofSize), Required: true},
 					&cli.StringSliceFlag{Name: "sector", Usage: "challenged sector `NUMBER=COMM_R` (repeat per sector)"},
@@ -95,17 +100,36 @@ func postCommand() *cli.Command {
 	}
 }
 
-// postInputs are the flags every post subcommand reads.
+// postInputs are the flags every post subcommand (and client prove's PoSt
+// kinds) reads.
 type postInputs struct {
-	cfg     *post.Config
-	rnd     abi.PoStRandomness
-	miner   abi.ActorID
-	paths   []string
-	vanilla [][]byte
-	dir     string
+	cfg        *post.Config
+	rnd        abi.PoStRandomness
+	miner      abi.ActorID
+	paths      []string
+	vanilla    [][]byte
+	dir        string // --params-dir
+	vanillaDir string // the `post vanilla` directory read, if one was
 }
 
+// readPostInputs reads --vanilla FILE... with --proof-type, --randomness and
+// --miner, or one --vanilla DIR (postVanillaDirInputs). kind < 0: either
+// PoSt kind.
 func readPostInputs(c *cli.Context, kind post.Kind) (*postInputs, error) {
+	paths, dir := vanillaPaths(c)
+	if dir != "" {
+		in, err := postVanillaDirInputs(c, kind, dir)
+		if err != nil {
+			return nil, err
+		}
+		in.dir = c.String("params-dir")
+		return in, nil
+	}
+	for _, f := range []string{"proof-type", "randomness"} {
+		if !c.IsSet(f) {
+			return nil, usageErrorf("--%s: required (or --vanilla DIR from cuseal post vanilla, whose vanilla.json gives it)", f)
+		}
+	}
 	cfg, err := postProofType(c.String("proof-type"), kind)
 	if err != nil {
 		return nil, err
@@ -118,12 +142,77 @@ func readPostInputs(c *cli.Context, kind post.Kind) (*postInputs, error) {
 	if err != nil {
 		return nil, inputError(err)
 	}
-	paths, _ := vanillaPaths(c)
 	vanilla, err := readVanillaFiles(paths)
 	if err != nil {
 		return nil, err
 	}
 	return &postInputs{cfg: cfg, rnd: rnd, miner: miner, paths: paths, vanilla: vanilla, dir: c.String("params-dir")}, nil
+}
+
+// postVanillaDirInputs reads a `cuseal post vanilla` directory; --proof-type,
+// --miner and --randomness, where given, must agree with its vanilla.json.
+// kind < 0: either PoSt kind.
+func postVanillaDirInputs(c *cli.Context, kind post.Kind, dir string) (*postInputs, error) {
+	set, err := readVanillaDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	if kind >= 0 && set.cfg.Kind != kind {
+		asked := commandPath(c)
+		if c.IsSet("kind") {
+			asked = "--kind " + c.String("kind")
+		}
+		return nil, usageErrorf("--vanilla %s holds %s (%sPoSt) vanilla proofs, %s wants %sPoSt", dir, set.cfg.Name, set.cfg.Kind, asked, kind)
+	}
+	if c.IsSet("proof-type") {
+		cfg, err := postProofType(c.String("proof-type"), kind)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.Proof != set.cfg.Proof {
+			return nil, usageErrorf("--proof-type %s: --vanilla %s holds %s vanilla proofs", c.String("proof-type"), dir, set.cfg.Name)
+		}
+	}
+	if c.IsSet("randomness") {
+		rnd, err := postRandomness(c.String("randomness"))
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.Equal(rnd, set.randomness) {
+			return nil, usageErrorf("--randomness %s: %s/%s has randomness %x", c.String("randomness"), dir, vanillaDirMeta, []byte(set.randomness))
+		}
+	}
+	if c.IsSet("miner") {
+		miner, err := parseMiner(c.String("miner"))
+		if err != nil {
+			return nil, inputError(err)
+		}
+		if miner != set.miner {
+			return nil, usageErrorf("--miner %s: %s/%s is for miner %d", c.String("miner"), dir, vanillaDirMeta, set.miner)
+		}
+	}
+	return &postInputs{cfg: set.cfg, rnd: set.randomness, miner: set.miner, paths: set.files, vanilla: set.vanilla, vanillaDir: dir}, nil
+}
+
+// onlyPartition narrows WindowPoSt inputs to partition k's sectors when they
+// were read from a directory (which holds every sector); files given one
+// by one are already one partition's and may not hold more than one
+// partition's sectors.
+func (in *postInputs) onlyPartition(k int) error {
+	if in.vanillaDir == "" {
+		if len(in.vanilla) > in.cfg.SectorCount {
+			return usageErrorf("--vanilla: %d files for one partition; %s has at most %d sectors per partition (give the partition's files, or a directory and --partition)",
+				len(in.vanilla), in.cfg.Name, in.cfg.SectorCount)
+		}
+		return nil
+	}
+	if n := in.cfg.Partitions(len(in.vanilla)); k >= n {
+		return usageErrorf("--partition %d: --vanilla %s holds %d sector(s), %d partition(s) of %s", k, in.vanillaDir, len(in.vanilla), n, in.cfg.Name)
+	}
+	lo := k * in.cfg.SectorCount
+	hi := min(lo+in.cfg.SectorCount, len(in.vanilla))
+	in.vanilla, in.paths = in.vanilla[lo:hi], in.paths[lo:hi]
+	return nil
 }
 
 // checkAscendingSectors refuses WindowPoSt vanilla proofs out of ascending sector order
@@ -153,7 +242,7 @@ func postProveAction(c *cli.Context, kind post.Kind) error {
 		return err
 	}
 	if len(in.vanilla) == 0 {
-		return usageErrorf("--vanilla: no vanilla proof files (one per sector)")
+		return usageErrorf("--vanilla: no vanilla proof files (one per sector, or a directory from cuseal post vanilla)")
 	}
 	partition := -1
 	if kind == post.Window {
@@ -162,6 +251,11 @@ func postProveAction(c *cli.Context, kind post.Kind) error {
 		}
 		if err := checkAscendingSectors(in); err != nil {
 			return err
+		}
+		if partition >= 0 && in.vanillaDir != "" {
+			if err := in.onlyPartition(partition); err != nil {
+				return err
+			}
 		}
 	}
 	partitions := 1
@@ -283,4 +377,18 @@ func postVerifyAction(c *cli.Context) error {
 	}
 	out := postVerifyOutput{RegisteredProof: in.cfg.Name, Valid: ok, Sectors: len(sectors), Partitions: partitions, Seconds: time.Since(start).Seconds()}
 	return reportVerdict(c, out, ok, fmt.Sprintf("valid: %s proof of %d sector(s), %d partition(s) (%.3fs)", out.RegisteredProof, out.Sectors, out.Partitions, out.Seconds))
+}
+
+// commandPath is the command being run as typed ("cuseal post winning").
+func commandPath(c *cli.Context) string {
+	var names []string
+	for _, l := range c.Lineage() {
+		if l.Command != nil && l.Command.Name != "" {
+			names = append([]string{l.Command.Name}, names...)
+		}
+	}
+	if len(names) == 0 || names[0] != "cuseal" {
+		names = append([]string{"cuseal"}, names...)
+	}
+	return strings.Join(names, " ")
 }

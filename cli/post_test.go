@@ -14,6 +14,7 @@ import (
 	commcid "github.com/filecoin-project/go-fil-commcid"
 
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/testsupport/testpost"
 	"github.com/cuseal/cuseal/testsupport/testprover"
 )
@@ -163,4 +164,81 @@ func TestPostProveHelp(t *testing.T) {
 			t.Errorf("post %s --help: exit %d: %s%s", sub, code, stdout, stderr)
 		}
 	}
+}
+
+// TestPostCLIVanillaDir: post winning|window|verify take the directory
+// `cuseal post vanilla` writes (--vanilla DIR or a DIR argument): its
+// vanilla.json gives the proof type, miner and randomness, a flag that
+// disagrees with it is refused naming both, and window --partition K takes
+// partition K's sectors out of it.
+func TestPostCLIVanillaDir(t *testing.T) {
+	for _, tc := range []struct {
+		sub, folder string
+		more        []string
+	}{
+		{"winning", "post-winning-2KiB-s22", nil},
+		{"window", "post-window-2KiB-s21", nil},
+		{"window", "post-window-2KiB-s21", []string{"--partition", "0"}},
+	} {
+		v := testpost.Load(t, tc.folder)
+		dir := vectorVanillaDir(t, v)
+		params := v.ParamsDir(t)
+		out := filepath.Join(t.TempDir(), "proof.bin")
+		args := append([]string{"post", tc.sub, "--backend", testprover.BackendAnyRS(t), "--params-dir", params, "--out", out, "--json"}, tc.more...)
+		code, stdout, stderr := runCLI(t, append(args, dir)...) // DIR as the argument
+		if code != exitOK {
+			t.Fatalf("post %s %v DIR: exit %d: %s", tc.sub, tc.more, code, stderr)
+		}
+		var res postOutput
+		if err := json.Unmarshal([]byte(stdout), &res); err != nil || res.Sectors != len(v.Vanilla) || res.RegisteredProof != postConfig(t, v).Name {
+			t.Fatalf("post %s DIR: %s (%v)", tc.sub, stdout, err)
+		}
+		if code, stdout, stderr := runCLI(t, "post", "verify", "--params-dir", params, "--proof", out, "--vanilla", dir); code != exitOK || !strings.HasPrefix(stdout, "valid: ") {
+			t.Fatalf("post verify --vanilla DIR (%s): exit %d: %s %s", tc.sub, code, stdout, stderr)
+		}
+	}
+
+	win, window := testpost.Load(t, "post-winning-2KiB-s22"), testpost.Load(t, "post-window-2KiB-s21")
+	winDir, windowDir := vectorVanillaDir(t, win), vectorVanillaDir(t, window)
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "proof.bin")
+	other := []byte(hex.EncodeToString(win.Randomness))
+	other[0] ^= 1
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"window dir for winning", []string{"post", "winning", "--vanilla", windowDir}, "holds StackedDrgWindow2KiBV1_1 (WindowPoSt) vanilla proofs, cuseal post winning wants WinningPoSt"},
+		{"other proof type", []string{"post", "winning", "--proof-type", "1", "--vanilla", winDir}, "--proof-type 1: --vanilla " + winDir + " holds StackedDrgWinning2KiBV1 vanilla proofs"},
+		{"other randomness", []string{"post", "winning", "--randomness", string(other), "--vanilla", winDir}, "has randomness " + hex.EncodeToString(win.Randomness)},
+		{"other miner", []string{"post", "winning", "--miner", "t01", "--vanilla", winDir}, fmt.Sprintf("--miner t01: %s is for miner %d", filepath.Join(winDir, vanillaDirMeta), win.Miner)},
+		{"partition past the dir", []string{"post", "window", "--partition", "1", "--vanilla", windowDir}, fmt.Sprintf("--partition 1: --vanilla %s holds %d sector(s), 1 partition(s)", windowDir, len(window.Vanilla))},
+		{"verify dir of no vanilla.json", []string{"post", "verify", "--proof", out, "--vanilla", tmp}, "no vanilla.json"},
+		{"files without proof type", []string{"post", "winning", "--randomness", hex.EncodeToString(win.Randomness), "--vanilla", win.VanillaFiles[0]}, "--proof-type: required (or --vanilla DIR"},
+		{"files without randomness", []string{"post", "verify", "--proof-type", "0", "--proof", out, "--vanilla", win.VanillaFiles[0]}, "--randomness: required (or --vanilla DIR"},
+	} {
+		args := append(tc.args, "--params-dir", tmp)
+		if tc.args[1] != "verify" {
+			args = append(args, "--out", out)
+		}
+		code, _, stderr := runCLI(t, args...)
+		if code != exitUsage {
+			t.Errorf("%s: exit %d, want %d: %s", tc.name, code, exitUsage, stderr)
+			continue
+		}
+		wantOneLineError(t, stderr, tc.want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("--out written after refusals: %v", err)
+	}
+}
+
+func postConfig(t *testing.T, v *testpost.Vector) post.Config {
+	t.Helper()
+	cfg, err := post.ConfigFor(v.Proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }

@@ -32,11 +32,11 @@ func postVanillaCommand() *cli.Command {
 			"one of the sectors given (GenerateWinningPoStSectorChallenge over them, in the order given);\n" +
 			"window-post proves them all, in ascending sector number. --out DIR receives sector-<n>.bin\n" +
 			"per sector and vanilla.json (proof type, miner, randomness, sector numbers, comm_r), which\n" +
-			"bench synth|prove --vanilla DIR read; cuseal post winning|window prove the .bin files.",
+			"cuseal post winning|window|verify, cuseal client prove and bench synth|prove --vanilla DIR read.",
 		Flags: []cli.Flag{
 			circuitFlag(postCircuits...),
 			&cli.StringSliceFlag{Name: "sector-dir", Usage: "sealed sector `DIR` (cuseal seal --out); repeat per sector", Required: true},
-			randomnessFlag(),
+			randomnessFlag(true),
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (created if missing)", Required: true},
 			&cli.BoolFlag{Name: "force", Usage: "replace the vanilla proofs of an existing --out DIR"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},

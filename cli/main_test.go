@@ -240,7 +240,7 @@ func TestFlagAfterArguments(t *testing.T) {
 		want string
 	}{
 		{[]string{"post", "winning", "--randomness", zero, "--proof-type", "0", "--vanilla", dir + "/a.bin", dir + "/b.bin", "--out", out},
-			"--out after the arguments [VANILLA_FILE...]: flags must come before them"},
+			"--out after the arguments [VANILLA_FILE... | DIR]: flags must come before them"},
 		{[]string{"update", "prove", "--sector-size", "2KiB", "--comm-r-old", zero, "--comm-r-new", zero, "--comm-d-new", zero, "--vanilla", dir + "/p0.bin", dir + "/p1.bin", "--params-dir", dir},
 			"--params-dir after the arguments [VANILLA_FILE...]"},
 		{[]string{"params", "info", dir + "/x.vk", "--json"}, "--json after the arguments FILE"},

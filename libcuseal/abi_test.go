@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -88,6 +89,33 @@ func tool(t *testing.T, why string, names ...string) string {
 	return ""
 }
 
+// subprocessLimit bounds each program a test runs (go build, the C
+// programs, Python): one that hangs fails its test naming the command,
+// instead of running into go test's -timeout, whose panic names only the
+// test (a CI run once ended that way).
+func subprocessLimit() time.Duration {
+	if testenv.Enabled(testenv.TierLong) {
+		return 20 * time.Minute
+	}
+	return 5 * time.Minute
+}
+
+// command is exec.Command killed after subprocessLimit; explain wraps the
+// error of its Run/Output to say when that was why it failed.
+func command(t *testing.T, name string, args ...string) (cmd *exec.Cmd, explain func(error) error) {
+	limit := subprocessLimit()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	t.Cleanup(cancel)
+	cmd = exec.CommandContext(ctx, name, args...)
+	cmd.WaitDelay = 10 * time.Second
+	return cmd, func(err error) error {
+		if err != nil && ctx.Err() != nil {
+			return fmt.Errorf("%w (killed: it ran past %v)", err, limit)
+		}
+		return err
+	}
+}
+
 func run(t *testing.T, name string, args ...string) []byte {
 	t.Helper()
 	return runEnv(t, nil, name, args...)
@@ -96,14 +124,14 @@ func run(t *testing.T, name string, args ...string) []byte {
 // runEnv is run with extra environment variables.
 func runEnv(t *testing.T, env []string, name string, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command(name, args...)
+	cmd, explain := command(t, name, args...)
 	if env != nil {
 		cmd.Env = append(os.Environ(), env...)
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
-	if err != nil {
+	if err = explain(err); err != nil {
 		t.Fatalf("%s %s: %v\nstdout:\n%s\nstderr:\n%s", name, strings.Join(args, " "), err, out, stderr.String())
 	}
 	if stderr.Len() > 0 {
@@ -138,9 +166,10 @@ func buildLib(t *testing.T, mode string) string {
 	}
 	args = append(args, ".")
 	start := time.Now()
-	cmd := exec.Command(goBin, args...)
+	cmd, explain := command(t, goBin, args...)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
-	if b, err := cmd.CombinedOutput(); err != nil {
+	if b, err := cmd.CombinedOutput(); explain(err) != nil {
+		err = explain(err)
 		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, b)
 	}
 	t.Logf("built %s in %v", out, time.Since(start).Round(time.Millisecond))
@@ -463,10 +492,11 @@ func TestCABIVersion1Caller(t *testing.T) {
 	lib := buildLib(t, "c-shared")
 	exe := compileProgram(t, lib, filepath.Join("v1", "porep_test.c"), filepath.Join("testdata", "v1"))
 	s := seal2K(t)
-	cmd := exec.Command(exe, programArgs(s, "-")...)
+	cmd, explain := command(t, exe, programArgs(s, "-")...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
+	err = explain(err)
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
 		t.Fatalf("version 1 program: %v (want exit status 1: its == version checks fail)\nstdout:\n%s\nstderr:\n%s", err, out, stderr.String())

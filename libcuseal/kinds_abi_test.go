@@ -325,10 +325,11 @@ func TestPythonWindowPoStExampleBadInput(t *testing.T) {
 		for _, s := range c.sectors {
 			args = append(args, "--sector", s)
 		}
-		cmd := exec.Command(py, args...)
+		cmd, explain := command(t, py, args...)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
+		err = explain(err)
 		var exit *exec.ExitError
 		msg := strings.TrimSpace(stderr.String())
 		if !errors.As(err, &exit) || exit.ExitCode() != 2 || len(out) != 0 || strings.Contains(msg, "\n") ||

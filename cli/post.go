@@ -6,8 +6,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -33,7 +36,7 @@ func postCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "vanilla", Usage: "vanilla proof `FILE` (GenerateSingleVanillaProof bytes), one per sector; repeat the flag or list more files as arguments after the last flag; or one DIR as cuseal post vanilla writes it (its vanilla.json gives --proof-type, --miner and --randomness)"},
 			randomnessFlag(false),
 			&cli.StringFlag{Name: "proof-type", Usage: "registered PoSt proof: its go-state-types number (0-4 winning, 10-14 window) or name (StackedDrgWindow32GiBV1_1); with --vanilla DIR, vanilla.json's"},
-			minerFlag(),
+			postMinerFlag(),
 			paramsDirFlag(),
 			requireProductionFlag(),
 		}, extra...)
@@ -87,11 +90,14 @@ func postCommand() *cli.Command {
 				Usage:     "verify a WinningPoSt or WindowPoSt proof: exit 0 valid, 1 invalid",
 				ArgsUsage: "[VANILLA_FILE... | DIR]",
 				Description: "The challenged sectors come from --sector NUMBER=COMM_R (comm_r as 64 hex digits or the\n" +
-					"sealed CID), or from the vanilla proofs (--vanilla), which name their sector and comm_r; a\n" +
-					"`cuseal post vanilla` DIR also gives --proof-type, --miner and --randomness.",
+					"sealed CID), or from the vanilla proofs (--vanilla), which name their sector and comm_r: one\n" +
+					"or the other. A `cuseal post vanilla` DIR also gives --proof-type, --miner and --randomness;\n" +
+					"with --partition K the proof is partition K's (post window --partition K), checked against\n" +
+					"the DIR's sectors of that partition. Given sectors one by one, give that partition's only.",
 				Flags: common(
 					&cli.StringFlag{Name: "proof", Usage: fmt.Sprintf("proof `FILE`: raw bytes (%d per partition) or hex", groth16.ProofSize), Required: true},
 					&cli.StringSliceFlag{Name: "sector", Usage: "challenged sector `NUMBER=COMM_R` (repeat per sector)"},
+					&cli.IntFlag{Name: "partition", Usage: "WindowPoSt: the proof is partition `K`'s alone; with --vanilla DIR, checked against that partition's sectors of it; -1: every partition", Value: -1},
 					&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object"},
 				),
 				Action: postVerifyAction,
@@ -125,6 +131,19 @@ func readPostInputs(c *cli.Context, kind post.Kind) (*postInputs, error) {
 		in.dir = c.String("params-dir")
 		return in, nil
 	}
+	// The files first: a mistyped DIR is a missing file, not a missing --proof-type.
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return nil, usageErrorf("--vanilla %s: a directory (as cuseal post vanilla writes it) must be the only --vanilla argument", p)
+		}
+		if filepath.Base(p) == vanillaDirMeta {
+			return nil, usageErrorf("--vanilla %s: give the directory, %s, not its %s", p, filepath.Dir(p), vanillaDirMeta)
+		}
+	}
+	vanilla, err := readVanillaFiles(paths)
+	if err != nil {
+		return nil, err
+	}
 	for _, f := range []string{"proof-type", "randomness"} {
 		if !c.IsSet(f) {
 			return nil, usageErrorf("--%s: required (or --vanilla DIR from cuseal post vanilla, whose vanilla.json gives it)", f)
@@ -141,10 +160,6 @@ func readPostInputs(c *cli.Context, kind post.Kind) (*postInputs, error) {
 	miner, err := parseMiner(c.String("miner"))
 	if err != nil {
 		return nil, inputError(err)
-	}
-	vanilla, err := readVanillaFiles(paths)
-	if err != nil {
-		return nil, err
 	}
 	return &postInputs{cfg: cfg, rnd: rnd, miner: miner, paths: paths, vanilla: vanilla, dir: c.String("params-dir")}, nil
 }
@@ -192,6 +207,15 @@ func postVanillaDirInputs(c *cli.Context, kind post.Kind, dir string) (*postInpu
 		}
 	}
 	return &postInputs{cfg: set.cfg, rnd: set.randomness, miner: set.miner, paths: set.files, vanilla: set.vanilla, vanillaDir: dir}, nil
+}
+
+// fromDir says, of bad input found in vanilla proofs read from a directory,
+// where the proof type, miner and randomness they were checked against came from.
+func (in *postInputs) fromDir(err error) error {
+	if err != nil && in.vanillaDir != "" && errors.Is(err, porep.ErrBadInput) {
+		return fmt.Errorf("--vanilla %s (%s, miner %d and randomness %x from its %s): %w", in.vanillaDir, in.cfg.Name, in.miner, []byte(in.rnd), vanillaDirMeta, err)
+	}
+	return err
 }
 
 // onlyPartition narrows WindowPoSt inputs to partition k's sectors when they
@@ -260,8 +284,9 @@ func postProveAction(c *cli.Context, kind post.Kind) error {
 	}
 	partitions := 1
 	pf, outPath, err := runProve(c, "post "+strings.ToLower(kind.String()), func() error { return checkParamsPresent(in.dir, postParams(in.cfg), true) },
-		func(ctx context.Context, opts ...porep.Option) ([]byte, error) {
+		func(ctx context.Context, opts ...porep.Option) (pf []byte, err error) {
 			opts = append(append(opts, porep.WithParamsDir(in.dir), porep.WithLogger(slog.Default())), productionOptions(c)...)
+			defer func() { err = in.fromDir(err) }()
 			switch {
 			case kind == post.Winning:
 				ps, err := porep.GenerateWinningPoStWithVanilla(in.cfg.Proof, in.miner, in.rnd, in.vanilla, opts...)
@@ -352,6 +377,18 @@ func postVerifyAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if k := c.Int("partition"); k != -1 {
+		switch {
+		case k < -1:
+			return usageErrorf("--partition %d: want a partition index ≥ 0 (or -1: every partition)", k)
+		case in.cfg.Kind != post.Window:
+			return usageErrorf("--partition %d: %s is a WinningPoSt proof, which has no partitions", k, in.cfg.Name)
+		case in.vanillaDir != "":
+			if err := in.onlyPartition(k); err != nil {
+				return err
+			}
+		}
+	}
 	sectors, err := postSectors(c, in)
 	if err != nil {
 		return err
@@ -373,7 +410,7 @@ func postVerifyAction(c *cli.Context) error {
 		ok, err = porep.VerifyWindowPoSt(proof.WindowPoStVerifyInfo{Randomness: in.rnd, Proofs: proofs, ChallengedSectors: sectors, Prover: in.miner}, opts...)
 	}
 	if err != nil {
-		return classifyPorepError(err)
+		return classifyPorepError(in.fromDir(err))
 	}
 	out := postVerifyOutput{RegisteredProof: in.cfg.Name, Valid: ok, Sectors: len(sectors), Partitions: partitions, Seconds: time.Since(start).Seconds()}
 	return reportVerdict(c, out, ok, fmt.Sprintf("valid: %s proof of %d sector(s), %d partition(s) (%.3fs)", out.RegisteredProof, out.Sectors, out.Partitions, out.Seconds))
@@ -391,4 +428,11 @@ func commandPath(c *cli.Context) string {
 		names = append([]string{"cuseal"}, names...)
 	}
 	return strings.Join(names, " ")
+}
+
+// postMinerFlag is --miner of post winning|window|verify: vanilla.json's with --vanilla DIR.
+func postMinerFlag() cli.Flag {
+	f := minerFlag().(*cli.StringFlag)
+	f.Usage += "; with --vanilla DIR, vanilla.json's"
+	return f
 }

@@ -193,8 +193,9 @@ func TestPostCLIVanillaDir(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &res); err != nil || res.Sectors != len(v.Vanilla) || res.RegisteredProof != postConfig(t, v).Name {
 			t.Fatalf("post %s DIR: %s (%v)", tc.sub, stdout, err)
 		}
-		if code, stdout, stderr := runCLI(t, "post", "verify", "--params-dir", params, "--proof", out, "--vanilla", dir); code != exitOK || !strings.HasPrefix(stdout, "valid: ") {
-			t.Fatalf("post verify --vanilla DIR (%s): exit %d: %s %s", tc.sub, code, stdout, stderr)
+		verify := append([]string{"post", "verify", "--params-dir", params, "--proof", out}, tc.more...)
+		if code, stdout, stderr := runCLI(t, append(verify, "--vanilla", dir)...); code != exitOK || !strings.HasPrefix(stdout, "valid: ") {
+			t.Fatalf("post verify %v --vanilla DIR (%s): exit %d: %s %s", tc.more, tc.sub, code, stdout, stderr)
 		}
 	}
 
@@ -217,6 +218,11 @@ func TestPostCLIVanillaDir(t *testing.T) {
 		{"verify dir of no vanilla.json", []string{"post", "verify", "--proof", out, "--vanilla", tmp}, "no vanilla.json"},
 		{"files without proof type", []string{"post", "winning", "--randomness", hex.EncodeToString(win.Randomness), "--vanilla", win.VanillaFiles[0]}, "--proof-type: required (or --vanilla DIR"},
 		{"files without randomness", []string{"post", "verify", "--proof-type", "0", "--proof", out, "--vanilla", win.VanillaFiles[0]}, "--randomness: required (or --vanilla DIR"},
+		{"mistyped dir", []string{"post", "window", "--vanilla", filepath.Join(tmp, "nope")}, filepath.Join(tmp, "nope") + ": no such file or directory"},
+		{"dir and a file", []string{"post", "window", "--vanilla", windowDir, "--vanilla", window.VanillaFiles[0]}, "--vanilla " + windowDir + ": a directory (as cuseal post vanilla writes it) must be the only --vanilla argument"},
+		{"vanilla.json for its dir", []string{"post", "winning", "--vanilla", filepath.Join(winDir, vanillaDirMeta)}, "give the directory, " + winDir + ", not its vanilla.json"},
+		{"verify partition of winning", []string{"post", "verify", "--partition", "0", "--proof", out, "--vanilla", winDir}, "StackedDrgWinning2KiBV1 is a WinningPoSt proof, which has no partitions"},
+		{"verify partition past the dir", []string{"post", "verify", "--partition", "1", "--proof", out, "--vanilla", windowDir}, "--partition 1: --vanilla " + windowDir + " holds"},
 	} {
 		args := append(tc.args, "--params-dir", tmp)
 		if tc.args[1] != "verify" {
@@ -241,4 +247,79 @@ func postConfig(t *testing.T, v *testpost.Vector) post.Config {
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+// TestPostCLIVanillaDirDefects: a vanilla.json edited by hand is refused
+// naming the file and field (two names for two proofs, non-canonical
+// randomness, a sector twice, a sealed CID of another comm_r, a JSON type
+// by field), while a comm_r in capitals is the same comm_r; a raw proof of
+// the wrong length is named as such, not as bad hex.
+func TestPostCLIVanillaDirDefects(t *testing.T) {
+	v := testpost.Load(t, "post-window-2KiB-s21")
+	params := v.ParamsDir(t)
+	edited := func(edit func(j map[string]any)) string {
+		t.Helper()
+		dir := vectorVanillaDir(t, v)
+		meta := filepath.Join(dir, vanillaDirMeta)
+		raw, err := os.ReadFile(meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var j map[string]any
+		if err := json.Unmarshal(raw, &j); err != nil {
+			t.Fatal(err)
+		}
+		edit(j)
+		if raw, err = json.Marshal(j); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(meta, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	sector := func(j map[string]any, i int) map[string]any { return j["sectors"].([]any)[i].(map[string]any) }
+	proofFile := filepath.Join(t.TempDir(), "proof.bin")
+	if err := os.WriteFile(proofFile, v.Want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(j map[string]any)
+		want string
+	}{
+		{"names disagree", func(j map[string]any) { j["registered_proof"] = "StackedDrgWindow32GiBV1_1" }, `registered_proof "StackedDrgWindow32GiBV1_1" and proof_type 10 (StackedDrgWindow2KiBV1_1) disagree`},
+		{"proof_type missing", func(j map[string]any) { delete(j, "proof_type") }, `registered_proof "StackedDrgWindow2KiBV1_1" and proof_type 0 (StackedDrgWinning2KiBV1) disagree`},
+		{"randomness not canonical", func(j map[string]any) { j["randomness"] = strings.Repeat("ff", 32) }, "randomness " + strings.Repeat("ff", 32) + " is not a canonical field element"},
+		{"sector twice", func(j map[string]any) { j["sectors"] = append(j["sectors"].([]any), sector(j, 0)) }, fmt.Sprintf("sectors[2].sector_number %d: listed twice (also sectors[0])", v.Sectors[0].SectorNumber)},
+		{"comm_r short", func(j map[string]any) { sector(j, 0)["comm_r"] = "abc" }, `sectors[0].comm_r "abc": want 64 hex digits`},
+		{"sealed CID of another comm_r", func(j map[string]any) { sector(j, 0)["sealed_cid"] = sector(j, 1)["sealed_cid"] }, "sectors[0].sealed_cid"},
+		{"proof_type a string", func(j map[string]any) { j["proof_type"] = "10" }, "proof_type: a JSON string, want an integer"},
+	} {
+		dir := edited(tc.edit)
+		code, _, stderr := runCLI(t, "post", "verify", "--params-dir", params, "--proof", proofFile, "--vanilla", dir)
+		if code != exitUsage {
+			t.Errorf("%s: exit %d, want %d: %s", tc.name, code, exitUsage, stderr)
+			continue
+		}
+		wantOneLineError(t, stderr, filepath.Join(dir, vanillaDirMeta)+": ")
+		wantOneLineError(t, stderr, tc.want)
+	}
+	upper := edited(func(j map[string]any) {
+		for i := range j["sectors"].([]any) {
+			sector(j, i)["comm_r"] = strings.ToUpper(sector(j, i)["comm_r"].(string))
+		}
+	})
+	if code, stdout, stderr := runCLI(t, "post", "verify", "--params-dir", params, "--proof", proofFile, "--vanilla", upper); code != exitOK || !strings.HasPrefix(stdout, "valid: ") {
+		t.Errorf("comm_r in capitals: exit %d: %s %s", code, stdout, stderr)
+	}
+	twice := filepath.Join(t.TempDir(), "two.bin")
+	if err := os.WriteFile(twice, append(append([]byte{}, v.Want...), v.Want...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "post", "verify", "--params-dir", params, "--proof", twice, "--vanilla", vectorVanillaDir(t, v))
+	if code != exitUsage {
+		t.Fatalf("a proof of two partitions for one: exit %d: %s", code, stderr)
+	}
+	wantOneLineError(t, stderr, fmt.Sprintf("--proof %s: %d bytes, want %d (1 partition(s) × %d)", twice, 2*groth16.ProofSize, groth16.ProofSize, groth16.ProofSize))
 }

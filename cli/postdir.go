@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 
 	commcid "github.com/filecoin-project/go-fil-commcid"
 	"github.com/filecoin-project/go-state-types/abi"
@@ -113,23 +116,39 @@ func readVanillaDir(dir string) (*postVanillaSet, error) {
 	}
 	var j vanillaDirJSON
 	if err := json.Unmarshal(raw, &j); err != nil {
-		return nil, inputError(fmt.Errorf("%s: %v", meta, err))
+		return nil, inputError(fmt.Errorf("%s: %v", meta, jsonError(err)))
 	}
 	cfg, err := post.ConfigFor(abi.RegisteredPoStProof(j.ProofType))
 	if err != nil {
 		return nil, inputError(fmt.Errorf("%s: proof_type: %v", meta, err))
 	}
+	// Both name the proof; a proof_type left out reads as 0, which the name then contradicts.
+	if !strings.EqualFold(j.RegisteredProof, cfg.Name) {
+		return nil, inputError(fmt.Errorf("%s: registered_proof %q and proof_type %d (%s) disagree", meta, j.RegisteredProof, j.ProofType, cfg.Name))
+	}
 	rnd, err := hex.DecodeString(j.Randomness)
 	if err != nil || len(rnd) != 32 {
 		return nil, inputError(fmt.Errorf("%s: randomness %q: want 64 hex digits", meta, j.Randomness))
+	}
+	if err := post.CheckCommitment("randomness", (*[32]byte)(rnd)); err != nil {
+		return nil, inputError(fmt.Errorf("%s: %v", meta, err))
 	}
 	if len(j.Sectors) == 0 {
 		return nil, inputError(fmt.Errorf("%s: sectors: none", meta))
 	}
 	seal, _ := stacked.SealProofV1_1(cfg.SectorSize)
 	s := &postVanillaSet{cfg: &cfg, miner: abi.ActorID(j.Miner), randomness: rnd, synthetic: j.Synthetic}
+	seen := make(map[uint64]int, len(j.Sectors))
 	for i, js := range j.Sectors {
 		field := fmt.Sprintf("%s: sectors[%d]", meta, i)
+		if k, dup := seen[js.SectorNumber]; dup {
+			return nil, inputError(fmt.Errorf("%s.sector_number %d: listed twice (also sectors[%d])", field, js.SectorNumber, k))
+		}
+		seen[js.SectorNumber] = i
+		commR, err := hex.DecodeString(strings.TrimPrefix(js.CommR, "0x"))
+		if err != nil || len(commR) != 32 {
+			return nil, inputError(fmt.Errorf("%s.comm_r %q: want 64 hex digits", field, js.CommR))
+		}
 		if js.File == "" || filepath.IsAbs(js.File) || filepath.Base(js.File) != js.File {
 			return nil, inputError(fmt.Errorf("%s.file %q: want a file name in %s", field, js.File, dir))
 		}
@@ -142,16 +161,53 @@ func readVanillaDir(dir string) (*postVanillaSet, error) {
 		if err != nil {
 			return nil, inputError(fmt.Errorf("%s: %s %v", path, cfg.Name, err))
 		}
-		if want := hex.EncodeToString(v.CommR[:]); uint64(v.SectorID) != js.SectorNumber || want != js.CommR {
-			return nil, inputError(fmt.Errorf("%s: the vanilla proof is for sector %d with comm_r %s, %s lists sector %d with comm_r %s",
-				path, v.SectorID, want, vanillaDirMeta, js.SectorNumber, js.CommR))
+		if uint64(v.SectorID) != js.SectorNumber || !bytes.Equal(v.CommR[:], commR) {
+			return nil, inputError(fmt.Errorf("%s: the vanilla proof is for sector %d with comm_r %x, %s lists sector %d with comm_r %x",
+				path, v.SectorID, v.CommR[:], vanillaDirMeta, js.SectorNumber, commR))
 		}
 		sealed, err := commcid.ReplicaCommitmentV1ToCID(v.CommR[:])
 		if err != nil {
 			return nil, inputError(fmt.Errorf("%s: comm_r: %v", path, err))
 		}
+		if js.SealedCID != "" && js.SealedCID != sealed.String() {
+			return nil, inputError(fmt.Errorf("%s.sealed_cid %q: comm_r %x is sealed CID %s", field, js.SealedCID, commR, sealed))
+		}
 		s.sectors = append(s.sectors, proof.SectorInfo{SealProof: seal, SectorNumber: v.SectorID, SealedCID: sealed})
 		s.vanilla, s.files = append(s.vanilla, b), append(s.files, path)
 	}
 	return s, nil
+}
+
+// jsonError is a JSON decoding error named by the document's field rather
+// than the Go type it decodes into.
+func jsonError(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		field := te.Field
+		if field == "" {
+			field = "the document"
+		}
+		return fmt.Errorf("%s: a JSON %s, want %s (at byte %d)", field, te.Value, jsonKind(te.Type.Kind()), te.Offset)
+	}
+	return err
+}
+
+// jsonKind is what JSON value a Go kind decodes from.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "an integer"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer ≥ 0"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	default:
+		return "an object"
+	}
 }

@@ -126,7 +126,7 @@ func readProofFile(path string, partitions int) ([]byte, error) {
 			pf, hexStart = b, lead
 		case herr == nil:
 			return nil, usageErrorf("--proof %s: %d bytes (hex), want %d (%d partition(s) × %d)", path, len(b), want, partitions, groth16.ProofSize)
-		case len(t) == 2*want:
+		case len(t) == 2*want && hexDigits(t)*2 > len(t): // mostly hex: a hex proof with a typo
 			off := lead + firstNonHex(t)
 			return nil, usageErrorf("--proof %s: offset %d: %q is not a hex digit (a hex proof is %d digits)", path, off, data[off], 2*want)
 		default:
@@ -149,6 +149,17 @@ func readProofFile(path string, partitions int) ([]byte, error) {
 
 // firstNonHex returns the index of the first byte of t that is not a hex digit (len(t) if
 // none).
+// hexDigits counts t's hex digits (a raw proof has about 22 in 256).
+func hexDigits(t []byte) int {
+	n := 0
+	for _, c := range t {
+		if '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' {
+			n++
+		}
+	}
+	return n
+}
+
 func firstNonHex(t []byte) int {
 	for i, c := range t {
 		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {

@@ -90,20 +90,16 @@ func tool(t *testing.T, why string, names ...string) string {
 }
 
 // subprocessLimit bounds each program a test runs (go build, the C
-// programs, Python): one that hangs fails its test naming the command,
-// instead of running into go test's -timeout, whose panic names only the
-// test (a CI run once ended that way).
-func subprocessLimit() time.Duration {
-	if testenv.Enabled(testenv.TierLong) {
-		return 20 * time.Minute
-	}
-	return 5 * time.Minute
-}
+// programs, Python; the longest, a long-tier C2 proof from C, takes about
+// a minute): one that hangs fails its test naming the command, instead of
+// running into go test's -timeout, whose panic names only the test (a CI
+// run once ended that way).
+const subprocessLimit = 10 * time.Minute
 
 // command is exec.Command killed after subprocessLimit; explain wraps the
 // error of its Run/Output to say when that was why it failed.
 func command(t *testing.T, name string, args ...string) (cmd *exec.Cmd, explain func(error) error) {
-	limit := subprocessLimit()
+	limit := subprocessLimit
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	t.Cleanup(cancel)
 	cmd = exec.CommandContext(ctx, name, args...)

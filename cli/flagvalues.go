@@ -48,7 +48,7 @@ func parseHex32(flag, s string) ([32]byte, error) {
 
 // postRandomness reads --randomness: 64 hex digits.
 func postRandomness(s string) (abi.PoStRandomness, error) {
-	b, err := hex.DecodeString(strings.TrimPrefix(strings.TrimSpace(s), "0x"))
+	b, err := hex.DecodeString(trimHexPrefix(strings.TrimSpace(s)))
 	if err != nil || len(b) != 32 {
 		return nil, usageErrorf("--randomness %q: want 64 hex digits (32 bytes)", s)
 	}
@@ -68,7 +68,7 @@ func unsealedCID(s string) (cid.Cid, error) {
 // commitmentCID reads a commitment given as 64 hex digits (made a CID by toCID) or as a
 // CID (checked by fromCID: codec and hash; a CID of another kind is named against want).
 func commitmentCID(s string, toCID func([]byte) (cid.Cid, error), fromCID func(cid.Cid) ([]byte, error), want string) (cid.Cid, error) {
-	if b, err := hex.DecodeString(strings.TrimPrefix(s, "0x")); err == nil {
+	if b, err := hex.DecodeString(trimHexPrefix(s)); err == nil {
 		if len(b) != 32 {
 			return cid.Undef, fmt.Errorf("%d bytes, want 32", len(b))
 		}
@@ -122,4 +122,12 @@ func readUpdateCommitments(c *cli.Context, missing func(flag string) error) (upd
 		}
 	}
 	return u, nil
+}
+
+// trimHexPrefix drops a leading 0x or 0X.
+func trimHexPrefix(s string) string {
+	if len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		return s[2:]
+	}
+	return s
 }

@@ -377,13 +377,18 @@ func postVerifyAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if k := c.Int("partition"); k != -1 {
+	k := c.Int("partition")
+	if k != -1 {
 		switch {
 		case k < -1:
 			return usageErrorf("--partition %d: want a partition index ≥ 0 (or -1: every partition)", k)
 		case in.cfg.Kind != post.Window:
 			return usageErrorf("--partition %d: %s is a WinningPoSt proof, which has no partitions", k, in.cfg.Name)
 		case in.vanillaDir != "":
+			// Partitions are cut from the sectors in ascending order, as post window cuts them.
+			if err := checkAscendingSectors(in); err != nil {
+				return err
+			}
 			if err := in.onlyPartition(k); err != nil {
 				return err
 			}
@@ -394,8 +399,16 @@ func postVerifyAction(c *cli.Context) error {
 		return err
 	}
 	partitions := in.cfg.Partitions(len(sectors))
+	if k >= 0 && partitions > 1 {
+		return usageErrorf("--partition %d: %d sectors given; a partition of %s has at most %d (give that partition's sectors, or --vanilla DIR)",
+			k, len(sectors), in.cfg.Name, in.cfg.SectorCount)
+	}
 	pf, err := readProofFile(c.String("proof"), partitions)
 	if err != nil {
+		if _, one := readProofFile(c.String("proof"), 1); one == nil && partitions > 1 && in.cfg.Kind == post.Window {
+			return usageErrorf("--proof %s: one partition's proof, but the %d sectors make %d partitions: give --partition K (with --vanilla DIR, or that partition's sectors)",
+				c.String("proof"), len(sectors), partitions)
+		}
 		return err
 	}
 	if err := checkParamsPresent(in.dir, postParams(in.cfg), false); err != nil {

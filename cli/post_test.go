@@ -250,10 +250,13 @@ func postConfig(t *testing.T, v *testpost.Vector) post.Config {
 }
 
 // TestPostCLIVanillaDirDefects: a vanilla.json edited by hand is refused
-// naming the file and field (two names for two proofs, non-canonical
-// randomness, a sector twice, a sealed CID of another comm_r, a JSON type
-// by field), while a comm_r in capitals is the same comm_r; a raw proof of
-// the wrong length is named as such, not as bad hex.
+// naming the file and field (two names for two proofs, a field missing,
+// null or misspelt, non-canonical randomness, a sector twice, a sealed CID
+// of another comm_r, a JSON type by field and sector index, a file name
+// that is no sector's), while a comm_r in capitals or as its CID is the
+// same comm_r; verify --partition refuses sectors it cannot cut as post
+// window does; a raw proof of the wrong length is named as such, not as
+// bad hex, and one partition's proof as one partition's.
 func TestPostCLIVanillaDirDefects(t *testing.T) {
 	v := testpost.Load(t, "post-window-2KiB-s21")
 	params := v.ParamsDir(t)
@@ -289,12 +292,19 @@ func TestPostCLIVanillaDirDefects(t *testing.T) {
 		want string
 	}{
 		{"names disagree", func(j map[string]any) { j["registered_proof"] = "StackedDrgWindow32GiBV1_1" }, `registered_proof "StackedDrgWindow32GiBV1_1" and proof_type 10 (StackedDrgWindow2KiBV1_1) disagree`},
-		{"proof_type missing", func(j map[string]any) { delete(j, "proof_type") }, `registered_proof "StackedDrgWindow2KiBV1_1" and proof_type 0 (StackedDrgWinning2KiBV1) disagree`},
+		{"proof_type missing", func(j map[string]any) { delete(j, "proof_type") }, "proof_type: missing"},
+		{"miner null", func(j map[string]any) { j["miner"] = nil }, "miner: missing"},
+		{"key in capitals", func(j map[string]any) { j["Randomness"] = j["randomness"] }, `"Randomness": unknown field`},
+		{"sector null", func(j map[string]any) { j["sectors"].([]any)[1] = nil }, "sectors[1]: want a JSON object"},
+		{"sector_number negative", func(j map[string]any) { sector(j, 1)["sector_number"] = -1 }, "sectors[1].sector_number: a JSON number -1, want an integer from 0 to 2^64-1"},
+		{"file is vanilla.json", func(j map[string]any) { sector(j, 0)["file"] = vanillaDirMeta }, `sectors[0].file "vanilla.json": want the name of a sector's file`},
+		{"file is ..", func(j map[string]any) { sector(j, 0)["file"] = ".." }, `sectors[0].file "..": want the name of a sector's file`},
+		{"huge randomness", func(j map[string]any) { j["randomness"] = strings.Repeat("ab", 5000) }, "… (10000 bytes)\": want 64 hex digits"},
 		{"randomness not canonical", func(j map[string]any) { j["randomness"] = strings.Repeat("ff", 32) }, "randomness " + strings.Repeat("ff", 32) + " is not a canonical field element"},
 		{"sector twice", func(j map[string]any) { j["sectors"] = append(j["sectors"].([]any), sector(j, 0)) }, fmt.Sprintf("sectors[2].sector_number %d: listed twice (also sectors[0])", v.Sectors[0].SectorNumber)},
 		{"comm_r short", func(j map[string]any) { sector(j, 0)["comm_r"] = "abc" }, `sectors[0].comm_r "abc": want 64 hex digits`},
 		{"sealed CID of another comm_r", func(j map[string]any) { sector(j, 0)["sealed_cid"] = sector(j, 1)["sealed_cid"] }, "sectors[0].sealed_cid"},
-		{"proof_type a string", func(j map[string]any) { j["proof_type"] = "10" }, "proof_type: a JSON string, want an integer"},
+		{"proof_type a string", func(j map[string]any) { j["proof_type"] = "10" }, "proof_type: a JSON string, want a 64-bit integer"},
 	} {
 		dir := edited(tc.edit)
 		code, _, stderr := runCLI(t, "post", "verify", "--params-dir", params, "--proof", proofFile, "--vanilla", dir)
@@ -305,19 +315,49 @@ func TestPostCLIVanillaDirDefects(t *testing.T) {
 		wantOneLineError(t, stderr, filepath.Join(dir, vanillaDirMeta)+": ")
 		wantOneLineError(t, stderr, tc.want)
 	}
-	upper := edited(func(j map[string]any) {
-		for i := range j["sectors"].([]any) {
-			sector(j, i)["comm_r"] = strings.ToUpper(sector(j, i)["comm_r"].(string))
+	// The same comm_r in other spellings: capitals with 0X, the sealed CID.
+	for what, spell := range map[string]func(j map[string]any, i int) string{
+		"0X and capitals": func(j map[string]any, i int) string { return "0X" + strings.ToUpper(sector(j, i)["comm_r"].(string)) },
+		"sealed CID":      func(j map[string]any, i int) string { return sector(j, i)["sealed_cid"].(string) },
+	} {
+		dir := edited(func(j map[string]any) {
+			for i := range j["sectors"].([]any) {
+				sector(j, i)["comm_r"] = spell(j, i)
+			}
+		})
+		if code, stdout, stderr := runCLI(t, "post", "verify", "--params-dir", params, "--proof", proofFile, "--vanilla", dir); code != exitOK || !strings.HasPrefix(stdout, "valid: ") {
+			t.Errorf("comm_r as %s: exit %d: %s %s", what, code, stdout, stderr)
 		}
-	})
-	if code, stdout, stderr := runCLI(t, "post", "verify", "--params-dir", params, "--proof", proofFile, "--vanilla", upper); code != exitOK || !strings.HasPrefix(stdout, "valid: ") {
-		t.Errorf("comm_r in capitals: exit %d: %s %s", code, stdout, stderr)
 	}
+	// --partition K cuts the DIR's sectors in ascending order, as post window does.
+	swapped := edited(func(j map[string]any) { s := j["sectors"].([]any); s[0], s[1] = s[1], s[0] })
+	code, _, stderr := runCLI(t, "post", "verify", "--params-dir", params, "--partition", "0", "--proof", proofFile, "--vanilla", swapped)
+	if code != exitUsage {
+		t.Fatalf("--partition over sectors out of order: exit %d: %s", code, stderr)
+	}
+	wantOneLineError(t, stderr, fmt.Sprintf("porep: vanilla proof 1 (sector %d) after vanilla proof 0 (sector %d)", v.Sectors[0].SectorNumber, v.Sectors[1].SectorNumber))
+	// Three sectors are two partitions of StackedDrgWindow2KiBV1_1: not one partition's, and a
+	// one-partition proof for them is named as such.
+	var three []string
+	for n := 1; n <= 3; n++ {
+		three = append(three, "--sector", fmt.Sprintf("%d=%s", n, strings.Repeat("11", 32)))
+	}
+	base := []string{"post", "verify", "--params-dir", params, "--proof-type", "10", "--randomness", hex.EncodeToString(v.Randomness), "--proof", proofFile}
+	code, _, stderr = runCLI(t, append(append(base, "--partition", "0"), three...)...)
+	if code != exitUsage {
+		t.Fatalf("--partition 0 with three sectors: exit %d: %s", code, stderr)
+	}
+	wantOneLineError(t, stderr, "--partition 0: 3 sectors given; a partition of StackedDrgWindow2KiBV1_1 has at most 2")
+	code, _, stderr = runCLI(t, append(base, three...)...)
+	if code != exitUsage {
+		t.Fatalf("one partition's proof for two: exit %d: %s", code, stderr)
+	}
+	wantOneLineError(t, stderr, "one partition's proof, but the 3 sectors make 2 partitions: give --partition K")
 	twice := filepath.Join(t.TempDir(), "two.bin")
 	if err := os.WriteFile(twice, append(append([]byte{}, v.Want...), v.Want...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr := runCLI(t, "post", "verify", "--params-dir", params, "--proof", twice, "--vanilla", vectorVanillaDir(t, v))
+	code, _, stderr = runCLI(t, "post", "verify", "--params-dir", params, "--proof", twice, "--vanilla", vectorVanillaDir(t, v))
 	if code != exitUsage {
 		t.Fatalf("a proof of two partitions for one: exit %d: %s", code, stderr)
 	}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	commcid "github.com/filecoin-project/go-fil-commcid"
@@ -114,21 +115,20 @@ func readVanillaDir(dir string) (*postVanillaSet, error) {
 		}
 		return nil, inputError(fmt.Errorf("--vanilla: %w", fileError(err)))
 	}
-	var j vanillaDirJSON
-	if err := json.Unmarshal(raw, &j); err != nil {
-		return nil, inputError(fmt.Errorf("%s: %v", meta, jsonError(err)))
+	j, err := decodeVanillaDirJSON(raw)
+	if err != nil {
+		return nil, inputError(fmt.Errorf("%s: %v", meta, err))
 	}
 	cfg, err := post.ConfigFor(abi.RegisteredPoStProof(j.ProofType))
 	if err != nil {
 		return nil, inputError(fmt.Errorf("%s: proof_type: %v", meta, err))
 	}
-	// Both name the proof; a proof_type left out reads as 0, which the name then contradicts.
-	if !strings.EqualFold(j.RegisteredProof, cfg.Name) {
-		return nil, inputError(fmt.Errorf("%s: registered_proof %q and proof_type %d (%s) disagree", meta, j.RegisteredProof, j.ProofType, cfg.Name))
+	if named, err := post.ConfigByName(j.RegisteredProof); err != nil || named.Proof != cfg.Proof {
+		return nil, inputError(fmt.Errorf("%s: registered_proof %q and proof_type %d (%s) disagree", meta, clip(j.RegisteredProof), j.ProofType, cfg.Name))
 	}
-	rnd, err := hex.DecodeString(j.Randomness)
+	rnd, err := hex.DecodeString(trimHexPrefix(j.Randomness))
 	if err != nil || len(rnd) != 32 {
-		return nil, inputError(fmt.Errorf("%s: randomness %q: want 64 hex digits", meta, j.Randomness))
+		return nil, inputError(fmt.Errorf("%s: randomness %q: want 64 hex digits", meta, clip(j.Randomness)))
 	}
 	if err := post.CheckCommitment("randomness", (*[32]byte)(rnd)); err != nil {
 		return nil, inputError(fmt.Errorf("%s: %v", meta, err))
@@ -145,12 +145,13 @@ func readVanillaDir(dir string) (*postVanillaSet, error) {
 			return nil, inputError(fmt.Errorf("%s.sector_number %d: listed twice (also sectors[%d])", field, js.SectorNumber, k))
 		}
 		seen[js.SectorNumber] = i
-		commR, err := hex.DecodeString(strings.TrimPrefix(js.CommR, "0x"))
-		if err != nil || len(commR) != 32 {
-			return nil, inputError(fmt.Errorf("%s.comm_r %q: want 64 hex digits", field, js.CommR))
+		c, err := sealedCID(js.CommR)
+		if err != nil {
+			return nil, inputError(fmt.Errorf("%s.comm_r %q: want 64 hex digits or a sealed CID: %v", field, clip(js.CommR), err))
 		}
-		if js.File == "" || filepath.IsAbs(js.File) || filepath.Base(js.File) != js.File {
-			return nil, inputError(fmt.Errorf("%s.file %q: want a file name in %s", field, js.File, dir))
+		commR, _ := commcid.CIDToReplicaCommitmentV1(c)
+		if js.File == "" || js.File == "." || js.File == ".." || js.File == vanillaDirMeta || filepath.IsAbs(js.File) || filepath.Base(js.File) != js.File {
+			return nil, inputError(fmt.Errorf("%s.file %q: want the name of a sector's file in %s", field, clip(js.File), dir))
 		}
 		path := filepath.Join(dir, js.File)
 		b, err := os.ReadFile(path)
@@ -170,7 +171,7 @@ func readVanillaDir(dir string) (*postVanillaSet, error) {
 			return nil, inputError(fmt.Errorf("%s: comm_r: %v", path, err))
 		}
 		if js.SealedCID != "" && js.SealedCID != sealed.String() {
-			return nil, inputError(fmt.Errorf("%s.sealed_cid %q: comm_r %x is sealed CID %s", field, js.SealedCID, commR, sealed))
+			return nil, inputError(fmt.Errorf("%s.sealed_cid %q: comm_r %x is sealed CID %s", field, clip(js.SealedCID), commR, sealed))
 		}
 		s.sectors = append(s.sectors, proof.SectorInfo{SealProof: seal, SectorNumber: v.SectorID, SealedCID: sealed})
 		s.vanilla, s.files = append(s.vanilla, b), append(s.files, path)
@@ -178,18 +179,107 @@ func readVanillaDir(dir string) (*postVanillaSet, error) {
 	return s, nil
 }
 
+// decodeVanillaDirJSON decodes vanilla.json strictly: every field present
+// and not null (sealed_cid and synthetic may be left out), no key but
+// these exactly (Go's decoder would take "Randomness" for randomness and
+// skip a misspelt one), each error named by field, sectors by index.
+func decodeVanillaDirJSON(raw []byte) (*vanillaDirJSON, error) {
+	if err := checkJSONKeys(raw, "", vanillaDirJSON{}, "synthetic"); err != nil {
+		return nil, err
+	}
+	var secs struct {
+		Sectors []json.RawMessage `json:"sectors"`
+	}
+	if err := json.Unmarshal(raw, &secs); err != nil {
+		return nil, jsonError(err, "")
+	}
+	j := &vanillaDirJSON{Sectors: make([]vanillaDirSector, len(secs.Sectors))}
+	for i, r := range secs.Sectors {
+		where := fmt.Sprintf("sectors[%d]", i)
+		if err := checkJSONKeys(r, where, vanillaDirSector{}, "sealed_cid"); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(r, &j.Sectors[i]); err != nil {
+			return nil, jsonError(err, where)
+		}
+	}
+	sectors := j.Sectors
+	if err := json.Unmarshal(raw, j); err != nil { // the sectors decoded above already
+		return nil, jsonError(err, "")
+	}
+	j.Sectors = sectors
+	return j, nil
+}
+
+// checkJSONKeys fails unless raw is a JSON object whose keys are exactly
+// proto's json tags, each present and not null unless optional; where
+// names the object in messages ("" for the document).
+func checkJSONKeys(raw []byte, where string, proto any, optional ...string) error {
+	name := func(key string) string {
+		if where == "" {
+			return key
+		}
+		return where + "." + key
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return fmt.Errorf("%v (at byte %d)", err, se.Offset)
+		}
+		if where == "" {
+			return errors.New("want a JSON object")
+		}
+		return fmt.Errorf("%s: want a JSON object", where)
+	}
+	t := reflect.TypeOf(proto)
+	known := map[string]bool{}
+	for i := 0; i < t.NumField(); i++ {
+		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		known[tag] = true
+		v, ok := m[tag]
+		if (!ok || string(v) == "null") && !slices.Contains(optional, tag) {
+			return fmt.Errorf("%s: missing", name(tag))
+		}
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !known[k] {
+			return fmt.Errorf("%s: unknown field", name(fmt.Sprintf("%q", clip(k))))
+		}
+	}
+	return nil
+}
+
 // jsonError is a JSON decoding error named by the document's field rather
-// than the Go type it decodes into.
-func jsonError(err error) error {
+// than the Go type it decodes into; where prefixes the field.
+func jsonError(err error, where string) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		field := te.Field
-		if field == "" {
+		switch {
+		case where != "" && field != "":
+			field = where + "." + field
+		case where != "":
+			field = where
+		case field == "":
 			field = "the document"
 		}
-		return fmt.Errorf("%s: a JSON %s, want %s (at byte %d)", field, te.Value, jsonKind(te.Type.Kind()), te.Offset)
+		return fmt.Errorf("%s: a JSON %s, want %s (at byte %d)", field, clip(te.Value), jsonKind(te.Type.Kind()), te.Offset)
 	}
 	return err
+}
+
+// clip shortens a value quoted in a message.
+func clip(s string) string {
+	if len(s) <= 80 {
+		return s
+	}
+	return fmt.Sprintf("%s… (%d bytes)", s[:64], len(s))
 }
 
 // jsonKind is what JSON value a Go kind decodes from.
@@ -200,9 +290,9 @@ func jsonKind(k reflect.Kind) string {
 	case reflect.Bool:
 		return "true or false"
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return "an integer"
+		return "a 64-bit integer"
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer ≥ 0"
+		return "an integer from 0 to 2^64-1"
 	case reflect.Float32, reflect.Float64:
 		return "a number"
 	case reflect.Slice, reflect.Array:

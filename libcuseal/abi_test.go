@@ -112,6 +112,22 @@ func command(t *testing.T, name string, args ...string) (cmd *exec.Cmd, explain 
 	}
 }
 
+// python returns the Python 3 interpreter itself (sys.executable), or
+// skips the test as tool does. python3 on PATH may be a wrapper script
+// (pyenv's shim is bash): LD_PRELOAD of the cuda library would load the Go
+// runtime into that shell, whose forks then hang now and then (a Go
+// runtime does not survive fork; TestForkedChild) — a CI run timed out so.
+func python(t *testing.T, why string) string {
+	t.Helper()
+	py := tool(t, why, "python3")
+	out, err := exec.Command(py, "-c", "import sys; print(sys.executable)").Output()
+	exe := strings.TrimSpace(string(out))
+	if err != nil || exe == "" {
+		t.Fatalf("%s -c 'import sys; print(sys.executable)': %v (%q)", py, err, out)
+	}
+	return exe
+}
+
 func run(t *testing.T, name string, args ...string) []byte {
 	t.Helper()
 	return runEnv(t, nil, name, args...)
@@ -519,7 +535,7 @@ func TestCABIVersion1Caller(t *testing.T) {
 // sector from Python and compares the proof with the Go API's, then
 // verifies it and a tampered copy.
 func TestPythonCtypes(t *testing.T) {
-	py := tool(t, "for the ctypes test", "python3")
+	py := python(t, "for the ctypes test")
 	lib := buildLib(t, "c-shared")
 	s := seal2K(t)
 	script := filepath.Join("testdata", "porep_ctypes.py")

@@ -26,7 +26,7 @@ func TestForkedChild(t *testing.T) {
 	kv := parseKV(t, run(t, compileProgram(t, lib, "fork_test.c", filepath.Join("..", "include")), "20"))
 	wantMsg(kv, "CHILD_MSG", "info")
 
-	py := tool(t, "for the multiprocessing check", "python3")
+	py := python(t, "for the multiprocessing check")
 	var env []string
 	if cudaBuild {
 		env = []string{"LD_PRELOAD=" + lib} // see TestPythonCtypes

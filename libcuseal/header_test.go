@@ -119,7 +119,7 @@ func TestDocExamples(t *testing.T) {
 // number of parameters, and the Python examples of docs/c-abi.md use only
 // what the binding and the header have, with the right argument counts.
 func TestPythonBindingMatchesHeader(t *testing.T) {
-	py := tool(t, "for the binding check", "python3")
+	py := python(t, "for the binding check")
 	lib := buildLib(t, "c-shared")
 	var env []string
 	if cudaBuild {

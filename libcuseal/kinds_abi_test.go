@@ -242,7 +242,7 @@ var pyKindsKeys = []string{"CHALLENGES_WINDOW", "WINNING_INDEX_OF_1000", "MSG_PY
 // also proves WindowPoSt, WinningPoSt and SnapDeals from Python, byte for
 // byte rust-fil-proofs'.
 func TestPythonKinds(t *testing.T) {
-	py := tool(t, "for the ctypes test", "python3")
+	py := python(t, "for the ctypes test")
 	v := loadVectors(t)
 	lib := buildLib(t, "c-shared")
 	long := testenv.Enabled(testenv.TierLong)
@@ -263,7 +263,7 @@ func TestPythonKinds(t *testing.T) {
 // parameters and r, s seed: its proof must be rust-fil-proofs' proof.bin.
 func TestPythonWindowPoStExample(t *testing.T) {
 	testenv.Long(t, "PoSt test parameters and a CPU proof")
-	py := tool(t, "for the example", "python3")
+	py := python(t, "for the example")
 	v := loadVectors(t)
 	lib := buildLib(t, "c-shared")
 	params := v.window.ParamsDir(t)
@@ -296,7 +296,7 @@ func TestPythonWindowPoStExample(t *testing.T) {
 // never a traceback and never after proving (its --lib does not exist
 // here: only the last case gets that far).
 func TestPythonWindowPoStExampleBadInput(t *testing.T) {
-	py := tool(t, "for the example", "python3")
+	py := python(t, "for the example")
 	w := loadVectors(t).window
 	sector := func(number abi.SectorNumber, commR []byte, file string) string {
 		return fmt.Sprintf("%d:%x:%s", number, commR, file)

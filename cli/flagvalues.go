@@ -34,8 +34,7 @@ func parseMiner(s string) (abi.ActorID, error) {
 // parseHex32 reads a 32-byte value written as 64 hex digits (an optional 0x prefix allowed).
 func parseHex32(flag, s string) ([32]byte, error) {
 	var out [32]byte
-	t := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(s), "0x"), "0X")
-	b, err := hex.DecodeString(t)
+	b, err := hex.DecodeString(trimHexPrefix(strings.TrimSpace(s)))
 	if err != nil {
 		return out, fmt.Errorf("--%s: not hex: %v", flag, err)
 	}

@@ -173,7 +173,7 @@ func postVanillaDirInputs(c *cli.Context, kind post.Kind, dir string) (*postInpu
 		return nil, err
 	}
 	if kind >= 0 && set.cfg.Kind != kind {
-		asked := commandPath(c)
+		asked := c.Command.HelpName
 		if c.IsSet("kind") {
 			asked = "--kind " + c.String("kind")
 		}
@@ -427,20 +427,6 @@ func postVerifyAction(c *cli.Context) error {
 	}
 	out := postVerifyOutput{RegisteredProof: in.cfg.Name, Valid: ok, Sectors: len(sectors), Partitions: partitions, Seconds: time.Since(start).Seconds()}
 	return reportVerdict(c, out, ok, fmt.Sprintf("valid: %s proof of %d sector(s), %d partition(s) (%.3fs)", out.RegisteredProof, out.Sectors, out.Partitions, out.Seconds))
-}
-
-// commandPath is the command being run as typed ("cuseal post winning").
-func commandPath(c *cli.Context) string {
-	var names []string
-	for _, l := range c.Lineage() {
-		if l.Command != nil && l.Command.Name != "" {
-			names = append([]string{l.Command.Name}, names...)
-		}
-	}
-	if len(names) == 0 || names[0] != "cuseal" {
-		names = append([]string{"cuseal"}, names...)
-	}
-	return strings.Join(names, " ")
 }
 
 // postMinerFlag is --miner of post winning|window|verify: vanilla.json's with --vanilla DIR.

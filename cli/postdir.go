@@ -187,14 +187,18 @@ func decodeVanillaDirJSON(raw []byte) (*vanillaDirJSON, error) {
 	if err := checkJSONKeys(raw, "", vanillaDirJSON{}, "synthetic"); err != nil {
 		return nil, err
 	}
-	var secs struct {
+	// The sectors stay raw here (the outer field hides the embedded one), so
+	// that each is checked and named by its index.
+	var top struct {
+		vanillaDirJSON
 		Sectors []json.RawMessage `json:"sectors"`
 	}
-	if err := json.Unmarshal(raw, &secs); err != nil {
+	if err := json.Unmarshal(raw, &top); err != nil {
 		return nil, jsonError(err, "")
 	}
-	j := &vanillaDirJSON{Sectors: make([]vanillaDirSector, len(secs.Sectors))}
-	for i, r := range secs.Sectors {
+	j := &top.vanillaDirJSON
+	j.Sectors = make([]vanillaDirSector, len(top.Sectors))
+	for i, r := range top.Sectors {
 		where := fmt.Sprintf("sectors[%d]", i)
 		if err := checkJSONKeys(r, where, vanillaDirSector{}, "sealed_cid"); err != nil {
 			return nil, err
@@ -203,11 +207,6 @@ func decodeVanillaDirJSON(raw []byte) (*vanillaDirJSON, error) {
 			return nil, jsonError(err, where)
 		}
 	}
-	sectors := j.Sectors
-	if err := json.Unmarshal(raw, j); err != nil { // the sectors decoded above already
-		return nil, jsonError(err, "")
-	}
-	j.Sectors = sectors
 	return j, nil
 }
 

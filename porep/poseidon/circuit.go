@@ -80,6 +80,16 @@ type template struct {
 	steps  []tstep
 	rounds []tround
 	pool   sync.Pool // *replayScratch
+
+	// The block path (cs.BlockEnforcer), set by planBlock: per step the
+	// sources of ⟨A⟩, ⟨B⟩, ⟨C⟩; the A and B densities of the new variables
+	// (bit k: step k's variable); which preimage refs (1…A) sit in some A
+	// or B, and whether ONE sits in some B.
+	block      []blockStep
+	consts     []fr.Element // blockSrc.k indexes it
+	aDen, bDen []uint64
+	aPre, bPre []int32
+	bOne       bool
 }
 
 var templateCache [MaxArity + 1]struct {
@@ -101,6 +111,7 @@ type replayScratch struct {
 	vars    []cs.Variable
 	vals    []fr.Element
 	a, b, c cs.LC
+	aV, bV  []cs.Variable // the block path's density lists
 }
 
 func (tpl *template) replay(sys cs.ConstraintSystem, vars []cs.Variable, vals []fr.Element) (cs.Variable, fr.Element, error) {
@@ -110,6 +121,10 @@ func (tpl *template) replay(sys cs.ConstraintSystem, vars []cs.Variable, vals []
 		sc = &replayScratch{vars: make([]cs.Variable, n), vals: make([]fr.Element, n)}
 	}
 	defer tpl.pool.Put(sc)
+	if be, ok := sys.(cs.BlockEnforcer); ok && vals != nil && evaluatedPath.Load() && tpl.blockFits(vars) {
+		v, out := tpl.replayBlock(be, sc, vars, vals)
+		return v, out, nil
+	}
 	sc.vars[0] = cs.One
 	copy(sc.vars[1:], vars)
 	withValues := vals != nil
@@ -281,6 +296,7 @@ func buildTemplate(c *Constants) *template {
 	if b.offset != len(c.Compressed) {
 		panic(fmt.Sprintf("poseidon: circuit template used %d of %d compressed constants", b.offset, len(c.Compressed)))
 	}
+	tpl.planBlock()
 	return tpl
 }
 

@@ -258,6 +258,11 @@ func BenchmarkHashCircuit2(b *testing.B)  { benchmarkHashCircuit(b, 2) }
 func BenchmarkHashCircuit8(b *testing.B)  { benchmarkHashCircuit(b, 8) }
 func BenchmarkHashCircuit11(b *testing.B) { benchmarkHashCircuit(b, 11) }
 
+// The generic replay (LCs built and evaluated), for a side-by-side figure.
+func BenchmarkHashCircuitGeneric8(b *testing.B) {
+	withEvaluatedPath(false, func() { benchmarkHashCircuit(b, 8) })
+}
+
 // TestCircuitWitnessMatchesConstraints: the fast witness (intermediates of
 // the optimised permutation) equals the values solved from the recorded
 // constraints, step by step.

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
 	"github.com/cuseal/cuseal/porep/cs"
 )
 
@@ -59,6 +61,40 @@ func bitCases(t *testing.T) map[string]func(cs.ConstraintSystem) {
 		s.finishMultiEq()
 	}
 	const n = 6
+	// Pick and Insert over raw numbers: every cond kind, a pick of a
+	// number against itself (b − a merges to zero), every insertion
+	// arity the trees use and the generic one.
+	rawNums := func(sys cs.ConstraintSystem, k int) []AllocatedNum {
+		out := make([]AllocatedNum, k)
+		for i := range out {
+			var v fr.Element
+			v.SetUint64(uint64(1000 + 37*i))
+			out[i] = AllocatedNum{Var: sys.Alloc(&v), Val: v}
+		}
+		return out
+	}
+	for i := 0; i < n; i++ {
+		cases[fmt.Sprintf("pick/%d", i)] = func(sys cs.ConstraintSystem) {
+			bs := rawBooleans(sys)
+			x := rawNums(sys, 3)
+			Pick(sys, bs[i], &x[0], &x[1])
+			Pick(sys, bs[i], &x[2], &x[2])
+		}
+	}
+	for _, bitsN := range []int{1, 2, 3, 4} {
+		for idx := 0; idx < 1<<bitsN; idx += 3 {
+			cases[fmt.Sprintf("insert/%d/%d", 1<<bitsN, idx)] = func(sys cs.ConstraintSystem) {
+				bits := make([]Boolean, bitsN)
+				for j := range bits {
+					bits[j] = Is(AllocBit(sys, (idx>>j)&1 == 1))
+				}
+				x := rawNums(sys, 1<<bitsN)
+				if _, err := Insert(sys, &x[0], bits, x[1:]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
 			cases[fmt.Sprintf("xor/%d%d", i, j)] = func(sys cs.ConstraintSystem) {

@@ -5,6 +5,8 @@ package gadget
 import (
 	"fmt"
 
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
 	"github.com/cuseal/cuseal/porep/cs"
 )
 
@@ -15,6 +17,13 @@ func (s *synth) pick(cond Boolean, a, b *AllocatedNum) AllocatedNum {
 		val = a.Val
 	}
 	c := s.sys.Alloc(&val)
+	if s.ev != nil && a.Var != b.Var { // b − a does not merge to zero
+		var va, vc fr.Element
+		va.Sub(&b.Val, &a.Val)
+		vc.Sub(&b.Val, &val)
+		s.ev.EnforceEvaluated(&va, frBit(cond.Value()), &vc, a2(b.Var, a.Var), lcVars(cond))
+		return AllocatedNum{Var: c, Val: val}
+	}
 	s.reset()
 	s.a = append(s.a, term(&frOne, b.Var), term(&frMinusOne, a.Var))
 	s.b = appendLC(s.b, cond, &frOne, &frMinusOne)

@@ -5,31 +5,31 @@ package gadget
 import (
 	"fmt"
 
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
-
 	"github.com/cuseal/cuseal/porep/cs"
 )
 
 // pick: alloc c = cond ? a : b; enforce (b − a) · cond = b − c.
 func (s *synth) pick(cond Boolean, a, b *AllocatedNum) AllocatedNum {
-	val := b.Val
+	// Values handed to sys live in s.vals: locals would escape through
+	// the interface, one heap allocation each.
+	val, va, vc := &s.vals[0], &s.vals[1], &s.vals[2]
+	*val = b.Val
 	if cond.Value() {
-		val = a.Val
+		*val = a.Val
 	}
-	c := s.sys.Alloc(&val)
+	c := s.sys.Alloc(val)
 	if s.ev != nil && a.Var != b.Var { // b − a does not merge to zero
-		var va, vc fr.Element
 		va.Sub(&b.Val, &a.Val)
-		vc.Sub(&b.Val, &val)
-		s.ev.EnforceEvaluated(&va, frBit(cond.Value()), &vc, a2(b.Var, a.Var), lcVars(cond))
-		return AllocatedNum{Var: c, Val: val}
+		vc.Sub(&b.Val, val)
+		s.ev.EnforceEvaluated(va, frBit(cond.Value()), vc, a2(b.Var, a.Var), lcVars(cond))
+		return AllocatedNum{Var: c, Val: *val}
 	}
 	s.reset()
 	s.a = append(s.a, term(&frOne, b.Var), term(&frMinusOne, a.Var))
 	s.b = appendLC(s.b, cond, &frOne, &frMinusOne)
 	s.c = append(s.c, term(&frOne, b.Var), term(&frMinusOne, c))
 	s.enforce()
-	return AllocatedNum{Var: c, Val: val}
+	return AllocatedNum{Var: c, Val: *val}
 }
 
 // Pick mirrors storage-proofs-core gadgets/insertion.rs pick: returns a if
@@ -46,18 +46,25 @@ func Pick(sys cs.ConstraintSystem, cond Boolean, a, b *AllocatedNum) AllocatedNu
 // the generic select per position (size·(size−1) constraints). Arity 8
 // requires its first two bits to be Is (allocated, unnegated), as upstream.
 func Insert(sys cs.ConstraintSystem, x *AllocatedNum, bits []Boolean, elems []AllocatedNum) ([]AllocatedNum, error) {
+	return insertInto(nil, sys, x, bits, elems)
+}
+
+// insertInto is Insert writing into dst's storage when it is large enough
+// (the path gadgets reuse one buffer per path).
+func insertInto(dst []AllocatedNum, sys cs.ConstraintSystem, x *AllocatedNum, bits []Boolean, elems []AllocatedNum) ([]AllocatedNum, error) {
 	size := len(elems) + 1
 	if len(bits) >= 31 || 1<<len(bits) != size {
 		return nil, fmt.Errorf("gadget: insert: %d elements + 1 is not 2^%d", len(elems), len(bits))
 	}
 	s := acquire(sys)
 	defer release(s)
+	dst = dst[:0]
 	switch size {
 	case 2:
-		return []AllocatedNum{
+		return append(dst,
 			s.pick(bits[0], &elems[0], x),
 			s.pick(bits[0], x, &elems[0]),
-		}, nil
+		), nil
 	case 4:
 		b0, b1 := bits[0], bits[1]
 		a, b, c, d := x, &elems[0], &elems[1], &elems[2]
@@ -69,7 +76,7 @@ func Insert(sys cs.ConstraintSystem, x *AllocatedNum, bits []Boolean, elems []Al
 		p2 := s.pick(b1, &p2x1, c)
 		p3x1 := s.pick(b0, a, d)
 		p3 := s.pick(b1, &p3x1, d)
-		return []AllocatedNum{p0, p1, p2, p3}, nil
+		return append(dst, p0, p1, p2, p3), nil
 	case 8:
 		b0, b1, b2 := bits[0], bits[1], bits[2]
 		if b0.Kind() != KindIs || b1.Kind() != KindIs {
@@ -98,7 +105,7 @@ func Insert(sys cs.ConstraintSystem, x *AllocatedNum, bits []Boolean, elems []Al
 		p6 := s.pick(b2, &p6xx1, g)
 		p7xx1 := s.pick(and, a, h)
 		p7 := s.pick(b2, &p7xx1, h)
-		return []AllocatedNum{p0, p1, p2, p3, p4, p5, p6, p7}, nil
+		return append(dst, p0, p1, p2, p3, p4, p5, p6, p7), nil
 	}
 	// Generic: position pos takes choices[index] = potential_results[index][pos].
 	out := make([]AllocatedNum, size)

@@ -109,7 +109,7 @@ func authPath(sys cs.ConstraintSystem, hash TreeHash, path []PathLevel, cur Allo
 		nbits += log2Arity(l.Arity)
 	}
 	allBits := make([]Boolean, 0, nbits)
-	var sibs []AllocatedNum
+	var sibs, inserted []AllocatedNum
 	var vars []cs.Variable
 	var vals []fr.Element
 	for li := range path {
@@ -123,7 +123,8 @@ func authPath(sys cs.ConstraintSystem, hash TreeHash, path []PathLevel, cur Allo
 		for j := range l.Siblings {
 			sibs = append(sibs, AllocNum(sys, &l.Siblings[j]))
 		}
-		inserted, err := Insert(sys, &cur, allBits[start:], sibs)
+		var err error
+		inserted, err = insertInto(inserted, sys, &cur, allBits[start:], sibs)
 		if err != nil {
 			return AllocatedNum{}, nil, fmt.Errorf("por: level %d: %w", li, err)
 		}
@@ -176,11 +177,13 @@ func PoRNoChallengeInput(sys cs.ConstraintSystem, hash TreeHash, arities []int, 
 		return fmt.Errorf("por: %d index bits for a path of %d bits (challenge bit-length and tree arity do not agree)", len(bits), need)
 	}
 	cur := *leaf
+	var inserted []AllocatedNum
 	var vars []cs.Variable
 	var vals []fr.Element
 	for l, a := range arities {
 		k := log2Arity(a)
-		inserted, err := Insert(sys, &cur, bits[:k], siblings[l])
+		var err error
+		inserted, err = insertInto(inserted, sys, &cur, bits[:k], siblings[l])
 		if err != nil {
 			return fmt.Errorf("por: level %d: %w", l, err)
 		}

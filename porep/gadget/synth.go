@@ -53,6 +53,7 @@ type synth struct {
 	sys     cs.ConstraintSystem
 	ev      cs.EvaluatedEnforcer // sys, where it takes evaluated constraints
 	a, b, c cs.LC
+	vals    [3]fr.Element // values handed to sys and ev (pick)
 	meq     multiEq
 	sha     shaScratch
 }

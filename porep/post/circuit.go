@@ -90,12 +90,18 @@ func convertPath(elems []stacked.PathElement, arities []int) ([]gadget.PathLevel
 		return nil, fmt.Errorf("path has %d levels, want %d", len(elems), len(arities))
 	}
 	out := make([]gadget.PathLevel, len(elems))
+	nsib := 0
+	for _, a := range arities {
+		nsib += a - 1
+	}
+	sibs := make([]fr.Element, nsib) // one array for the whole path
 	for l, e := range elems {
 		a := arities[l]
 		if len(e.Hashes) != a-1 || e.Index >= uint64(a) {
 			return nil, fmt.Errorf("path[%d]: %d hashes and index %d, want %d and < %d", l, len(e.Hashes), e.Index, a-1, a)
 		}
-		sib := make([]fr.Element, len(e.Hashes))
+		sib := sibs[: a-1 : a-1]
+		sibs = sibs[a-1:]
 		for k := range e.Hashes {
 			v, err := stacked.FrFromBytes((*[32]byte)(&e.Hashes[k]))
 			if err != nil {

@@ -3,6 +3,8 @@
 package cs
 
 import (
+	"strconv"
+
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 )
 
@@ -106,4 +108,22 @@ type SizeHint struct {
 	Constraints int
 	Aux         int
 	Inputs      int
+}
+
+// NameKeeper is implemented by the constraint systems whose namespace
+// names are kept (TestCS names the namespace of an unsatisfied
+// constraint); for every other system Push and Pop are no-ops.
+type NameKeeper interface {
+	KeepsNames()
+}
+
+// PushIndexed is sys.Push(prefix + i), with the name formatted only for a
+// NameKeeper: the per-sector and per-challenge namespaces of the prover's
+// systems cost nothing.
+func PushIndexed(sys ConstraintSystem, prefix string, i int) {
+	if _, ok := sys.(NameKeeper); ok {
+		sys.Push(prefix + strconv.Itoa(i))
+		return
+	}
+	sys.Push(prefix)
 }

@@ -394,3 +394,24 @@ func TestABCInPlace(t *testing.T) {
 		t.Fatal("outgrown arrays reported in place")
 	}
 }
+
+// PushIndexed names the namespace for a TestCS (an unsatisfied constraint
+// says where it is) and only pushes the prefix elsewhere.
+func TestPushIndexed(t *testing.T) {
+	sys := NewTestCS()
+	var one fr.Element
+	one.SetOne()
+	x := sys.Alloc(&one)
+	PushIndexed(sys, "sector_", 12)
+	PushIndexed(sys, "challenge_inclusion_", 3)
+	sys.Enforce(LC{{Coeff: one, Var: x}}, LC{{Coeff: one, Var: One}}, LC{})
+	sys.Pop()
+	sys.Pop()
+	var ue *UnsatisfiedError
+	if err := sys.Validate(); !errors.As(err, &ue) || ue.Path != "sector_12/challenge_inclusion_3" {
+		t.Errorf("Validate = %v, want the namespace sector_12/challenge_inclusion_3", err)
+	}
+	if _, ok := ConstraintSystem(NewProvingAssignment(SizeHint{})).(NameKeeper); ok {
+		t.Error("ProvingAssignment keeps names: PushIndexed would format them")
+	}
+}

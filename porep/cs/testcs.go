@@ -61,6 +61,9 @@ func (t *TestCS) Enforce(a, b, c LC) {
 	t.pathIDs = append(t.pathIDs, t.curPath)
 }
 
+// KeepsNames implements NameKeeper.
+func (t *TestCS) KeepsNames() {}
+
 // Push enters a namespace.
 func (t *TestCS) Push(name string) {
 	t.path = append(t.path, name)

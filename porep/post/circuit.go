@@ -202,7 +202,7 @@ func (c *Circuit) Synthesize(ctx context.Context, sys cs.ConstraintSystem) error
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("post: circuit: sector %d: %w", i, err)
 		}
-		sys.Push(fmt.Sprintf("sector_%d", i))
+		cs.PushIndexed(sys, "sector_", i)
 		err := c.Sectors[i].synthesize(sys)
 		sys.Pop()
 		if err != nil {
@@ -225,7 +225,7 @@ func (sc *SectorCircuit) synthesize(sys cs.ConstraintSystem) error {
 	hash := gadget.AllocatedNum{Var: v, Val: val}
 	gadget.Equal(sys, &commR, &hash)
 	for j := range sc.Leaves {
-		sys.Push(fmt.Sprintf("challenge_inclusion_%d", j))
+		cs.PushIndexed(sys, "challenge_inclusion_", j)
 		// PoRCircuit::synthesize with Root::Val(leaf): the leaf is a fresh
 		// aux variable, the root the slot's comm_r_last.
 		leaf := gadget.AllocNum(sys, &sc.Leaves[j])

@@ -349,7 +349,7 @@ func (c *Circuit) Synthesize(ctx context.Context, sys cs.ConstraintSystem) error
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("circuit: challenge %d: %w", i, err)
 		}
-		sys.Push(fmt.Sprintf("challenge_%d", i))
+		cs.PushIndexed(sys, "challenge_", i)
 		err := c.Proofs[i].synthesize(sys, c.Layers, &commD, &commC, &commRLast, replicaBits)
 		sys.Pop()
 		if err != nil {

@@ -5,6 +5,7 @@ package post
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -212,28 +213,47 @@ func (c *Circuit) Synthesize(ctx context.Context, sys cs.ConstraintSystem) error
 	return nil
 }
 
-// synthesize is `impl Circuit for &Sector` (§3.2).
+// synthesize is `impl Circuit for &Sector` (§3.2): the header, then every
+// challenge.
 func (sc *SectorCircuit) synthesize(sys cs.ConstraintSystem) error {
+	commRLast, err := sc.header(sys)
+	if err != nil {
+		return err
+	}
+	for j := range sc.Leaves {
+		if err := sc.challenge(sys, j, &commRLast); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// header allocates comm_r_last, comm_c and comm_r (aux), inputizes comm_r
+// and enforces comm_r = Poseidon-2(comm_c, comm_r_last); it returns
+// comm_r_last, the root every challenge's path ends in.
+func (sc *SectorCircuit) header(sys cs.ConstraintSystem) (gadget.AllocatedNum, error) {
 	commRLast := gadget.AllocNum(sys, &sc.CommRLast)
 	commC := gadget.AllocNum(sys, &sc.CommC)
 	commR := gadget.AllocNum(sys, &sc.CommR)
 	commR.Inputize(sys)
 	v, val, err := poseidon.HashCircuit(sys, []cs.Variable{commC.Var, commRLast.Var}, []fr.Element{commC.Val, commRLast.Val})
 	if err != nil {
-		return fmt.Errorf("comm_r hash: %w", err)
+		return gadget.AllocatedNum{}, fmt.Errorf("comm_r hash: %w", err)
 	}
 	hash := gadget.AllocatedNum{Var: v, Val: val}
 	gadget.Equal(sys, &commR, &hash)
-	for j := range sc.Leaves {
-		cs.PushIndexed(sys, "challenge_inclusion_", j)
-		// PoRCircuit::synthesize with Root::Val(leaf): the leaf is a fresh
-		// aux variable, the root the slot's comm_r_last.
-		leaf := gadget.AllocNum(sys, &sc.Leaves[j])
-		err := gadget.EnforceInclusion(sys, gadget.TreePoseidon, sc.Paths[j], &commRLast, &leaf)
-		sys.Pop()
-		if err != nil {
-			return fmt.Errorf("challenge %d: %w", j, err)
-		}
+	return commRLast, nil
+}
+
+// challenge is PoRCircuit::synthesize with Root::Val(leaf) for challenge j:
+// the leaf is a fresh aux variable, the root the sector's comm_r_last.
+func (sc *SectorCircuit) challenge(sys cs.ConstraintSystem, j int, commRLast *gadget.AllocatedNum) error {
+	cs.PushIndexed(sys, "challenge_inclusion_", j)
+	leaf := gadget.AllocNum(sys, &sc.Leaves[j])
+	err := gadget.EnforceInclusion(sys, gadget.TreePoseidon, sc.Paths[j], commRLast, &leaf)
+	sys.Pop()
+	if err != nil {
+		return fmt.Errorf("challenge %d: %w", j, err)
 	}
 	return nil
 }
@@ -277,13 +297,15 @@ func SizeHintFor(cfg *Config) (cs.SizeHint, error) {
 // SynthesizeParallel synthesizes the circuit into p — a fresh
 // ProvingAssignment (ONE allocated, nothing else) — with the same result as
 // Synthesize, bit for bit (R1CS order, numbering, witness, a/b/c,
-// densities), but with the sectors on up to workers goroutines: each sector
-// references only ONE and its own variables (bellperson's
-// synthesize_extendable relies on the same), so each is synthesized into its
-// own precomputed range of p (cs.ProvingAssignment.Split; per is
-// SectorSizeHint of the circuit's configuration). Sectors are handed out in
-// order; ctx is checked before each. workers < 1 means 1; it is capped at
-// the number of sectors.
+// densities), on up to workers goroutines: each sector references only ONE
+// and its own variables (bellperson's synthesize_extendable relies on the
+// same), so each is synthesized into its own precomputed range of p
+// (cs.ProvingAssignment.Split; per is SectorSizeHint of the circuit's
+// configuration). With fewer sectors than workers (WinningPoSt has one)
+// the parts are challenges instead: a sector's header goes into p, then
+// its challenges, which read only ONE, comm_r_last and their own
+// variables, into ranges of their own. Parts are handed out in order; ctx
+// is checked before each. workers < 1 means 1.
 func (c *Circuit) SynthesizeParallel(ctx context.Context, p *cs.ProvingAssignment, per cs.SizeHint, workers int) error {
 	if len(c.Arities) == 0 {
 		return fmt.Errorf("post: circuit: no path arities")
@@ -300,7 +322,55 @@ func (c *Circuit) SynthesizeParallel(ctx context.Context, p *cs.ProvingAssignmen
 		return fmt.Errorf("post: circuit: SynthesizeParallel needs a fresh ProvingAssignment (has %d inputs, %d aux, %d constraints)",
 			p.NumInputs(), p.NumAux(), p.NumConstraints())
 	}
-	return p.SynthesizeSegments(ctx, "post: circuit: sector", n, per, workers, func(seg *cs.Segment, i int) error {
-		return c.Sectors[i].synthesize(seg)
-	})
+	if n == 0 || n >= workers || len(c.Sectors[0].Leaves) < 2 {
+		return p.SynthesizeSegments(ctx, "post: circuit: sector", n, per, workers, func(seg *cs.Segment, i int) error {
+			return c.Sectors[i].synthesize(seg)
+		})
+	}
+	header, challenge, err := c.partSizes()
+	if err != nil {
+		return err
+	}
+	k := len(c.Sectors[0].Leaves)
+	if want := (cs.SizeHint{Constraints: header.Constraints + k*challenge.Constraints, Aux: header.Aux + k*challenge.Aux,
+		Inputs: header.Inputs + k*challenge.Inputs}); per != want {
+		return fmt.Errorf("post: circuit: sector size %+v, the circuit's is %+v", per, want)
+	}
+	for i := range c.Sectors {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("post: circuit: sector %d: %w", i, err)
+		}
+		sc := &c.Sectors[i]
+		commRLast, err := sc.header(p)
+		if err != nil {
+			return fmt.Errorf("post: circuit: sector %d: %w", i, err)
+		}
+		err = p.SynthesizeSegments(ctx, "post: circuit: sector "+strconv.Itoa(i)+": challenge", k, challenge, workers, func(seg *cs.Segment, j int) error {
+			return sc.challenge(seg, j, &commRLast)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// partSizes measures a sector's header and one challenge (constraints,
+// aux, inputs) on a blank sector of c's arities, into a cs.Counter.
+func (c *Circuit) partSizes() (header, challenge cs.SizeHint, err error) {
+	sc := SectorCircuit{Leaves: make([]fr.Element, 1), Paths: [][]gadget.PathLevel{make([]gadget.PathLevel, len(c.Arities))}}
+	for l, a := range c.Arities {
+		sc.Paths[0][l] = gadget.PathLevel{Arity: a, Siblings: make([]fr.Element, a-1)}
+	}
+	cnt := cs.NewCounter()
+	root, err := sc.header(cnt)
+	if err != nil {
+		return header, challenge, fmt.Errorf("post: circuit: %w", err)
+	}
+	header = cs.SizeHint{Constraints: cnt.Constraints, Aux: cnt.Aux, Inputs: cnt.Inputs - 1}
+	if err := sc.challenge(cnt, 0, &root); err != nil {
+		return header, challenge, fmt.Errorf("post: circuit: %w", err)
+	}
+	challenge = cs.SizeHint{Constraints: cnt.Constraints - header.Constraints, Aux: cnt.Aux - header.Aux, Inputs: cnt.Inputs - 1 - header.Inputs}
+	return header, challenge, nil
 }

@@ -156,6 +156,13 @@ func TestSynthesizeParallelErrors(t *testing.T) {
 			t.Errorf("size %+v (exact %+v): %v", bad, per, err)
 		}
 	}
+	// The challenge-parallel path (more workers than sectors) checks per
+	// against the header and challenge sizes.
+	bad := per
+	bad.Aux++
+	if err := BlankCircuit(cfg).SynthesizeParallel(context.Background(), cs.NewProvingAssignment(cs.SizeHint{}), bad, 3); err == nil || !strings.Contains(err.Error(), "post: circuit: sector size") {
+		t.Errorf("challenge-parallel, size %+v (exact %+v): %v", bad, per, err)
+	}
 	c := BlankCircuit(cfg)
 	c.Sectors[1].Leaves = c.Sectors[1].Leaves[:9]
 	c.Sectors[1].Paths = c.Sectors[1].Paths[:9]

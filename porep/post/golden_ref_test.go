@@ -85,6 +85,11 @@ func TestReferenceVectorsSynthesis(t *testing.T) {
 					{"parallel", hint, func(pa *cs.ProvingAssignment) error {
 						return c.SynthesizeParallel(context.Background(), pa, per, len(c.Sectors))
 					}},
+					// More workers than sectors: each sector's challenges
+					// in parallel (WinningPoSt's one sector).
+					{"parallel challenges", hint, func(pa *cs.ProvingAssignment) error {
+						return c.SynthesizeParallel(context.Background(), pa, per, len(c.Sectors)+1)
+					}},
 				} {
 					pa := cs.NewProvingAssignment(path.hint)
 					if err := path.run(pa); err != nil {

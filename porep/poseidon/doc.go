@@ -15,7 +15,9 @@
 //     allocation, and the reference permutation (poseidon_alt.rs
 //     hash_correct) kept for tests;
 //   - circuit.go: the legacy circuit gadget (circuit.rs poseidon_hash) with
-//     neptune's exact allocation order, constraint order and coefficients;
+//     neptune's exact allocation order, constraint order and coefficients,
+//     replayed from a per-arity template; block.go: the same hash written
+//     into a cs.BlockEnforcer (the prover) as one block of known values;
 //   - tree.go: rust-fil-proofs' compound Poseidon Merkle trees (merkletree
 //     0.23 base/sub/top trees) with inclusion paths.
 //

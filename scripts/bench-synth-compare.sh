@@ -8,6 +8,10 @@
 #                                                 130M constraints, ~16 GiB each, 3 runs): before
 #                                                 and after at GOMAXPROCS 2 and at GOMAXPROCS 1
 #   SKIP_SMALL=1                                  only the full partition (with BENCH_LARGE=1)
+#   KINDS=1                                       every circuit at 32 GiB, before and after back to
+#                                                 back: PoRep, SnapDeals and WindowPoSt partitions
+#                                                 (--runs 2, ~16 GiB each) and WinningPoSt (--runs 9)
+#                                                 (docs/BENCHMARKS.md, "Poseidon synthesis")
 #   OUT=DIR                                       keep every --json result in DIR
 #
 # "before" is bin/cuseal built from BEFORE_REF (git archive into a temporary directory), "after"
@@ -47,10 +51,10 @@ fig() {
 		-v hi="$(num "$out" seconds_max)" -v med="$(num "$out" seconds)" -v rss="$(num "$out" peak_rss_bytes)" \
 		-v cold="$(num "$out" cold_seconds)" -v warm="$(num "$out" warm_seconds)" \
 		-v cf="$(num "$out" cold_minor_faults)" -v wf="$(num "$out" warm_minor_faults)" \
-		-v cores="$(num "$out" cores_used)" 'BEGIN {
+		-v cores="$(num "$out" cores_used)" -v allocs="$(num "$out" allocs)" 'BEGIN {
 		printf "%-28s %11d constraints  median %7.3fs  min %7.3fs (%5.2f M/s)  max %7.3fs", name, c, med, lo, c / lo / 1e6, hi
 		if (cold != "") printf "  cold %7.3fs (%d faults) warm %7.3fs (%d faults) cores %.2f", cold, cf, warm, wf, cores
-		printf "  peak RSS %.1f GiB\n", rss / 1073741824 }'
+		printf "  %d allocs  peak RSS %.2f GiB\n", allocs, rss / 1073741824 }'
 	awk -v w="$pwall" -v u="$puser" -v s="$psys" -v f="$pminflt" 'BEGIN { printf "%-28s process: %.1fs wall, %.1fs CPU (%.1f user, %.1f sys), %d minor faults\n", "", w, u + s, u, s, f }'
 }
 
@@ -74,5 +78,13 @@ if [ "${BENCH_LARGE:-0}" = 1 ]; then
 	fig full-after -x GOMAXPROCS=2 "$A" "${S[@]}" --runs 3
 	fig full-before-p1 -x GOMAXPROCS=1 "$B" "${S[@]}" --runs 3
 	fig full-after-p1 -x GOMAXPROCS=1 "$A" "${S[@]}" --runs 3
+fi
+if [ "${KINDS:-0}" = 1 ]; then
+	for kind in porep update window-post winning-post; do
+		runs=2
+		[ "$kind" = winning-post ] && runs=9
+		fig "$kind-before" -x GOMAXPROCS=2 "$B" --circuit "$kind" "${S[@]}" --runs "$runs"
+		fig "$kind-after" -x GOMAXPROCS=2 "$A" --circuit "$kind" "${S[@]}" --runs "$runs"
+	done
 fi
 echo "results: $OUT" >&2

@@ -208,3 +208,16 @@ func TestBlockPathSegmentOverflow(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCircuitWitness8 is the permutation with every intermediate the
+// circuit allocates written out: the arithmetic part of BenchmarkHashCircuit8.
+func BenchmarkCircuitWitness8(b *testing.B) {
+	c := mustConstants(8)
+	vals := randomElements(8, 1)
+	n, _ := CircuitCost(8)
+	w := make([]fr.Element, n)
+	b.ReportAllocs()
+	for b.Loop() {
+		circuitWitness(c, w, vals)
+	}
+}

@@ -30,15 +30,19 @@ func circuitWitness(c *Constants, w []fr.Element, inputs []fr.Element) {
 	s[0].Add(&s[0], &pre[0])
 	sbox5(&s[0])
 	s[0].Add(&s[0], &key[0])
-	for i := 1; i < t; i++ {
-		var x fr.Element
-		x.Add(&s[i], &pre[i])
-		w[n].Square(&x)
-		w[n+1].Square(&w[n])
-		w[n+2].Mul(&w[n+1], &x)
-		w[n+2].Add(&w[n+2], &key[i])
-		s[i] = w[n+2]
-		n += 3
+	{
+		var xb, sqb, qb, fb [MaxArity]fr.Element
+		x, sq, q, f := fr.Vector(xb[:t-1]), fr.Vector(sqb[:t-1]), fr.Vector(qb[:t-1]), fr.Vector(fb[:t-1])
+		x.Add(s[1:], pre[1:t])
+		sq.Mul(x, x)
+		q.Mul(sq, sq)
+		f.Mul(q, x)
+		f.Add(f, key[1:t])
+		for i := range f {
+			w[n], w[n+1], w[n+2] = sq[i], q[i], f[i]
+			s[i+1] = f[i]
+			n += 3
+		}
 	}
 	key = key[t:]
 	denseProduct(tmp, s, c.mdsCols)
@@ -55,11 +59,28 @@ func circuitWitness(c *Constants, w []fr.Element, inputs []fr.Element) {
 		*e = w[n+3]
 		n += 4
 	}
+	// fullSBoxes records e, e², e⁴ and e⁵ (+k) of every element, four
+	// values each, on gnark-crypto's vector products (IFMA where the CPU
+	// has it).
+	var sqb, qb, fb [MaxArity + 1]fr.Element
+	sq, q, f := fr.Vector(sqb[:t]), fr.Vector(qb[:t]), fr.Vector(fb[:t])
+	fullSBoxes := func(k []fr.Element) {
+		sv := fr.Vector(s)
+		sq.Mul(sv, sv)
+		q.Mul(sq, sq)
+		f.Mul(q, sv)
+		if k != nil {
+			f.Add(f, k)
+		}
+		for i := range s {
+			w[n], w[n+1], w[n+2], w[n+3] = s[i], sq[i], q[i], f[i]
+			s[i] = f[i]
+			n += 4
+		}
+	}
 	half := c.FullRounds / 2
 	for r := 1; r < half; r++ {
-		for i := range s {
-			sbox(&s[i], &key[i])
-		}
+		fullSBoxes(key[:t])
 		key = key[t:]
 		if r == half-1 {
 			denseProduct(tmp, s, c.preSparseCols)
@@ -76,16 +97,12 @@ func circuitWitness(c *Constants, w []fr.Element, inputs []fr.Element) {
 		sw, sv = sw[t:], sv[t-1:]
 	}
 	for r := 0; r < half-1; r++ {
-		for i := range s {
-			sbox(&s[i], &key[i])
-		}
+		fullSBoxes(key[:t])
 		key = key[t:]
 		denseProduct(tmp, s, c.mdsCols)
 		s, tmp = tmp, s
 	}
-	for i := range s {
-		sbox(&s[i], nil)
-	}
+	fullSBoxes(nil)
 	denseProduct(tmp, s, c.mdsCols)
 	w[n] = tmp[1]
 	n++

@@ -86,5 +86,7 @@ if [ "${KINDS:-0}" = 1 ]; then
 		fig "$kind-before" -x GOMAXPROCS=2 "$B" --circuit "$kind" "${S[@]}" --runs "$runs"
 		fig "$kind-after" -x GOMAXPROCS=2 "$A" --circuit "$kind" "${S[@]}" --runs "$runs"
 	done
+	# The cold WindowPoSt partition with transparent huge pages advised.
+	fig window-post-after-huge -x GOMAXPROCS=2 "$A" --circuit window-post "${S[@]}" --runs 2 --hugepages on
 fi
 echo "results: $OUT" >&2

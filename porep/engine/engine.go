@@ -125,10 +125,10 @@ func New(cfg Config) (*Engine, error) {
 	if spare != nil && spare.Backend() == porep.BackendCPU {
 		win.backend = porep.BackendCPU
 	}
-	e.register(KindPoRepC2, porepFamily(base))
-	e.register(KindWinningPoSt, postFamily(win, post.Winning))
-	e.register(KindWindowPoStPartition, postFamily(base, post.Window))
-	e.register(KindSnapDealsUpdate, updateFamily(base))
+	e.register(KindPoRepC2, porepKind(base))
+	e.register(KindWinningPoSt, postKind(win, post.Winning))
+	e.register(KindWindowPoStPartition, postKind(base, post.Window))
+	e.register(KindSnapDealsUpdate, updateKind(base))
 	extra := slices.Sorted(maps.Keys(cfg.Families))
 	for _, k := range extra {
 		if cfg.Families[k] == nil {

@@ -10,10 +10,10 @@ import (
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-// porepFamily is KindPoRepC2: vanilla_proof, a C1 output (raw, or in
+// porepKind is KindPoRepC2: vanilla_proof, a C1 output (raw, or in
 // lotus-bench's Commit2In wrapper), becomes porep.PrepareCommit2's job,
 // whose bytes are SealCommitPhase2's.
-func porepFamily(f jobFamily) *jobFamily {
+func porepKind(f jobFamily) *jobFamily {
 	f.kind, f.field = KindPoRepC2, "vanilla_proof"
 	f.circuit = func(req *Request) (paramfile.Circuit, error) {
 		cfg, err := stacked.ConfigFor(abi.RegisteredSealProof(req.RegisteredProof))

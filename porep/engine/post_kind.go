@@ -12,12 +12,12 @@ import (
 	"github.com/cuseal/cuseal/porep/post"
 )
 
-// postFamily is KindWinningPoSt (kind post.Winning) or
+// postKind is KindWinningPoSt (kind post.Winning) or
 // KindWindowPoStPartition: vanilla_proofs, one per sector, become
 // porep.PrepareWinningPoSt's or PrepareWindowPoStPartition's job, whose
 // bytes are GenerateWinningPoStWithVanilla's or
 // GenerateSinglePartitionWindowPoStWithVanilla's.
-func postFamily(f jobFamily, kind post.Kind) *jobFamily {
+func postKind(f jobFamily, kind post.Kind) *jobFamily {
 	f.kind, f.field = KindWindowPoStPartition, "vanilla_proofs"
 	if kind == post.Winning {
 		f.kind = KindWinningPoSt

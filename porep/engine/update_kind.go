@@ -13,10 +13,10 @@ import (
 	"github.com/cuseal/cuseal/porep/update"
 )
 
-// updateFamily is KindSnapDealsUpdate: the raw commitments (as CIDs) and
+// updateKind is KindSnapDealsUpdate: the raw commitments (as CIDs) and
 // vanilla_proofs, one per partition, become porep.PrepareUpdate's job,
 // whose bytes are GenerateUpdateProofWithVanilla's.
-func updateFamily(f jobFamily) *jobFamily {
+func updateKind(f jobFamily) *jobFamily {
 	// porep's messages about a commitment name it; all else is about the
 	// vanilla proofs (their count, bytes, or fit with the commitments).
 	f.kind, f.field = KindSnapDealsUpdate, "vanilla_proofs"

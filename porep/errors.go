@@ -67,3 +67,32 @@ func to32(b []byte, name string) ([32]byte, error) {
 	}
 	return out, nil
 }
+
+// The arguments a FieldError can name, as filecoin-ffi's callers know them
+// (its parameter and rust-fil-proofs' field names).
+const (
+	FieldProofType  = "proof type"
+	FieldRandomness = "randomness"
+	FieldCommROld   = "comm_r_old"
+	FieldCommRNew   = "comm_r_new"
+	FieldCommDNew   = "comm_d_new"
+)
+
+// FieldError is bad input (errors.Is(err, ErrBadInput) holds) about one
+// argument of a call: Field names it (a Field* constant), Err says what is
+// wrong with it without naming it, so a layer above (porep/engine) can
+// name the argument in its own terms. Bad input about the proofs a call
+// takes (a C1 output, vanilla proofs) is not a FieldError: its message
+// names the proof, partition and JSON path or byte offset.
+type FieldError struct {
+	Field string
+	Err   error
+}
+
+func (e *FieldError) Error() string   { return "porep: " + e.Field + ": " + e.Err.Error() }
+func (e *FieldError) Unwrap() []error { return []error{ErrBadInput, e.Err} }
+
+// fieldErrorf is a FieldError about field.
+func fieldErrorf(field, format string, a ...any) error {
+	return &FieldError{Field: field, Err: fmt.Errorf(format, a...)}
+}

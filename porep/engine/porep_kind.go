@@ -20,9 +20,6 @@ func porepKind(f jobFamily) *jobFamily {
 		return &cfg, err
 	}
 	f.job = func(req *Request, c paramfile.Circuit, opts []porep.Option) (*porep.Job, error) {
-		if len(req.VanillaProof) == 0 {
-			return nil, badInputf("engine: POREP_SEAL_COMMIT: vanilla_proof: empty (want the C1 output JSON or a Commit2In wrapper)")
-		}
 		job, err := porep.PrepareCommit2(req.VanillaProof, abi.SectorNumber(req.SectorNumber), abi.ActorID(req.MinerID), opts...)
 		if err != nil {
 			return nil, err

@@ -9,7 +9,6 @@ import (
 
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/paramfile"
-	"github.com/cuseal/cuseal/porep/stacked"
 	"github.com/cuseal/cuseal/porep/update"
 )
 
@@ -35,9 +34,6 @@ func updateKind(f jobFamily) *jobFamily {
 			var err error
 			if cids[i], err = in.toCID(in.b); err != nil {
 				return nil, badInputf("engine: SNAP_DEALS_UPDATE: %s: %d bytes: %w", in.name, len(in.b), err)
-			}
-			if !stacked.IsCanonical((*[32]byte)(in.b)) {
-				return nil, badInputf("engine: SNAP_DEALS_UPDATE: %s: %x is not a canonical field element", in.name, in.b)
 			}
 		}
 		return porep.PrepareUpdate(c.(*update.Config).Proof, cids[0], cids[1], cids[2], req.VanillaProofs, opts...)

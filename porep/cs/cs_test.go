@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -139,9 +138,8 @@ func TestProvingAssignmentMatchesRecorder(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		p := NewProvingAssignment(SizeHint{})
 		r := NewRecorder()
-		tc := NewTestCS()
 		cnt := NewCounter()
-		randomCircuit(seed, 3000, p, r, tc, cnt)
+		randomCircuit(seed, 3000, p, r, cnt)
 		asg := p.Assignment()
 		sys := r.R1CS()
 		n := sys.NumConstraints()
@@ -193,10 +191,6 @@ func TestProvingAssignmentMatchesRecorder(t *testing.T) {
 		if cnt.ADensityAux() != asg.ADensityAux.PopCount() || cnt.BDensityInput() != asg.BDensityInput.PopCount() ||
 			cnt.BDensityAux() != asg.BDensityAux.PopCount() {
 			t.Fatalf("seed %d: counter density popcounts differ", seed)
-		}
-		// TestCS records the same system.
-		if tc.Digest() != r.Digest() {
-			t.Fatalf("seed %d: TestCS and Recorder digests differ", seed)
 		}
 		// Same circuit, same digests.
 		p2 := NewProvingAssignment(SizeHint{Constraints: 4000, Aux: 1000, Inputs: 400})
@@ -325,29 +319,6 @@ func TestDigestEncoding(t *testing.T) {
 	}
 	if got, want := p.DensityDigest(), sha256.Sum256(buf.Bytes()); got != want {
 		t.Fatalf("density digest %x, want %x", got, want)
-	}
-}
-
-func TestTestCSNamesUnsatisfied(t *testing.T) {
-	tc := NewTestCS()
-	var one, two fr.Element
-	one.SetOne()
-	two.SetUint64(2)
-	x := tc.Alloc(&one)
-	tc.Push("outer")
-	tc.Enforce(LC{{one, One}, {frMinusOne, x}}, LC{{one, x}}, nil) // boolean
-	tc.Push("inner")
-	tc.Enforce(LC{{one, x}}, LC{{one, One}}, LC{{one, x}})
-	tc.Pop()
-	tc.Pop()
-	if err := tc.Validate(); err != nil {
-		t.Fatalf("satisfied system reported: %v", err)
-	}
-	tc.Set(x, two)
-	err := tc.Validate()
-	var ue *UnsatisfiedError
-	if !errors.As(err, &ue) || ue.Index != 0 || ue.Path != "outer" {
-		t.Fatalf("got %v, want constraint 0 in outer", err)
 	}
 }
 

@@ -50,7 +50,7 @@
 // panic in a kind or prover fails its job, never the process.
 //
 // Provers are pluggable (Prover: BackendProver over porep's backend
-// registry, or any other, such as enginetest's simulated device), and so
+// registry, or any other), and so
 // are kinds (Family: parse a Request into a Plan of parameters,
 // partitions, memory per partition, synthesize, verify and finish; the
 // four cuzk kinds are porep.Job families, Config.Families adds more);

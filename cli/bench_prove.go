@@ -12,6 +12,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -230,16 +231,9 @@ func proveInput(c *cli.Context, backends []string) (*proveJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, dir := set.cfg, c.String("params-dir")
-	if err := checkParamsPresent(dir, postParams(cfg), true); err != nil {
+	cfg := set.cfg
+	if err := benchReady(c, backends, postParams(cfg), cfg); err != nil {
 		return nil, err
-	}
-	if !c.Bool("force") {
-		if err := preflightBackends(cfg.Name, backends, func(b string) (porep.Memory, error) {
-			return porep.KeysFor(cfg, porep.WithParamsDir(dir)).Memory(b)
-		}); err != nil {
-			return nil, err
-		}
 	}
 	job := &proveJob{circuit: spec.name, name: cfg.Name, label: stacked.SizeLabel(cfg.SectorSize), partitions: cfg.Partitions(len(set.vanilla))}
 	job.prove = func(opts []porep.Option) ([]byte, error) {
@@ -256,6 +250,22 @@ func proveInput(c *cli.Context, backends []string) (*proveJob, error) {
 		return ps[0].ProofBytes, nil
 	}
 	return job, nil
+}
+
+// benchReady is bench prove's check before a PoSt or update job: the
+// circuit's parameter files are in --params-dir, and (unless --force) one
+// partition fits each backend's memory (preflightBackends).
+func benchReady(c *cli.Context, backends []string, cp circuitParams, circuit paramfile.Circuit) error {
+	dir := c.String("params-dir")
+	if err := checkParamsPresent(dir, cp, true); err != nil {
+		return err
+	}
+	if c.Bool("force") {
+		return nil
+	}
+	return preflightBackends(circuit.ProofName(), backends, func(b string) (porep.Memory, error) {
+		return porep.KeysFor(circuit, porep.WithParamsDir(dir)).Memory(b)
+	})
 }
 
 // preflightBackends refuses (exit 2) a proof of one partition in flight

@@ -159,16 +159,9 @@ func updateProveInput(c *cli.Context, backends []string) (*proveJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, dir := set.cfg, c.String("params-dir")
-	if err := checkParamsPresent(dir, updateParams(cfg), true); err != nil {
+	cfg := set.cfg
+	if err := benchReady(c, backends, updateParams(cfg), cfg); err != nil {
 		return nil, err
-	}
-	if !c.Bool("force") {
-		if err := preflightBackends(cfg.Name, backends, func(b string) (porep.Memory, error) {
-			return porep.KeysFor(cfg, porep.WithParamsDir(dir)).Memory(b)
-		}); err != nil {
-			return nil, err
-		}
 	}
 	return &proveJob{circuit: circuitUpdate, name: cfg.Name, label: stacked.SizeLabel(cfg.SectorSize), partitions: cfg.Partitions,
 		prove: func(opts []porep.Option) ([]byte, error) {

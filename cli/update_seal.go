@@ -72,8 +72,8 @@ func updateEncodeAction(c *cli.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	if cfg.SectorSize > seal.MaxSealSize {
-		return usageErrorf("--sector-size %s: the test sealer handles sectors up to %s", stacked.SizeLabel(cfg.SectorSize), formatSize(seal.MaxSealSize))
+	if err := checkSealable(cfg.SectorSize); err != nil {
+		return err
 	}
 	outDir := c.String("out")
 	removeCreated, err := checkEmptyOutDir(outDir)

@@ -227,9 +227,9 @@ func VerifyReplicaUpdate(info proof.ReplicaUpdateInfo, opts ...Option) (bool, er
 	if err != nil {
 		return false, err
 	}
-	if len(info.Proof) != cfg.ProofSize() {
+	if want := cfg.Partitions * groth16.ProofSize; len(info.Proof) != want {
 		return false, badInputf("porep: proof is %d bytes, want %d (%d partitions × %d) for %s",
-			len(info.Proof), cfg.ProofSize(), cfg.Partitions, groth16.ProofSize, cfg.Name)
+			len(info.Proof), want, cfg.Partitions, groth16.ProofSize, cfg.Name)
 	}
 	ps, err := groth16.DecodeProofs(info.Proof)
 	if err != nil {

@@ -90,7 +90,7 @@ func New(cfg Config) (*Engine, error) {
 		spare = nil
 	}
 	names := map[string]bool{}
-	memBackend := "cuda"
+	memBackend := porep.BackendCUDA
 	for i, p := range provers {
 		if p == nil || names[p.Name()] {
 			return nil, fmt.Errorf("engine: prover %d: nil or a repeated name", i)

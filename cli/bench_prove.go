@@ -195,30 +195,34 @@ func proveInput(c *cli.Context, backends []string) (*proveJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	if spec.isUpdate {
-		return updateProveInput(c, backends)
+	return spec.proveJob(c, spec, backends)
+}
+
+// porepProveInput is bench prove's PoRep C2 job: --c1, its checks and the preflight.
+func porepProveInput(c *cli.Context, spec *circuitSpec, backends []string) (*proveJob, error) {
+	for _, f := range []string{"vanilla", "synthetic", "sectors", "sector-size"} {
+		if c.IsSet(f) {
+			return nil, usageErrorf("--%s: only with --circuit %s or %s (porep proves --c1 FILE)", f, circuitWinningPoSt, circuitWindowPoSt)
+		}
 	}
-	if !spec.isPoSt {
-		for _, f := range []string{"vanilla", "synthetic", "sectors", "sector-size"} {
-			if c.IsSet(f) {
-				return nil, usageErrorf("--%s: only with --circuit %s or %s (porep proves --c1 FILE)", f, circuitWinningPoSt, circuitWindowPoSt)
-			}
-		}
-		if !c.IsSet("c1") {
-			return nil, usageErrorf("--circuit %s needs --c1 FILE", circuitPoRep)
-		}
-		in, err := readC1Input(c, true)
-		if err != nil {
-			return nil, err
-		}
-		if err := preflightProve(c, in, backends); err != nil {
-			return nil, err
-		}
-		return &proveJob{circuit: spec.name, name: in.cfg.Name, label: stacked.SizeLabel(in.cfg.SectorSize), partitions: in.cfg.Partitions,
-			prove: func(opts []porep.Option) ([]byte, error) {
-				return porep.SealCommitPhase2(in.data, in.sector, in.miner, opts...)
-			}}, nil
+	if !c.IsSet("c1") {
+		return nil, usageErrorf("--circuit %s needs --c1 FILE", circuitPoRep)
 	}
+	in, err := readC1Input(c, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := preflightProve(c, in, backends); err != nil {
+		return nil, err
+	}
+	return &proveJob{circuit: spec.name, name: in.cfg.Name, label: stacked.SizeLabel(in.cfg.SectorSize), partitions: in.cfg.Partitions,
+		prove: func(opts []porep.Option) ([]byte, error) {
+			return porep.SealCommitPhase2(in.data, in.sector, in.miner, opts...)
+		}}, nil
+}
+
+// postProveInput is bench prove's PoSt job: its vanilla proofs, then benchReady.
+func postProveInput(c *cli.Context, spec *circuitSpec, backends []string) (*proveJob, error) {
 	for _, f := range []string{"c1", "sector", "partitions-in-flight", "preload-params"} {
 		if c.IsSet(f) {
 			return nil, usageErrorf("--%s: only with --circuit %s", f, circuitPoRep)

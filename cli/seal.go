@@ -77,10 +77,11 @@ func checkSealable(size uint64) error {
 }
 
 func sealAction(c *cli.Context) (err error) {
-	cfg, err := sectorConfigForSize(c.String("sector-size"))
+	sc, err := configForSize[*stacked.SectorConfig](circuitNamed(circuitPoRep), c.String("sector-size"))
 	if err != nil {
 		return err
 	}
+	cfg := *sc
 	// Before any I/O: --random would otherwise write the whole sector to $TMPDIR first.
 	if err := checkSealable(cfg.SectorSize); err != nil {
 		return err

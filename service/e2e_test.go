@@ -294,18 +294,26 @@ func TestPoStEndToEnd(t *testing.T) {
 	}
 }
 
+// serveWithoutParams serves the real engine with no parameter files and
+// a simulated prover: what it refuses, it refuses before any proving.
+func serveWithoutParams(t *testing.T) *client.Client {
+	t.Helper()
+	eng, err := engine.New(engine.Config{ParamsDir: t.TempDir(), Provers: []engine.Prover{&enginetest.Prover{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	_, c := serve(t, eng, service.Options{})
+	return c
+}
+
 // TestBadInputMeaning: what a request's fields mean — registered_proof,
 // sector_size, the C1 (raw or in its Commit2In wrapper) — the real engine
 // and porep check, once; the server answers INVALID_ARGUMENT naming the
 // field, before anything is synthesized (no parameters are there).
 func TestBadInputMeaning(t *testing.T) {
 	v := testprover.PoRep(t, "2KiB-s10")
-	eng, err := engine.New(engine.Config{ParamsDir: t.TempDir(), Provers: []engine.Prover{&enginetest.Prover{}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	_, c := serve(t, eng, service.Options{})
+	c := serveWithoutParams(t)
 	ctx := ctxT(t)
 	req := func(m func(r *pb.SubmitProofRequest)) *pb.SubmitProofRequest {
 		r := &pb.SubmitProofRequest{ProofKind: pb.ProofKind_POREP_SEAL_COMMIT, SectorSize: v.Config.SectorSize,
@@ -345,12 +353,7 @@ func TestBadInputMeaning(t *testing.T) {
 func TestWireLengthsMeaning(t *testing.T) {
 	win := testpost.Load(t, "post-winning-2KiB-s22")
 	v := testupdate.Load(t)
-	eng, err := engine.New(engine.Config{ParamsDir: t.TempDir(), Provers: []engine.Prover{&enginetest.Prover{}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	_, c := serve(t, eng, service.Options{})
+	c := serveWithoutParams(t)
 	ctx := ctxT(t)
 	post := func(m func(r *pb.SubmitProofRequest)) *pb.SubmitProofRequest {
 		r := &pb.SubmitProofRequest{ProofKind: pb.ProofKind_WINNING_POST, RegisteredProof: uint64(win.Proof), MinerId: uint64(win.Miner),

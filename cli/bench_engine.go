@@ -3,258 +3,337 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
-	"runtime/debug"
+	"os"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/urfave/cli/v2"
 
 	"github.com/cuseal/cuseal/porep/engine"
-	"github.com/cuseal/cuseal/porep/engine/enginetest"
+	"github.com/cuseal/cuseal/porep/seal"
+	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/synthetic"
 )
 
 func benchEngineCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "engine",
-		Usage: "scheduling benchmark of the proving engine, with a simulated device or real provers (--backend)",
-		Description: "Runs porep/engine with a simulated prover (porep/engine/enginetest) that takes --partition-time per\n" +
-			"partition and a simulated kind whose synthesis takes --synthesis-time and holds --partition-bytes of touched\n" +
-			"memory per partition, and measures: (a) the device busy fraction over a stream of --jobs jobs of\n" +
-			"--partitions partitions submitted at once (busy time / wall time from the first submission to the\n" +
-			"last result); (b) the latency of a CRITICAL one-partition job submitted behind 10 queued NORMAL\n" +
-			"jobs, against the same job on the idle engine (median of 3 after a warm-up job); (c) the process's peak RSS against --budget\n" +
-			"(the Go heap's soft limit is set to the budget too). A simulated prover kept for CRITICAL work\n" +
-			"takes the CRITICAL job unless --no-critical-prover.\n\n" +
-			"With --backend (cpu, auto, cuda) it runs real provers instead: it seals a 2 KiB sector with the test\n" +
-			"sealer, preloads the 2 KiB PoRep and WinningPoSt parameters from --params-dir, and measures a\n" +
-			"(synthetic, valid) WinningPoSt alone and sent --critical-delay after a 2 KiB PoRep C2 partition\n" +
-			"started proving (--repeat rounds, each alone then together; medians), and what the PoRep job lost; every proof is verified,\n" +
-			"and with a fixed seed the proofs beside each other must equal the ones alone.",
+		Usage: "the proving engine on real provers: a CRITICAL WinningPoSt sent into a PoRep C2's partition",
+		Description: "Seals a 2 KiB sector with the test sealer, preloads the 2 KiB PoRep and WinningPoSt parameters\n" +
+			"from --params-dir, and measures a (synthetic, valid) WinningPoSt alone and sent --critical-delay after a\n" +
+			"2 KiB PoRep C2 partition started proving (--repeat rounds, each alone then together; medians), and what\n" +
+			"the PoRep job lost; every proof is verified, and with a fixed seed the proofs beside each other must equal\n" +
+			"the ones alone. The scheduling workload is `go test -bench Scheduling ./porep/engine/`.",
 		Flags: append([]cli.Flag{
-			&cli.DurationFlag{Name: "partition-time", Usage: "device time per partition", Value: 50 * time.Millisecond},
-			&cli.DurationFlag{Name: "synthesis-time", Usage: "synthesis time per partition", Value: 20 * time.Millisecond},
-			&cli.IntFlag{Name: "jobs", Usage: "jobs in the stream (a)", Value: 20},
-			&cli.IntFlag{Name: "partitions", Usage: "partitions per job (PoRep 32 GiB: 10)", Value: 10},
-			&cli.Uint64Flag{Name: "partition-bytes", Usage: "memory one synthesized partition holds", Value: 8 << 20},
-			&cli.Uint64Flag{Name: "budget", Usage: "the engine's memory budget, bytes", Value: 256 << 20},
-			&cli.IntFlag{Name: "synthesis-workers", Usage: "partitions synthesized at once", Value: 2},
+			backendFlag(),
+			paramsDirFlag(),
+			&cli.Uint64Flag{Name: "budget", Usage: "the engine's memory budget, bytes (default: the engine's)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object"},
 			&cli.BoolFlag{Name: "no-critical-prover", Usage: "keep no prover for CRITICAL work (the engine before issue 35)"},
-			&cli.StringFlag{Name: "backend", Usage: "real provers: " + backendUsage() + " (default: the simulated device)"},
-			paramsDirFlag(),
-			&cli.IntFlag{Name: "repeat", Usage: "--backend: runs of each measurement", Value: 3},
-			&cli.IntFlag{Name: "critical-tasks", Usage: "--backend: MSM tasks of the kept CPU prover (0: gnark's default, 2 × CPUs)"},
-			&cli.DurationFlag{Name: "critical-delay", Usage: "--backend: how long after the PoRep partition starts proving the WinningPoSt is sent", Value: 2 * time.Second},
+			&cli.IntFlag{Name: "repeat", Usage: "runs of each measurement", Value: 3},
+			&cli.IntFlag{Name: "critical-tasks", Usage: "MSM tasks of the kept CPU prover (0: gnark's default, 2 × CPUs)"},
+			&cli.DurationFlag{Name: "critical-delay", Usage: "how long after the PoRep partition starts proving the WinningPoSt is sent", Value: 2 * time.Second},
 		}, profileFlags()...),
-		Action: benchEngineAction,
+		Action: benchEngineReal,
 	}
 }
 
-type benchEngineOutput struct {
-	Jobs               int     `json:"jobs"`
-	Partitions         int     `json:"partitions_per_job"`
-	PartitionDeviceSec float64 `json:"partition_device_seconds"`
-	PartitionSynthSec  float64 `json:"partition_synthesis_seconds"`
-	StreamSec          float64 `json:"stream_seconds"`
-	DeviceBusySec      float64 `json:"device_busy_seconds"`
-	DeviceBusyFraction float64 `json:"device_busy_fraction"`
-	CriticalIdleSec    float64 `json:"critical_idle_seconds"`
-	CriticalLatencySec float64 `json:"critical_latency_seconds"`
-	CriticalExcessSec  float64 `json:"critical_excess_seconds"` // latency − idle
-	CriticalRatio      float64 `json:"critical_ratio"`          // latency / idle
-	CriticalProver     string  `json:"critical_prover"`         // "" with --no-critical-prover
-	PeakRSS            uint64  `json:"peak_rss_bytes"`
-	Budget             uint64  `json:"budget_bytes"`
-	PeakBudgetUsed     uint64  `json:"peak_budget_used_bytes"`
+// benchEngineRealOutput is `bench engine --backend B --json`: a WinningPoSt
+// (CRITICAL) alone and sent while a 2 KiB PoRep C2 partition (NORMAL)
+// proves, on real provers.
+type benchEngineRealOutput struct {
+	Backend          string   `json:"backend"`
+	Provers          []string `json:"provers"`
+	CriticalProver   string   `json:"critical_prover"` // "" with --no-critical-prover
+	CriticalDelaySec float64  `json:"critical_delay_seconds"`
+	CriticalTasks    int      `json:"critical_tasks"` // --critical-tasks (0: the engine's default)
+	// The WinningPoSt alone: median of --repeat after a warm-up; each
+	// round's figure in the list (rounds alternate alone and together).
+	CriticalIdleSec  float64   `json:"critical_idle_seconds"`
+	CriticalIdleRuns []float64 `json:"critical_idle_runs_seconds"`
+	// Sent --critical-delay after the PoRep partition started proving:
+	// median of --repeat; each run's figure in the list.
+	CriticalLatencySec  float64   `json:"critical_latency_seconds"`
+	CriticalLatencyRuns []float64 `json:"critical_latency_runs_seconds"`
+	CriticalRatio       float64   `json:"critical_ratio"`          // latency / idle
+	CriticalExcessSec   float64   `json:"critical_excess_seconds"` // latency − idle
+	CriticalProveWait   float64   `json:"critical_prove_wait_seconds"`
+	CriticalProvenOn    []string  `json:"critical_proven_on"` // prover of each run's WinningPoSt
+	// The PoRep C2 job (submit → result) alone, and beside the WinningPoSt
+	// (median of --repeat): what the background work lost.
+	BackgroundAloneSec  float64   `json:"background_alone_seconds"`
+	BackgroundAloneRuns []float64 `json:"background_alone_runs_seconds"`
+	BackgroundSec       float64   `json:"background_seconds"`
+	BackgroundRuns      []float64 `json:"background_runs_seconds"`
+	BackgroundExtraSec  float64   `json:"background_extra_seconds"`
+	// Every proof verified (the engine checks each partition); with the
+	// fixed seed the PoRep proof beside the WinningPoSt is byte-identical
+	// to the one alone, and so is the WinningPoSt's.
+	BackgroundIdentical bool    `json:"background_identical"`
+	CriticalIdentical   bool    `json:"critical_identical"`
+	Retries             uint64  `json:"retries"`
+	PartitionsProven    int     `json:"partitions_proven"`
+	PartitionsExpected  int     `json:"partitions_expected"`
+	LoadAvgStart        string  `json:"loadavg_start"`
+	LoadAvgEnd          string  `json:"loadavg_end"`
+	TotalSec            float64 `json:"total_seconds"`
+	PeakRSS             uint64  `json:"peak_rss_bytes"`
 }
 
-func benchEngineAction(c *cli.Context) error {
-	if c.IsSet("backend") {
-		return benchEngineReal(c)
+// benchEngineReal is `bench engine --backend B`: it seals a 2 KiB sector
+// with the test sealer (its C1 is the background PoRep job), builds a
+// synthetic (valid) 2 KiB WinningPoSt, preloads both circuits' parameters
+// from --params-dir, then measures as benchEngineRealOutput says.
+func benchEngineReal(c *cli.Context) error {
+	t0 := time.Now()
+	load0 := loadAvg()
+	backend, err := backendName(c)
+	if err != nil {
+		return err
 	}
-	for _, f := range []string{"repeat", "critical-delay", "critical-tasks"} {
-		if c.IsSet(f) {
-			return usageErrorf("--%s: only with --backend (the simulated device has no MSM tasks or rounds)", f)
-		}
-	}
-	pt, st := c.Duration("partition-time"), c.Duration("synthesis-time")
-	jobs, parts := c.Int("jobs"), c.Int("partitions")
-	budget, pb := c.Uint64("budget"), c.Uint64("partition-bytes")
-	switch {
-	case pt <= 0 || st < 0:
-		return usageErrorf("--partition-time must be > 0 and --synthesis-time ≥ 0")
-	case jobs < 1 || parts < 1 || jobs > 10000 || parts > 1000:
-		return usageErrorf("--jobs (1 … 10000) and --partitions (1 … 1000) must be positive")
-	case pb < 1<<10 || budget < pb:
-		return usageErrorf("--partition-bytes %d: want ≥ 1 KiB and ≤ --budget %d", pb, budget)
+	repeat, delay := c.Int("repeat"), c.Duration("critical-delay")
+	switch tasks := c.Int("critical-tasks"); {
+	case repeat < 1 || repeat > 100:
+		return usageErrorf("--repeat %d: want 1 … 100", repeat)
+	case delay < 0:
+		return usageErrorf("--critical-delay %s: must not be negative", delay)
+	case tasks < 0 || tasks > 1024:
+		return usageErrorf("--critical-tasks %d: want 0 (gnark's default) … 1024", tasks)
+	case tasks > 0 && c.Bool("no-critical-prover"):
+		return usageErrorf("--critical-tasks %d: there is no kept CPU prover with --no-critical-prover", tasks)
 	}
 	if err := checkProfilePaths(c); err != nil {
 		return err
 	}
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(budget)))
-	dev := &enginetest.Prover{ProverName: "double:0", PerPartition: pt}
-	var spare engine.Prover
-	if !c.Bool("no-critical-prover") {
-		spare = &enginetest.Prover{ProverName: "double:critical", PerPartition: pt}
-	}
-	e, err := engine.New(engine.Config{
-		Provers: []engine.Prover{dev}, CriticalProver: spare, BudgetBytes: budget, SynthesisWorkers: c.Int("synthesis-workers"),
-		Families: enginetest.Families(&enginetest.Family{Partitions: parts, SynthesisTime: st, PartitionBytes: pb, Allocate: true}),
-	})
+	cfg, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
 	if err != nil {
 		return internalError(err)
 	}
+	ctx := context.Background()
+	c1, miner, sector, err := sealForBench(ctx, cfg)
+	if err != nil {
+		return internalError(fmt.Errorf("sealing the background sector: %w", err))
+	}
+	win, err := synthetic.PoSt(abi.RegisteredPoStProof_StackedDrgWinning2KiBV1, synthetic.PoStOptions{Seed: 1})
+	if err != nil {
+		return internalError(err)
+	}
+	seed := [32]byte{0xbe, 0x4c}
+	ecfg := engine.Config{ParamsDir: c.String("params-dir"), Backend: backend, NoCriticalProver: c.Bool("no-critical-prover"),
+		CriticalTasks: c.Int("critical-tasks"), DeterministicSeed: &seed}
+	if c.IsSet("budget") {
+		ecfg.BudgetBytes = c.Uint64("budget")
+	}
+	e, err := engine.New(ecfg)
+	if err != nil {
+		return classifyPorepError(err)
+	}
 	defer e.Close()
+	for _, id := range []string{"porep-2k", "winning-2k"} {
+		if _, _, err := e.Preload(ctx, id); err != nil {
+			return classifyPorepError(fmt.Errorf("--params-dir %s: %s: %w", ecfg.ParamsDir, id, err))
+		}
+	}
 	stopProfiles, err := startProfiling(c)
 	if err != nil {
 		return err
 	}
 	defer stopProfiles()
-	ctx := context.Background()
-	var peakUsed uint64
-	stopSampling := sampleBudget(e, &peakUsed)
-	defer stopSampling()
-
-	// (b), idle: one CRITICAL partition on the idle engine.
-	critical := func(id string) (time.Duration, error) {
-		t0 := time.Now()
-		r, err := e.Prove(ctx, &engine.Request{RequestID: id, Kind: enginetest.Kind, Priority: engine.PriorityCritical, VanillaProofs: make([][]byte, 1)})
-		if err == nil && r.State != engine.StateCompleted {
-			err = fmt.Errorf("critical job %s: %v", r.State, r.Err)
+	out := benchEngineRealOutput{Backend: backend, CriticalDelaySec: delay.Seconds(), CriticalTasks: ecfg.CriticalTasks, LoadAvgStart: load0}
+	for _, d := range e.Status().Devices {
+		out.Provers = append(out.Provers, d.Name)
+		if d.CriticalOnly {
+			out.CriticalProver = d.Name
 		}
-		return time.Since(t0), err
 	}
-	// The first job warms the engine up (goroutines, metric series, heap);
-	// the idle figure is the median of three after it.
-	var idles []time.Duration
-	for i := range 4 {
-		d, err := critical(fmt.Sprintf("critical-idle-%d", i))
+	n := 0
+	id := func(what string) string { n++; return fmt.Sprintf("%s-%d", what, n) }
+	porepReq := func() *engine.Request {
+		return &engine.Request{RequestID: id("porep"), Kind: engine.KindPoRepC2, RegisteredProof: uint64(cfg.Proof),
+			SectorSize: cfg.SectorSize, SectorNumber: uint64(sector), MinerID: uint64(miner), VanillaProof: c1}
+	}
+	winReq := func() *engine.Request {
+		return &engine.Request{RequestID: id("winning"), Kind: engine.KindWinningPoSt, RegisteredProof: uint64(win.Config.Proof),
+			MinerID: uint64(win.Miner), Randomness: win.Randomness, VanillaProofs: win.Vanilla}
+	}
+	prove := func(req *engine.Request) (*engine.Result, error) {
+		r, err := e.Prove(ctx, req)
+		if err == nil && r.State != engine.StateCompleted {
+			err = fmt.Errorf("%s job %s: %s: %v", req.Kind, r.JobID, r.State, r.Err)
+		}
+		return r, err
+	}
+
+	// A warm-up WinningPoSt; then --repeat rounds, each measuring the
+	// WinningPoSt alone, the PoRep C2 alone, and the two together, so that
+	// a change of the machine's load falls on both sides alike.
+	warm, err := prove(winReq())
+	if err != nil {
+		return internalError(err)
+	}
+	out.BackgroundIdentical, out.CriticalIdentical = true, true
+	var idles, alones, bgs, waits []float64
+	var porepAlone []byte
+	for range repeat {
+		t := time.Now()
+		r, err := prove(winReq())
 		if err != nil {
 			return internalError(err)
 		}
-		if i > 0 {
-			idles = append(idles, d)
-		}
-	}
-	slices.Sort(idles)
-	idle := idles[1]
+		idles = append(idles, time.Since(t).Seconds())
+		out.CriticalIdentical = out.CriticalIdentical && bytes.Equal(r.Proof, warm.Proof)
 
-	// (a): the stream.
-	busy0 := e.Status().Devices[0].Busy
-	t0 := time.Now()
-	ids, err := submitNormal(ctx, e, "stream", jobs)
-	if err != nil {
-		return internalError(err)
-	}
-	if err := awaitAll(ctx, e, ids); err != nil {
-		return internalError(err)
-	}
-	stream := time.Since(t0)
-	busy := e.Status().Devices[0].Busy - busy0
-
-	// (b), behind 10 NORMAL jobs: submitted once the device is proving them.
-	ids, err = submitNormal(ctx, e, "behind", 10)
-	if err != nil {
-		return internalError(err)
-	}
-	time.Sleep(st + pt + pt/2)
-	behind, err := critical("critical-behind")
-	if err != nil {
-		return internalError(err)
-	}
-	for _, id := range ids {
-		if _, err := e.Cancel(id); err != nil {
+		t = time.Now()
+		alone, err := prove(porepReq())
+		if err != nil {
 			return internalError(err)
 		}
+		alones = append(alones, time.Since(t).Seconds())
+		if porepAlone == nil {
+			porepAlone = alone.Proof
+		}
+		out.BackgroundIdentical = out.BackgroundIdentical && bytes.Equal(alone.Proof, porepAlone)
+
+		// The WinningPoSt sent --critical-delay after the PoRep partition
+		// started proving.
+		t = time.Now()
+		tk, err := e.Submit(ctx, porepReq())
+		if err != nil {
+			return internalError(err)
+		}
+		if err := waitJobProving(e, tk.JobID, 10*time.Minute); err != nil {
+			return internalError(err)
+		}
+		time.Sleep(delay)
+		if !stillProving(e, tk.JobID) {
+			return usageErrorf("the PoRep partition ended within --critical-delay %v: the WinningPoSt would not be sent during it; lower --critical-delay", delay)
+		}
+		tc := time.Now()
+		r, err = prove(winReq())
+		if err != nil {
+			return internalError(err)
+		}
+		out.CriticalLatencyRuns = append(out.CriticalLatencyRuns, time.Since(tc).Seconds())
+		waits = append(waits, r.Timings.ProveWait.Seconds())
+		out.CriticalIdentical = out.CriticalIdentical && bytes.Equal(r.Proof, warm.Proof)
+		for _, js := range e.Status().Jobs {
+			if js.JobID == r.JobID && len(js.Partitions) > 0 {
+				out.CriticalProvenOn = append(out.CriticalProvenOn, js.Partitions[0].Device)
+			}
+		}
+		bg, err := e.Await(ctx, tk.JobID)
+		if err == nil && bg.State != engine.StateCompleted {
+			err = fmt.Errorf("PoRep job %s: %s: %v", bg.JobID, bg.State, bg.Err)
+		}
+		if err != nil {
+			return internalError(err)
+		}
+		bgs = append(bgs, time.Since(t).Seconds())
+		out.BackgroundIdentical = out.BackgroundIdentical && bytes.Equal(bg.Proof, porepAlone)
 	}
-	if err := awaitAll(ctx, e, nil); err != nil {
-		return internalError(err)
+	out.CriticalIdleRuns, out.BackgroundAloneRuns, out.BackgroundRuns = slices.Clone(idles), slices.Clone(alones), slices.Clone(bgs)
+	out.CriticalIdleSec = median(idles)
+	out.BackgroundAloneSec = median(alones)
+	out.CriticalLatencySec = median(slices.Clone(out.CriticalLatencyRuns))
+	out.CriticalProveWait = median(waits)
+	out.CriticalRatio = out.CriticalLatencySec / out.CriticalIdleSec
+	out.CriticalExcessSec = out.CriticalLatencySec - out.CriticalIdleSec
+	out.BackgroundSec = median(bgs)
+	out.BackgroundExtraSec = out.BackgroundSec - out.BackgroundAloneSec
+
+	st := e.Status()
+	out.Retries = st.Counters.Retries
+	for _, js := range st.Jobs {
+		out.PartitionsExpected += len(js.Partitions)
+		for _, p := range js.Partitions {
+			out.PartitionsProven += p.Attempts
+		}
 	}
-	stopSampling()
 	if err := stopProfiles(); err != nil {
 		return err
 	}
-
-	out := benchEngineOutput{
-		Jobs: jobs, Partitions: parts, PartitionDeviceSec: pt.Seconds(), PartitionSynthSec: st.Seconds(),
-		StreamSec: stream.Seconds(), DeviceBusySec: busy.Seconds(), DeviceBusyFraction: busy.Seconds() / stream.Seconds(),
-		CriticalIdleSec: idle.Seconds(), CriticalLatencySec: behind.Seconds(), CriticalExcessSec: (behind - idle).Seconds(),
-		CriticalRatio: behind.Seconds() / idle.Seconds(), PeakRSS: peakRSS(), Budget: budget, PeakBudgetUsed: peakUsed,
-	}
-	if spare != nil {
-		out.CriticalProver = spare.Name()
+	out.LoadAvgEnd, out.TotalSec, out.PeakRSS = loadAvg(), time.Since(t0).Seconds(), peakRSS()
+	if !out.BackgroundIdentical || !out.CriticalIdentical || out.PartitionsProven != out.PartitionsExpected {
+		return internalError(fmt.Errorf("bench engine: proofs differ or a partition was proven twice: %+v", out))
 	}
 	if c.Bool("json") {
 		return writeJSON(c, out)
 	}
-	printf(c, "engine scheduling, simulated device: %v per partition, synthesis %v, %d jobs × %d partitions\n", pt, st, jobs, parts)
-	printf(c, "  (a) device busy %.1f%% (%.3fs of %.3fs)\n", 100*out.DeviceBusyFraction, out.DeviceBusySec, out.StreamSec)
-	printf(c, "  (b) CRITICAL behind 10 NORMAL jobs: %.3fs; on the idle engine %.3fs (+%.3fs; one partition is %.3fs)\n",
-		out.CriticalLatencySec, out.CriticalIdleSec, out.CriticalExcessSec, out.PartitionDeviceSec)
-	printf(c, "  (c) peak RSS %d bytes, budget %d bytes (peak reserved %d)\n", out.PeakRSS, out.Budget, out.PeakBudgetUsed)
+	printf(c, "engine, real provers (%s: %s), 2 KiB PoRep C2 in the background, 2 KiB WinningPoSt CRITICAL\n", backend, strings.Join(out.Provers, ", "))
+	printf(c, "  WinningPoSt alone %.3fs; sent %v into a PoRep partition %.3fs (%.2f×, +%.3fs; waited %.3fs to start; on %s)\n",
+		out.CriticalIdleSec, delay, out.CriticalLatencySec, out.CriticalRatio, out.CriticalExcessSec, out.CriticalProveWait, strings.Join(out.CriticalProvenOn, ", "))
+	printf(c, "  PoRep C2 alone %.3fs, beside the WinningPoSt %.3fs (+%.3fs); proofs identical, %d partitions proven once each\n",
+		out.BackgroundAloneSec, out.BackgroundSec, out.BackgroundExtraSec, out.PartitionsProven)
+	printf(c, "  load average %s → %s\n", out.LoadAvgStart, out.LoadAvgEnd)
 	return nil
 }
 
-// submitNormal submits n NORMAL jobs of the simulated kind.
-func submitNormal(ctx context.Context, e *engine.Engine, prefix string, n int) ([]string, error) {
-	ids := make([]string, n)
-	for i := range ids {
-		t, err := e.Submit(ctx, &engine.Request{RequestID: fmt.Sprintf("%s-%d", prefix, i), Kind: enginetest.Kind, Priority: engine.PriorityNormal})
-		if err != nil {
-			return nil, err
-		}
-		ids[i] = t.JobID
+// sealForBench seals a random 2 KiB sector with the test sealer in a
+// temporary directory (removed) and returns its C1 output.
+func sealForBench(ctx context.Context, cfg stacked.SectorConfig) ([]byte, abi.ActorID, abi.SectorNumber, error) {
+	const miner, sector = abi.ActorID(1000), abi.SectorNumber(1)
+	dir, err := os.MkdirTemp("", "cuseal-bench-engine-*")
+	if err != nil {
+		return nil, 0, 0, err
 	}
-	return ids, nil
+	defer os.RemoveAll(dir)
+	data, err := writeRandomData(ctx, seal.UnpaddedSize(cfg.SectorSize))
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	defer os.Remove(data)
+	ticket, seed := bytes.Repeat([]byte{0x11}, 32), bytes.Repeat([]byte{0x22}, 32)
+	res, err := seal.Seal(ctx, cfg, data, dir, miner, sector, ticket)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	c1, err := seal.CommitPhase1(ctx, cfg, res.CommR, res.CommD, dir, sector, miner, ticket, seed)
+	return c1, miner, sector, err
 }
 
-// awaitAll waits for the jobs (nil: every job the engine still runs).
-func awaitAll(ctx context.Context, e *engine.Engine, ids []string) error {
-	if ids == nil {
-		for _, js := range e.Status().Jobs {
-			ids = append(ids, js.JobID)
+// waitJobProving waits until job id has a partition proving.
+func waitJobProving(e *engine.Engine, id string, limit time.Duration) error {
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		if stillProving(e, id) {
+			return nil
 		}
 	}
-	for _, id := range ids {
-		r, err := e.Await(ctx, id)
-		if err != nil {
-			return err
-		}
-		if r.State == engine.StateFailed {
-			return fmt.Errorf("job %s failed: %v", id, r.Err)
-		}
-	}
-	return nil
+	return fmt.Errorf("job %s: no partition proving after %v", id, limit)
 }
 
-// sampleBudget records the engine's peak reserved bytes every millisecond
-// until the returned function is called (idempotent).
-func sampleBudget(e *engine.Engine, peak *uint64) func() {
-	done := make(chan struct{})
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				if u := e.Budget().Used; u > *peak {
-					*peak = u
-				}
-			}
-		}
-	}()
-	var once bool
-	return func() {
-		if !once {
-			once = true
-			close(done)
-			<-stopped
+// stillProving reports whether job id has a partition proving.
+func stillProving(e *engine.Engine, id string) bool {
+	for _, js := range e.Status().Jobs {
+		if js.JobID == id {
+			return slices.ContainsFunc(js.Partitions, func(p engine.PartitionStatus) bool { return p.State == "proving" })
 		}
 	}
+	return false
+}
+
+// median of xs (not empty); xs is sorted in place.
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	if n := len(xs); n%2 == 0 {
+		return (xs[n/2-1] + xs[n/2]) / 2
+	}
+	return xs[len(xs)/2]
+}
+
+// loadAvg is /proc/loadavg's first three fields ("" where there is none).
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], " ")
 }

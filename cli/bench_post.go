@@ -57,7 +57,7 @@ func postBenchInput(c *cli.Context, spec *circuitSpec, partitions int) (*postVan
 	if !c.IsSet("sector-size") {
 		return nil, usageErrorf("--synthetic needs --sector-size")
 	}
-	cfg, err := postConfigForSize(spec.postKind, c.String("sector-size"))
+	cfg, err := configForSize[*post.Config](spec, c.String("sector-size"))
 	if err != nil {
 		return nil, err
 	}

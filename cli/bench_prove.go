@@ -12,6 +12,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
@@ -194,30 +195,34 @@ func proveInput(c *cli.Context, backends []string) (*proveJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	if spec.isUpdate {
-		return updateProveInput(c, backends)
+	return spec.proveJob(c, spec, backends)
+}
+
+// porepProveInput is bench prove's PoRep C2 job: --c1, its checks and the preflight.
+func porepProveInput(c *cli.Context, spec *circuitSpec, backends []string) (*proveJob, error) {
+	for _, f := range []string{"vanilla", "synthetic", "sectors", "sector-size"} {
+		if c.IsSet(f) {
+			return nil, usageErrorf("--%s: only with --circuit %s or %s (porep proves --c1 FILE)", f, circuitWinningPoSt, circuitWindowPoSt)
+		}
 	}
-	if !spec.isPoSt {
-		for _, f := range []string{"vanilla", "synthetic", "sectors", "sector-size"} {
-			if c.IsSet(f) {
-				return nil, usageErrorf("--%s: only with --circuit %s or %s (porep proves --c1 FILE)", f, circuitWinningPoSt, circuitWindowPoSt)
-			}
-		}
-		if !c.IsSet("c1") {
-			return nil, usageErrorf("--circuit %s needs --c1 FILE", circuitPoRep)
-		}
-		in, err := readC1Input(c, true)
-		if err != nil {
-			return nil, err
-		}
-		if err := preflightProve(c, in, backends); err != nil {
-			return nil, err
-		}
-		return &proveJob{circuit: spec.name, name: in.cfg.Name, label: stacked.SizeLabel(in.cfg.SectorSize), partitions: in.cfg.Partitions,
-			prove: func(opts []porep.Option) ([]byte, error) {
-				return porep.SealCommitPhase2(in.data, in.sector, in.miner, opts...)
-			}}, nil
+	if !c.IsSet("c1") {
+		return nil, usageErrorf("--circuit %s needs --c1 FILE", circuitPoRep)
 	}
+	in, err := readC1Input(c, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := preflightProve(c, in, backends); err != nil {
+		return nil, err
+	}
+	return &proveJob{circuit: spec.name, name: in.cfg.Name, label: stacked.SizeLabel(in.cfg.SectorSize), partitions: in.cfg.Partitions,
+		prove: func(opts []porep.Option) ([]byte, error) {
+			return porep.SealCommitPhase2(in.data, in.sector, in.miner, opts...)
+		}}, nil
+}
+
+// postProveInput is bench prove's PoSt job: its vanilla proofs, then benchReady.
+func postProveInput(c *cli.Context, spec *circuitSpec, backends []string) (*proveJob, error) {
 	for _, f := range []string{"c1", "sector", "partitions-in-flight", "preload-params"} {
 		if c.IsSet(f) {
 			return nil, usageErrorf("--%s: only with --circuit %s", f, circuitPoRep)
@@ -230,16 +235,9 @@ func proveInput(c *cli.Context, backends []string) (*proveJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, dir := set.cfg, c.String("params-dir")
-	if err := checkParamsPresent(dir, postParams(cfg), true); err != nil {
+	cfg := set.cfg
+	if err := benchReady(c, backends, postParams(cfg), cfg); err != nil {
 		return nil, err
-	}
-	if !c.Bool("force") {
-		if err := preflightBackends(cfg.Name, backends, func(b string) (porep.Memory, error) {
-			return porep.KeysFor(cfg, porep.WithParamsDir(dir)).Memory(b)
-		}); err != nil {
-			return nil, err
-		}
 	}
 	job := &proveJob{circuit: spec.name, name: cfg.Name, label: stacked.SizeLabel(cfg.SectorSize), partitions: cfg.Partitions(len(set.vanilla))}
 	job.prove = func(opts []porep.Option) ([]byte, error) {
@@ -256,6 +254,22 @@ func proveInput(c *cli.Context, backends []string) (*proveJob, error) {
 		return ps[0].ProofBytes, nil
 	}
 	return job, nil
+}
+
+// benchReady is bench prove's check before a PoSt or update job: the
+// circuit's parameter files are in --params-dir, and (unless --force) one
+// partition fits each backend's memory (preflightBackends).
+func benchReady(c *cli.Context, backends []string, cp circuitParams, circuit paramfile.Circuit) error {
+	dir := c.String("params-dir")
+	if err := checkParamsPresent(dir, cp, true); err != nil {
+		return err
+	}
+	if c.Bool("force") {
+		return nil
+	}
+	return preflightBackends(circuit.ProofName(), backends, func(b string) (porep.Memory, error) {
+		return porep.KeysFor(circuit, porep.WithParamsDir(dir)).Memory(b)
+	})
 }
 
 // preflightBackends refuses (exit 2) a proof of one partition in flight

@@ -316,15 +316,7 @@ func synthInput(c *cli.Context) (*synthJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	var job *synthJob
-	switch {
-	case spec.isUpdate:
-		job, err = updateSynthInput(c)
-	case spec.isPoSt:
-		job, err = postSynthInput(c, spec)
-	default:
-		job, err = porepSynthInput(c)
-	}
+	job, err := spec.synthJob(c, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -374,7 +366,7 @@ func postSynthInput(c *cli.Context, spec *circuitSpec) (*synthJob, error) {
 }
 
 // porepSynthInput reads PoRep inputs: --c1 FILE or --synthetic.
-func porepSynthInput(c *cli.Context) (*synthJob, error) {
+func porepSynthInput(c *cli.Context, _ *circuitSpec) (*synthJob, error) {
 	if c.IsSet("vanilla") || c.IsSet("sectors") {
 		return nil, usageErrorf("--vanilla and --sectors: only with --circuit %s or %s", circuitWinningPoSt, circuitWindowPoSt)
 	}
@@ -418,10 +410,11 @@ func porepC1Input(c *cli.Context) (*stacked.C1Output, stacked.SectorConfig, stri
 		if !c.IsSet("sector-size") {
 			return nil, stacked.SectorConfig{}, "", usageErrorf("bench synth: --synthetic needs --sector-size")
 		}
-		cfg, err := sectorConfigForSize(c.String("sector-size"))
+		sc, err := configForSize[*stacked.SectorConfig](circuitNamed(circuitPoRep), c.String("sector-size"))
 		if err != nil {
-			return nil, cfg, "", err
+			return nil, stacked.SectorConfig{}, "", err
 		}
+		cfg := *sc
 		parts := c.Int("partitions")
 		if parts < 1 || parts > cfg.Partitions {
 			return nil, cfg, "", usageErrorf("--partitions %d: a %s sector has %d partition(s)", parts, stacked.SizeLabel(cfg.SectorSize), cfg.Partitions)

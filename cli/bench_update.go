@@ -100,7 +100,7 @@ func syntheticUpdateInput(c *cli.Context) (*benchUpdateSet, error) {
 	if !c.IsSet("sector-size") {
 		return nil, usageErrorf("--synthetic needs --sector-size")
 	}
-	cfg, err := updateConfigForSize(c.String("sector-size"))
+	cfg, err := configForSize[*update.Config](circuitNamed(circuitUpdate), c.String("sector-size"))
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func syntheticUpdateInput(c *cli.Context) (*benchUpdateSet, error) {
 
 // updateSynthInput is bench synth's update job: every partition, checked
 // as the prover checks it.
-func updateSynthInput(c *cli.Context) (*synthJob, error) {
+func updateSynthInput(c *cli.Context, _ *circuitSpec) (*synthJob, error) {
 	set, err := benchUpdateInput(c)
 	if err != nil {
 		return nil, err
@@ -146,7 +146,7 @@ func updateSynthInput(c *cli.Context) (*synthJob, error) {
 
 // updateProveInput is bench prove's update job: the whole update proof as
 // update prove makes it, after the parameter and memory checks.
-func updateProveInput(c *cli.Context, backends []string) (*proveJob, error) {
+func updateProveInput(c *cli.Context, _ *circuitSpec, backends []string) (*proveJob, error) {
 	for _, f := range []string{"sector", "preload-params"} {
 		if c.IsSet(f) {
 			return nil, usageErrorf("--%s: only with --circuit %s", f, circuitPoRep)
@@ -159,16 +159,9 @@ func updateProveInput(c *cli.Context, backends []string) (*proveJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, dir := set.cfg, c.String("params-dir")
-	if err := checkParamsPresent(dir, updateParams(cfg), true); err != nil {
+	cfg := set.cfg
+	if err := benchReady(c, backends, updateParams(cfg), cfg); err != nil {
 		return nil, err
-	}
-	if !c.Bool("force") {
-		if err := preflightBackends(cfg.Name, backends, func(b string) (porep.Memory, error) {
-			return porep.KeysFor(cfg, porep.WithParamsDir(dir)).Memory(b)
-		}); err != nil {
-			return nil, err
-		}
 	}
 	return &proveJob{circuit: circuitUpdate, name: cfg.Name, label: stacked.SizeLabel(cfg.SectorSize), partitions: cfg.Partitions,
 		prove: func(opts []porep.Option) ([]byte, error) {

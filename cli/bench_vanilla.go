@@ -56,13 +56,16 @@ func benchVanillaAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if spec.isUpdate {
-		return benchVanillaUpdate(c, start)
-	}
+	return spec.benchVanilla(c, spec, start)
+}
+
+// benchVanillaPoSt is bench vanilla of a PoSt circuit: --sectors synthetic sectors' vanilla
+// proofs.
+func benchVanillaPoSt(c *cli.Context, spec *circuitSpec, start time.Time) error {
 	if c.IsSet("partition") {
 		return usageErrorf("--partition: only with --circuit %s", circuitUpdate)
 	}
-	cfg, err := postConfigForSize(spec.postKind, c.String("sector-size"))
+	cfg, err := configForSize[*post.Config](spec, c.String("sector-size"))
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep/stacked"
 	"github.com/cuseal/cuseal/porep/synthetic"
+	"github.com/cuseal/cuseal/porep/update"
 )
 
 // updateCommitmentsFile is what bench vanilla --circuit update writes next
@@ -37,13 +38,13 @@ type updateCommitmentsJSON struct {
 }
 
 // benchVanillaUpdate is bench vanilla --circuit update.
-func benchVanillaUpdate(c *cli.Context, start time.Time) error {
+func benchVanillaUpdate(c *cli.Context, _ *circuitSpec, start time.Time) error {
 	for _, f := range []string{"sectors", "miner"} {
 		if c.IsSet(f) {
 			return usageErrorf("--%s: not with --circuit %s", f, circuitUpdate)
 		}
 	}
-	cfg, err := updateConfigForSize(c.String("sector-size"))
+	cfg, err := configForSize[*update.Config](circuitNamed(circuitUpdate), c.String("sector-size"))
 	if err != nil {
 		return err
 	}

@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
 	"github.com/cuseal/cuseal/porep/update"
+	pb "github.com/cuseal/cuseal/service/cuzkv1"
 )
 
 // The circuits by name, and the registered proof of each that a flag names: one name per
@@ -19,20 +22,28 @@ import (
 // post vanilla; --kind of client prove), and one parser per proof family, in the family's
 // package (stacked.ConfigByName, post.ConfigByName, update.ConfigByName).
 
-// circuitSpec is one circuit a command can be asked for. A new circuit is one more row of
-// circuits.
+// circuitSpec is one circuit a command can be asked for, with what each command needs
+// of it. A new circuit is one more row of circuits; no command switches on the circuit.
 type circuitSpec struct {
 	name string
 	// aliases are other names accepted for it (client prove's --kind snap).
 	aliases []string
 	// what --circuit's help says of it
 	about string
-	// postKind is the PoSt kind of a PoSt circuit; isPoSt is false for
-	// the others.
+	// postKind is the PoSt kind of a PoSt circuit.
 	postKind post.Kind
-	isPoSt   bool
-	// isUpdate marks SnapDeals' EmptySectorUpdate circuit.
-	isUpdate bool
+	// config is its registered proof for a sector size in bytes (the one Lotus and Curio
+	// use for new work); configForSize reads --sector-size into it.
+	config func(spec *circuitSpec, size uint64) (paramfile.Circuit, error)
+	// constraints is the constraint count params generate reports for cfg.
+	constraints func(cfg paramfile.Circuit) (int, error)
+	// The commands' steps (nil: the command does not offer the circuit): bench prove's
+	// job (inputs, parameter and memory checks), bench synth's job, bench vanilla's
+	// action, and client prove's request with what it proves.
+	proveJob     func(c *cli.Context, spec *circuitSpec, backends []string) (*proveJob, error)
+	synthJob     func(c *cli.Context, spec *circuitSpec) (*synthJob, error)
+	benchVanilla func(c *cli.Context, spec *circuitSpec, start time.Time) error
+	request      func(c *cli.Context, spec *circuitSpec) (*pb.SubmitProofRequest, string, error)
 }
 
 // The circuit names.
@@ -43,11 +54,30 @@ const (
 	circuitUpdate      = "update"
 )
 
-var circuits = []circuitSpec{
-	{name: circuitPoRep, about: "PoRep C2 (StackedDrg…V1_1)"},
-	{name: circuitWinningPoSt, about: "WinningPoSt (StackedDrgWinning…V1)", postKind: post.Winning, isPoSt: true},
-	{name: circuitWindowPoSt, about: "WindowPoSt (StackedDrgWindow…V1_1)", postKind: post.Window, isPoSt: true},
-	{name: circuitUpdate, aliases: []string{"snap"}, about: "SnapDeals update (StackedDrg…V1 update proofs)", isUpdate: true},
+// circuits is the table (set in init: its steps reach back to it through lookupCircuit).
+var circuits []circuitSpec
+
+func init() {
+	circuits = []circuitSpec{
+		{name: circuitPoRep, about: "PoRep C2 (StackedDrg…V1_1)", config: porepCircuitConfig, constraints: porepConstraints,
+			proveJob: porepProveInput, synthJob: porepSynthInput, request: clientPoRepRequest},
+		{name: circuitWinningPoSt, about: "WinningPoSt (StackedDrgWinning…V1)", postKind: post.Winning, config: postCircuitConfig, constraints: hintConstraints,
+			proveJob: postProveInput, synthJob: postSynthInput, benchVanilla: benchVanillaPoSt, request: clientPoStRequest},
+		{name: circuitWindowPoSt, about: "WindowPoSt (StackedDrgWindow…V1_1)", postKind: post.Window, config: postCircuitConfig, constraints: hintConstraints,
+			proveJob: postProveInput, synthJob: postSynthInput, benchVanilla: benchVanillaPoSt, request: clientPoStRequest},
+		{name: circuitUpdate, aliases: []string{"snap"}, about: "SnapDeals update (StackedDrg…V1 update proofs)", config: updateCircuitConfig, constraints: hintConstraints,
+			proveJob: updateProveInput, synthJob: updateSynthInput, benchVanilla: benchVanillaUpdate, request: clientSnapRequest},
+	}
+}
+
+// circuitNamed is the row of a circuit name constant.
+func circuitNamed(name string) *circuitSpec {
+	for i := range circuits {
+		if circuits[i].name == name {
+			return &circuits[i]
+		}
+	}
+	panic("cli: no circuit " + name)
 }
 
 // The circuits of the commands that offer only some.
@@ -106,57 +136,70 @@ func orList(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
-// sectorConfigForSize parses a --sector-size value and returns the sector configuration of
-// its V1_1 registered proof, the one Lotus uses for new sectors today.
-func sectorConfigForSize(s string) (stacked.SectorConfig, error) {
-	size, err := parseSectorSize(s)
+// configForSize parses a --sector-size value and returns spec's registered proof for that
+// size (spec.config) as its configuration type C: the one config-by-size helper.
+func configForSize[C paramfile.Circuit](spec *circuitSpec, sectorSize string) (C, error) {
+	var zero C
+	size, err := parseSectorSize(sectorSize)
 	if err != nil {
-		return stacked.SectorConfig{}, inputError(err)
+		return zero, inputError(err)
 	}
+	cfg, err := spec.config(spec, size)
+	if err != nil {
+		return zero, err
+	}
+	return cfg.(C), nil
+}
+
+// porepCircuitConfig is the V1_1 registered seal proof of a size, the one Lotus uses for new
+// sectors today.
+func porepCircuitConfig(_ *circuitSpec, size uint64) (paramfile.Circuit, error) {
 	proof, ok := stacked.SealProofV1_1(size)
 	if !ok { // parseSectorSize accepts only published sizes
-		return stacked.SectorConfig{}, internalError(fmt.Errorf("--sector-size %s: no registered proof for %d bytes", s, size))
+		return nil, internalError(fmt.Errorf("--sector-size %s: no registered proof for %d bytes", stacked.SizeLabel(size), size))
 	}
 	cfg, err := stacked.ConfigFor(proof)
 	if err != nil {
-		return stacked.SectorConfig{}, internalError(fmt.Errorf("--sector-size %s: %w", s, err))
+		return nil, internalError(fmt.Errorf("--sector-size %s: %w", stacked.SizeLabel(size), err))
 	}
-	return cfg, nil
+	return &cfg, nil
 }
 
-// postConfigForSize is the registered PoSt proof of a kind and sector size
-// that Lotus and Curio use (WinningPoSt V1, WindowPoSt V1_1).
-func postConfigForSize(kind post.Kind, sectorSize string) (*post.Config, error) {
-	size, err := parseSectorSize(sectorSize)
-	if err != nil {
-		return nil, inputError(err)
-	}
-	return postConfigFor(kind, size)
-}
-
-// postConfigFor is postConfigForSize for a size in bytes.
-func postConfigFor(kind post.Kind, size uint64) (*post.Config, error) {
+// postCircuitConfig is the registered PoSt proof of spec's kind and a sector size that Lotus and
+// Curio use (WinningPoSt V1, WindowPoSt V1_1).
+func postCircuitConfig(spec *circuitSpec, size uint64) (paramfile.Circuit, error) {
 	for _, cfg := range post.Configs() {
-		if cfg.Kind == kind && cfg.SectorSize == size {
+		if cfg.Kind == spec.postKind && cfg.SectorSize == size {
 			return &cfg, nil
 		}
 	}
-	return nil, internalError(fmt.Errorf("no %sPoSt proof for %d-byte sectors", kind, size))
+	return nil, internalError(fmt.Errorf("no %sPoSt proof for %d-byte sectors", spec.postKind, size))
 }
 
-// updateConfigForSize parses a --sector-size value and returns the configuration of its
-// registered update proof (StackedDrg<size>V1).
-func updateConfigForSize(s string) (update.Config, error) {
-	size, err := parseSectorSize(s)
-	if err != nil {
-		return update.Config{}, inputError(err)
-	}
-	for _, c := range update.Configs() {
-		if c.SectorSize == size {
-			return c, nil
+// updateCircuitConfig is the registered update proof of a size (StackedDrg<size>V1).
+func updateCircuitConfig(_ *circuitSpec, size uint64) (paramfile.Circuit, error) {
+	for _, cfg := range update.Configs() {
+		if cfg.SectorSize == size {
+			return &cfg, nil
 		}
 	}
-	return update.Config{}, internalError(fmt.Errorf("--sector-size %s: no registered update proof for %d bytes", s, size))
+	return nil, internalError(fmt.Errorf("--sector-size %s: no registered update proof for %d bytes", stacked.SizeLabel(size), size))
+}
+
+// porepConstraints estimates a PoRep circuit's constraints (measuring a 32 GiB one takes
+// minutes).
+func porepConstraints(cfg paramfile.Circuit) (int, error) {
+	constraints, _ := paramfile.EstimateTestParamsMemory(cfg.(*stacked.SectorConfig))
+	return constraints, nil
+}
+
+// hintConstraints is a circuit's measured shape: constraints and per-input rows.
+func hintConstraints(cfg paramfile.Circuit) (int, error) {
+	hint, err := cfg.SizeHint()
+	if err != nil {
+		return 0, internalError(err)
+	}
+	return hint.Constraints + hint.Inputs, nil
 }
 
 // postProofType reads --proof-type (post.ConfigByName: a number or a name) and checks that
@@ -180,18 +223,14 @@ func updateProofType(c *cli.Context) (*update.Config, error) {
 		return nil, usageErrorf("give --proof-type or --sector-size")
 	}
 	if pt == "" {
-		cfg, err := updateConfigForSize(size)
-		if err != nil {
-			return nil, err
-		}
-		return &cfg, nil
+		return configForSize[*update.Config](circuitNamed(circuitUpdate), size)
 	}
 	cfg, err := update.ConfigByName(pt)
 	if err != nil {
 		return nil, usageErrorf("--proof-type %q: %v", pt, err)
 	}
 	if size != "" {
-		if want, err := updateConfigForSize(size); err != nil || want.Proof != cfg.Proof {
+		if want, err := configForSize[*update.Config](circuitNamed(circuitUpdate), size); err != nil || want.Proof != cfg.Proof {
 			return nil, usageErrorf("--sector-size %s does not match --proof-type %s (%s sectors)", size, pt, stacked.SizeLabel(cfg.SectorSize))
 		}
 	}

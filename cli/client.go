@@ -188,14 +188,7 @@ func clientProveAction(c *cli.Context) error {
 	}
 	var req *pb.SubmitProofRequest
 	var what string
-	switch {
-	case spec.isPoSt:
-		req, what, err = clientPoStRequest(c, spec.postKind)
-	case spec.isUpdate:
-		req, what, err = clientSnapRequest(c)
-	default:
-		req, what, err = clientPoRepRequest(c)
-	}
+	req, what, err = spec.request(c, spec)
 	if err != nil {
 		return err
 	}
@@ -231,7 +224,7 @@ func clientProveAction(c *cli.Context) error {
 }
 
 // clientPoRepRequest is Curio's POREP_SEAL_COMMIT request for --c1.
-func clientPoRepRequest(c *cli.Context) (*pb.SubmitProofRequest, string, error) {
+func clientPoRepRequest(c *cli.Context, _ *circuitSpec) (*pb.SubmitProofRequest, string, error) {
 	path := c.String("c1")
 	if path == "" {
 		return nil, "", usageErrorf("--c1: required for --kind porep (C1 JSON or a Commit2In file)")
@@ -278,7 +271,8 @@ func clientPoRepRequest(c *cli.Context) (*pb.SubmitProofRequest, string, error) 
 // WINDOW_POST_PARTITION (HIGH) request: from --vanilla files with
 // --proof-type, --miner and --randomness, or from one --vanilla DIR whose
 // vanilla.json gives them (and whose partition --partition is sent).
-func clientPoStRequest(c *cli.Context, kind post.Kind) (*pb.SubmitProofRequest, string, error) {
+func clientPoStRequest(c *cli.Context, spec *circuitSpec) (*pb.SubmitProofRequest, string, error) {
+	kind := spec.postKind
 	partition := c.Uint("partition")
 	in, err := readPostInputs(c, kind)
 	if err != nil {
@@ -304,7 +298,7 @@ func clientPoStRequest(c *cli.Context, kind post.Kind) (*pb.SubmitProofRequest, 
 
 // clientSnapRequest is Curio's SNAP_DEALS_UPDATE request (NORMAL): the
 // partition proofs and the three commitments as raw 32 bytes.
-func clientSnapRequest(c *cli.Context) (*pb.SubmitProofRequest, string, error) {
+func clientSnapRequest(c *cli.Context, _ *circuitSpec) (*pb.SubmitProofRequest, string, error) {
 	cfg, err := updateProofType(c)
 	if err != nil {
 		return nil, "", err

@@ -18,9 +18,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep/aggregate"
 	"github.com/cuseal/cuseal/porep/paramfile"
-	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
-	"github.com/cuseal/cuseal/porep/update"
 )
 
 // defaultParamsSeed is the toxic-waste seed `params generate` uses without --seed: the one
@@ -247,34 +245,15 @@ func testCircuitFor(circuit, sectorSize string) (paramfile.Circuit, int, error) 
 	if err != nil {
 		return nil, 0, err
 	}
-	if spec.isUpdate {
-		cfg, err := updateConfigForSize(sectorSize)
-		if err != nil {
-			return nil, 0, err
-		}
-		hint, err := update.SizeHintFor(&cfg)
-		if err != nil {
-			return nil, 0, internalError(err)
-		}
-		return &cfg, hint.Constraints + hint.Inputs, nil
-	}
-	if !spec.isPoSt {
-		cfg, err := sectorConfigForSize(sectorSize)
-		if err != nil {
-			return nil, 0, err
-		}
-		constraints, _ := paramfile.EstimateTestParamsMemory(&cfg)
-		return &cfg, constraints, nil
-	}
-	cfg, err := postConfigForSize(spec.postKind, sectorSize)
+	cfg, err := configForSize[paramfile.Circuit](spec, sectorSize)
 	if err != nil {
 		return nil, 0, err
 	}
-	hint, err := post.SizeHintFor(cfg)
+	constraints, err := spec.constraints(cfg)
 	if err != nil {
-		return nil, 0, internalError(err)
+		return nil, 0, err
 	}
-	return cfg, hint.Constraints + hint.Inputs, nil
+	return cfg, constraints, nil
 }
 
 // describeSeedHex renders a 32-byte seed (hex) the way --seed would take it: a short

@@ -93,10 +93,11 @@ func postVanillaAction(c *cli.Context) error {
 		}
 		sectors = append(sectors, sealed{dir, s})
 	}
-	cfg, err := postConfigFor(spec.postKind, sectors[0].s.Config.SectorSize)
+	pc, err := spec.config(spec, sectors[0].s.Config.SectorSize)
 	if err != nil {
 		return err
 	}
+	cfg := pc.(*post.Config)
 	miner := sectors[0].s.Miner
 	if cfg.Kind == post.Winning {
 		idx, err := porep.GenerateWinningPoStSectorChallenge(cfg.Proof, miner, rnd, uint64(len(sectors)))

@@ -60,21 +60,31 @@ type sealOutput struct {
 	C1Seconds       float64 `json:"c1_seconds"`
 }
 
+// checkSealable refuses (a usage error naming --sector-size) a sector
+// larger than the test sealer's seal.MaxSealSize, before any I/O.
+func checkSealable(size uint64) error {
+	if size <= seal.MaxSealSize {
+		return nil
+	}
+	var ok []string
+	for _, sz := range stacked.SectorSizes() {
+		if sz <= seal.MaxSealSize {
+			ok = append(ok, stacked.SizeLabel(sz))
+		}
+	}
+	return usageErrorf("--sector-size %s: the test sealer seals sectors up to %s (it holds ~8x the sector in memory); use %s",
+		stacked.SizeLabel(size), formatSize(seal.MaxSealSize), strings.Join(ok, ", "))
+}
+
 func sealAction(c *cli.Context) (err error) {
-	cfg, err := sectorConfigForSize(c.String("sector-size"))
+	sc, err := configForSize[*stacked.SectorConfig](circuitNamed(circuitPoRep), c.String("sector-size"))
 	if err != nil {
 		return err
 	}
+	cfg := *sc
 	// Before any I/O: --random would otherwise write the whole sector to $TMPDIR first.
-	if cfg.SectorSize > seal.MaxSealSize {
-		var ok []string
-		for _, sz := range stacked.SectorSizes() {
-			if sz <= seal.MaxSealSize {
-				ok = append(ok, stacked.SizeLabel(sz))
-			}
-		}
-		return usageErrorf("--sector-size %s: the test sealer seals sectors up to %s (it holds ~8x the sector in memory); use %s",
-			stacked.SizeLabel(cfg.SectorSize), formatSize(seal.MaxSealSize), strings.Join(ok, ", "))
+	if err := checkSealable(cfg.SectorSize); err != nil {
+		return err
 	}
 	miner, err := parseMiner(c.String("miner"))
 	if err != nil {

@@ -58,7 +58,7 @@ func serveCommand() *cli.Command {
 			&cli.IntFlag{Name: "retain-jobs", Usage: "finished jobs kept for AwaitProof and repeated request ids (0: 1000)"},
 			&cli.DurationFlag{Name: "retain-for", Usage: "how long a finished job is kept (0: 1h)"},
 		},
-		Action: serveAction,
+		Action: serveWith(engine.New),
 	}
 }
 
@@ -160,13 +160,16 @@ func engineConfig(c *cli.Context) (engine.Config, error) {
 	if cfg.RetainFor = c.Duration("retain-for"); cfg.RetainFor < 0 {
 		return cfg, usageErrorf("--retain-for %s: must not be negative", cfg.RetainFor)
 	}
-	if serveEngineHook != nil {
-		serveEngineHook(&cfg)
-	}
 	return cfg, nil
 }
 
-func serveAction(c *cli.Context) error {
+// serveWith is serve's action with its engine made by newEngine from the
+// flags' configuration (engine.New; a test's TestMain plugs in another).
+func serveWith(newEngine func(engine.Config) (*engine.Engine, error)) cli.ActionFunc {
+	return func(c *cli.Context) error { return serve(c, newEngine) }
+}
+
+func serve(c *cli.Context, newEngine func(engine.Config) (*engine.Engine, error)) error {
 	if err := applyConfig(c); err != nil {
 		return err
 	}
@@ -200,7 +203,7 @@ func serveAction(c *cli.Context) error {
 		defer mlis.Close()
 	}
 
-	eng, err := engine.New(ecfg)
+	eng, err := newEngine(ecfg)
 	if err != nil {
 		return classifyPorepError(err)
 	}
@@ -283,11 +286,6 @@ func serveAction(c *cli.Context) error {
 	fmt.Fprintf(c.App.ErrWriter, "cuseal serve: stopped (%d completed, %d failed, %d cancelled)\n", st.Completed, st.Failed, st.Cancelled)
 	return nil
 }
-
-// serveEngineHook, when set, edits the engine's configuration after the
-// flags: the tests' TestMain sets it to plug simulated kinds and provers
-// (porep/engine/enginetest) into a `cuseal serve` child process.
-var serveEngineHook func(*engine.Config)
 
 // cancelGrace is how long serve waits, after the drain timeout, for
 // cancelled partitions to stop before it exits without them.

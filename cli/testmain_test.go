@@ -26,15 +26,23 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
+		app := newApp(os.Stdout, os.Stderr)
 		if sim := os.Getenv("CUSEAL_TEST_SERVE_SIM"); sim != "" {
-			hook, err := simServe(sim)
+			edit, err := simServe(sim)
 			if err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
 			}
-			serveEngineHook = hook
+			for _, cmd := range app.Commands {
+				if cmd.Name == "serve" {
+					cmd.Action = serveWith(func(cfg engine.Config) (*engine.Engine, error) {
+						edit(&cfg)
+						return engine.New(cfg)
+					})
+				}
+			}
 		}
-		os.Exit(run(append([]string{"cuseal"}, os.Args[1:]...), os.Stdout, os.Stderr))
+		os.Exit(exitCode(app.Run(append([]string{"cuseal"}, os.Args[1:]...)), os.Stderr))
 	}
 	if os.Getenv("CUSEAL_DIGEST_CACHE") == "" {
 		os.Setenv("CUSEAL_DIGEST_CACHE", "off")

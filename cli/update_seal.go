@@ -14,6 +14,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep/seal"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/update"
 )
 
 // updateSubcommands are the sub-commands of `cuseal update`, in help order. A file that
@@ -68,12 +69,12 @@ type updateEncodeOutput struct {
 }
 
 func updateEncodeAction(c *cli.Context) (err error) {
-	cfg, err := updateConfigForSize(c.String("sector-size"))
+	cfg, err := configForSize[*update.Config](circuitNamed(circuitUpdate), c.String("sector-size"))
 	if err != nil {
 		return err
 	}
-	if cfg.SectorSize > seal.MaxSealSize {
-		return usageErrorf("--sector-size %s: the test sealer handles sectors up to %s", stacked.SizeLabel(cfg.SectorSize), formatSize(seal.MaxSealSize))
+	if err := checkSealable(cfg.SectorSize); err != nil {
+		return err
 	}
 	outDir := c.String("out")
 	removeCreated, err := checkEmptyOutDir(outDir)
@@ -143,7 +144,7 @@ type updateVanillaOutput struct {
 func partitionProofFile(k int) string { return fmt.Sprintf("partition-%d.bin", k) }
 
 func updateVanillaAction(c *cli.Context) (err error) {
-	cfg, err := updateConfigForSize(c.String("sector-size"))
+	cfg, err := configForSize[*update.Config](circuitNamed(circuitUpdate), c.String("sector-size"))
 	if err != nil {
 		return err
 	}

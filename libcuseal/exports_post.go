@@ -21,7 +21,7 @@ import (
 )
 
 // The WindowPoSt and WinningPoSt calls of include/cuseal_porep.h (ABI
-// version 2): filecoin-ffi's names over the Go API of porep/post.go.
+// version 2): filecoin-ffi's names over the Go API of porep/family_post.go.
 
 //export libcuseal_go_generate_winning_post_sector_challenge
 func libcuseal_go_generate_winning_post_sector_challenge(registeredProof C.int64_t, randomness *C.uint8_t, randomnessLen C.size_t,

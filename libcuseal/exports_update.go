@@ -19,7 +19,7 @@ import (
 )
 
 // The SnapDeals calls of include/cuseal_porep.h (ABI version 2):
-// filecoin-ffi's names over the Go API of porep/update.go.
+// filecoin-ffi's names over the Go API of porep/family_update.go.
 
 // updateArgs converts what both SnapDeals calls take after their first
 // arguments: the three 32-byte commitments filecoin-ffi passes, into the

@@ -92,14 +92,6 @@ var knownBackends = []*backendEntry{
 
 var backendsMu sync.RWMutex
 
-// ErrUnknownBackend is returned for a backend name nobody registered.
-var ErrUnknownBackend = errors.New("porep: unknown backend")
-
-// ErrGPUDisabled: BELLMAN_NO_GPU is set (to anything but "0") and a GPU
-// backend was asked for by name. (Its text is the one it had when groth16
-// declared it, so messages stay as they were.)
-var ErrGPUDisabled = errors.New("groth16: GPU disabled by BELLMAN_NO_GPU")
-
 // provideBackend fills in a known backend's implementation; the
 // build-tagged files call it from init.
 func provideBackend(name string, usable func() (bool, string), f BackendFactory) {

@@ -133,9 +133,8 @@ func (j *Job) PartitionCircuit(k int) (cs.Circuit, error) {
 // shared pool the filecoin-ffi-shaped calls use), its equal parts
 // (challenges or sectors) on up to workers goroutines (1: in order). Give
 // the assignment back with pool.Release; on error its storage is back in
-// pool already. Errors name the partition: a circuit its inputs cannot
-// build (ErrBadInput for PoSt and SnapDeals), a synthesis failure, ctx's
-// error.
+// pool already. Errors name the partition: a synthesis failure, ctx's
+// error; none is the caller's (Prepare built every circuit once).
 func (j *Job) SynthesizePartition(ctx context.Context, k int, pool *cs.BufferPool, workers int) (*cs.Assignment, error) {
 	if pool == nil {
 		pool = synthPool
@@ -376,4 +375,20 @@ func frSliceEqual(a, b []fr.Element) bool {
 		}
 	}
 	return true
+}
+
+// checkPartitions builds every partition's circuit and public inputs of a
+// prepared family once and drops them, so that whatever of the caller's
+// input only the circuit would reject is bad input found by Prepare; after
+// it, build and public fail only on cuseal's own faults.
+func checkPartitions(f family) error {
+	for k := range f.partitions() {
+		if _, err := f.build(k); err != nil {
+			return badInput(err)
+		}
+		if _, err := f.public(k); err != nil {
+			return badInput(err)
+		}
+	}
+	return nil
 }

@@ -9,11 +9,6 @@ import (
 	"github.com/cuseal/cuseal/porep/paramfile"
 )
 
-// ErrParamsNotFound is returned when a parameter or verifying-key file is
-// missing from the parameter directory. It is paramfile.ErrParamsNotFound
-// (errors.Is works with either name).
-var ErrParamsNotFound = paramfile.ErrParamsNotFound
-
 // paramOptions carries the settings that hashing parameter files honours
 // (context, PhaseHash progress, digest cache file) over to porep/paramfile.
 func paramOptions(s *settings) []paramfile.Option {

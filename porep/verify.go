@@ -15,15 +15,6 @@ import (
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-// to32 is stacked.To32 with its error marked as bad input.
-func to32(b []byte, name string) ([32]byte, error) {
-	out, err := stacked.To32(b, name)
-	if err != nil {
-		return out, badInputf("porep: %w", err)
-	}
-	return out, nil
-}
-
 // VerifySeal is filecoin-ffi's VerifySeal (rust-fil-proofs verify_seal): it
 // derives comm_r and comm_d from the sealed and unsealed CIDs
 // (go-fil-commcid), the replica id from the miner, sector number, ticket,

@@ -32,6 +32,7 @@ import (
 	"github.com/cuseal/cuseal/testsupport/testparams"
 	"github.com/cuseal/cuseal/testsupport/testpost"
 	"github.com/cuseal/cuseal/testsupport/testprover"
+	"github.com/cuseal/cuseal/testsupport/testupdate"
 )
 
 func params2K(t *testing.T, _ *stacked.SectorConfig) string {
@@ -293,18 +294,26 @@ func TestPoStEndToEnd(t *testing.T) {
 	}
 }
 
+// serveWithoutParams serves the real engine with no parameter files and
+// a simulated prover: what it refuses, it refuses before any proving.
+func serveWithoutParams(t *testing.T) *client.Client {
+	t.Helper()
+	eng, err := engine.New(engine.Config{ParamsDir: t.TempDir(), Provers: []engine.Prover{&enginetest.Prover{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	_, c := serve(t, eng, service.Options{})
+	return c
+}
+
 // TestBadInputMeaning: what a request's fields mean — registered_proof,
 // sector_size, the C1 (raw or in its Commit2In wrapper) — the real engine
 // and porep check, once; the server answers INVALID_ARGUMENT naming the
 // field, before anything is synthesized (no parameters are there).
 func TestBadInputMeaning(t *testing.T) {
 	v := testprover.PoRep(t, "2KiB-s10")
-	eng, err := engine.New(engine.Config{ParamsDir: t.TempDir(), Provers: []engine.Prover{&enginetest.Prover{}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	_, c := serve(t, eng, service.Options{})
+	c := serveWithoutParams(t)
 	ctx := ctxT(t)
 	req := func(m func(r *pb.SubmitProofRequest)) *pb.SubmitProofRequest {
 		r := &pb.SubmitProofRequest{ProofKind: pb.ProofKind_POREP_SEAL_COMMIT, SectorSize: v.Config.SectorSize,
@@ -329,6 +338,48 @@ func TestBadInputMeaning(t *testing.T) {
 		{"Commit2In of another sector", req(func(r *pb.SubmitProofRequest) { r.VanillaProof = wrap(2048, int64(v.Sector)+1) }),
 			fmt.Sprintf("Commit2In.SectorNum = %d, but sector number %d", v.Sector+1, v.Sector)},
 		{"another miner", req(func(r *pb.SubmitProofRequest) { r.MinerId++ }), "replica_id"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := c.Submit(ctx, tc.req)
+			wantCode(t, err, codes.InvalidArgument, tc.want)
+		})
+	}
+}
+
+// TestWireLengthsMeaning: the service checks only that randomness and the
+// commitments are there; their length and meaning porep checks, once, and
+// the engine names the request's field: the answer is INVALID_ARGUMENT
+// naming it, before anything is queued (no parameters are there).
+func TestWireLengthsMeaning(t *testing.T) {
+	win := testpost.Load(t, "post-winning-2KiB-s22")
+	v := testupdate.Load(t)
+	c := serveWithoutParams(t)
+	ctx := ctxT(t)
+	post := func(m func(r *pb.SubmitProofRequest)) *pb.SubmitProofRequest {
+		r := &pb.SubmitProofRequest{ProofKind: pb.ProofKind_WINNING_POST, RegisteredProof: uint64(win.Proof), MinerId: uint64(win.Miner),
+			Randomness: slices.Clone(win.Randomness), VanillaProofs: win.Vanilla}
+		m(r)
+		return r
+	}
+	snap := func(m func(r *pb.SubmitProofRequest)) *pb.SubmitProofRequest {
+		r := &pb.SubmitProofRequest{ProofKind: pb.ProofKind_SNAP_DEALS_UPDATE, RegisteredProof: uint64(v.Proof), VanillaProofs: v.Vanilla,
+			CommROld: slices.Clone(v.CommROld[:]), CommRNew: slices.Clone(v.CommRNew[:]), CommDNew: slices.Clone(v.CommDNew[:])}
+		m(r)
+		return r
+	}
+	ff := bytes.Repeat([]byte{0xff}, 32)
+	for _, tc := range []struct {
+		name string
+		req  *pb.SubmitProofRequest
+		want string
+	}{
+		{"short randomness", post(func(r *pb.SubmitProofRequest) { r.Randomness = r.Randomness[:16] }), "WINNING_POST: randomness: 16 bytes, want 32"},
+		{"non-canonical randomness", post(func(r *pb.SubmitProofRequest) { r.Randomness = ff }), "WINNING_POST: randomness: ffff"},
+		{"window proof type", post(func(r *pb.SubmitProofRequest) {
+			r.RegisteredProof = uint64(abi.RegisteredPoStProof_StackedDrgWindow2KiBV1_1)
+		}), "registered_proof: StackedDrgWindow2KiBV1_1 is a WindowPoSt proof"},
+		{"short comm_r_new", snap(func(r *pb.SubmitProofRequest) { r.CommRNew = r.CommRNew[:31] }), "comm_r_new: 31 bytes"},
+		{"non-canonical comm_d_new", snap(func(r *pb.SubmitProofRequest) { r.CommDNew = ff }), "SNAP_DEALS_UPDATE: comm_d_new: ffff"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.Submit(ctx, tc.req)

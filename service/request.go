@@ -14,9 +14,11 @@ import (
 
 // request checks r's wire shape and converts it to an engine Request. A
 // problem is codes.InvalidArgument naming the field; the service checks
-// the wire only (enums, required fields, lengths) — what the fields mean
-// (registered_proof, sector_size, the C1 or vanilla proofs) the engine and
-// porep check, once, and their bad input is InvalidArgument too.
+// the wire only (enums, request_id's size, the presence of the fields the
+// kind needs) — lengths and meaning (registered_proof, sector_size,
+// randomness, commitments, the C1 or vanilla proofs) porep checks, once,
+// and the engine names the request's field; their bad input is
+// InvalidArgument too.
 func (s *Server) request(r *pb.SubmitProofRequest) (*engineapi.Request, error) {
 	if err := check(r); err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
@@ -63,7 +65,7 @@ func check(r *pb.SubmitProofRequest) error {
 		if len(r.GetVanillaProofs()) == 0 {
 			return fmt.Errorf("vanilla_proofs: empty (%s takes one vanilla proof per sector)", k)
 		}
-		return need32("randomness", r.GetRandomness())
+		return present("randomness", r.GetRandomness())
 	case pb.ProofKind_SNAP_DEALS_UPDATE:
 		if len(r.GetVanillaProofs()) == 0 {
 			return fmt.Errorf("vanilla_proofs: empty (SNAP_DEALS_UPDATE takes one partition proof per partition)")
@@ -72,7 +74,7 @@ func check(r *pb.SubmitProofRequest) error {
 			name string
 			b    []byte
 		}{{"comm_r_old", r.GetCommROld()}, {"comm_r_new", r.GetCommRNew()}, {"comm_d_new", r.GetCommDNew()}} {
-			if err := need32(c.name, c.b); err != nil {
+			if err := present(c.name, c.b); err != nil {
 				return err
 			}
 		}
@@ -82,9 +84,11 @@ func check(r *pb.SubmitProofRequest) error {
 	}
 }
 
-func need32(field string, b []byte) error {
-	if len(b) != 32 {
-		return fmt.Errorf("%s: %d bytes, want 32", field, len(b))
+// present refuses an empty field the kind needs (its length is porep's to
+// check).
+func present(field string, b []byte) error {
+	if len(b) == 0 {
+		return fmt.Errorf("%s: empty (want 32 bytes)", field)
 	}
 	return nil
 }

@@ -287,10 +287,10 @@ func TestBadInput(t *testing.T) {
 			codes.InvalidArgument, "request_id: 257 bytes, at most 256"},
 		{"unknown priority", mod(func(r *pb.SubmitProofRequest) { r.Priority = 9 }), codes.InvalidArgument, "priority: unknown value 9"},
 		{"no vanilla_proof", mod(func(r *pb.SubmitProofRequest) { r.VanillaProof = nil }), codes.InvalidArgument, "vanilla_proof: empty"},
-		{"short randomness", &pb.SubmitProofRequest{ProofKind: pb.ProofKind_WINNING_POST, VanillaProofs: [][]byte{{1}}, Randomness: make([]byte, 16)}, codes.InvalidArgument, "randomness: 16 bytes, want 32"},
+		{"no randomness", &pb.SubmitProofRequest{ProofKind: pb.ProofKind_WINNING_POST, VanillaProofs: [][]byte{{1}}}, codes.InvalidArgument, "randomness: empty"},
 		{"PoSt without vanilla_proofs", &pb.SubmitProofRequest{ProofKind: pb.ProofKind_WINDOW_POST_PARTITION, Randomness: make([]byte, 32)}, codes.InvalidArgument, "vanilla_proofs: empty"},
-		{"short commitment", &pb.SubmitProofRequest{ProofKind: pb.ProofKind_SNAP_DEALS_UPDATE, VanillaProofs: [][]byte{{1}},
-			CommROld: make([]byte, 32), CommRNew: make([]byte, 31), CommDNew: make([]byte, 32)}, codes.InvalidArgument, "comm_r_new: 31 bytes, want 32"},
+		{"no commitment", &pb.SubmitProofRequest{ProofKind: pb.ProofKind_SNAP_DEALS_UPDATE, VanillaProofs: [][]byte{{1}},
+			CommROld: make([]byte, 32), CommDNew: make([]byte, 32)}, codes.InvalidArgument, "comm_r_new: empty"},
 		// The fake engine proves only PoRep: a kind an engine was not built with
 		// answers UNIMPLEMENTED (the real engine proves SNAP_DEALS_UPDATE).
 		{"kind not built", &pb.SubmitProofRequest{ProofKind: pb.ProofKind_SNAP_DEALS_UPDATE, VanillaProofs: [][]byte{{1}},

@@ -44,8 +44,8 @@ type LC []Term
 // retain the LC slices passed to Enforce beyond the call (callers reuse them).
 //
 // value may be nil where values do not matter (shape-only synthesis): the
-// Counter and Recorder ignore values, ProvingAssignment and TestCS store
-// nil as zero. Implementations copy *value and never retain the pointer.
+// Counter and Recorder ignore values, ProvingAssignment (and the tests'
+// testcs.CS) store nil as zero. Implementations copy *value and never retain the pointer.
 type ConstraintSystem interface {
 	// Alloc appends an aux variable with the given value.
 	Alloc(value *fr.Element) Variable
@@ -111,8 +111,8 @@ type SizeHint struct {
 }
 
 // NameKeeper is implemented by the constraint systems whose namespace
-// names are kept (TestCS names the namespace of an unsatisfied
-// constraint); for every other system Push and Pop are no-ops.
+// names are kept (testsupport/testcs's CS names the namespace of an
+// unsatisfied constraint); for every other system Push and Pop are no-ops.
 type NameKeeper interface {
 	KeepsNames()
 }

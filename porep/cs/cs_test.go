@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -139,9 +138,8 @@ func TestProvingAssignmentMatchesRecorder(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		p := NewProvingAssignment(SizeHint{})
 		r := NewRecorder()
-		tc := NewTestCS()
 		cnt := NewCounter()
-		randomCircuit(seed, 3000, p, r, tc, cnt)
+		randomCircuit(seed, 3000, p, r, cnt)
 		asg := p.Assignment()
 		sys := r.R1CS()
 		n := sys.NumConstraints()
@@ -193,10 +191,6 @@ func TestProvingAssignmentMatchesRecorder(t *testing.T) {
 		if cnt.ADensityAux() != asg.ADensityAux.PopCount() || cnt.BDensityInput() != asg.BDensityInput.PopCount() ||
 			cnt.BDensityAux() != asg.BDensityAux.PopCount() {
 			t.Fatalf("seed %d: counter density popcounts differ", seed)
-		}
-		// TestCS records the same system.
-		if tc.Digest() != r.Digest() {
-			t.Fatalf("seed %d: TestCS and Recorder digests differ", seed)
 		}
 		// Same circuit, same digests.
 		p2 := NewProvingAssignment(SizeHint{Constraints: 4000, Aux: 1000, Inputs: 400})
@@ -328,29 +322,6 @@ func TestDigestEncoding(t *testing.T) {
 	}
 }
 
-func TestTestCSNamesUnsatisfied(t *testing.T) {
-	tc := NewTestCS()
-	var one, two fr.Element
-	one.SetOne()
-	two.SetUint64(2)
-	x := tc.Alloc(&one)
-	tc.Push("outer")
-	tc.Enforce(LC{{one, One}, {frMinusOne, x}}, LC{{one, x}}, nil) // boolean
-	tc.Push("inner")
-	tc.Enforce(LC{{one, x}}, LC{{one, One}}, LC{{one, x}})
-	tc.Pop()
-	tc.Pop()
-	if err := tc.Validate(); err != nil {
-		t.Fatalf("satisfied system reported: %v", err)
-	}
-	tc.Set(x, two)
-	err := tc.Validate()
-	var ue *UnsatisfiedError
-	if !errors.As(err, &ue) || ue.Index != 0 || ue.Path != "outer" {
-		t.Fatalf("got %v, want constraint 0 in outer", err)
-	}
-}
-
 func TestEnforceAllocs(t *testing.T) {
 	p := NewProvingAssignment(SizeHint{Constraints: 2000, Aux: 2000, Inputs: 2})
 	var one, mone fr.Element
@@ -392,26 +363,5 @@ func TestABCInPlace(t *testing.T) {
 	}
 	if q.ABCInPlace() {
 		t.Fatal("outgrown arrays reported in place")
-	}
-}
-
-// PushIndexed names the namespace for a TestCS (an unsatisfied constraint
-// says where it is) and only pushes the prefix elsewhere.
-func TestPushIndexed(t *testing.T) {
-	sys := NewTestCS()
-	var one fr.Element
-	one.SetOne()
-	x := sys.Alloc(&one)
-	PushIndexed(sys, "sector_", 12)
-	PushIndexed(sys, "challenge_inclusion_", 3)
-	sys.Enforce(LC{{Coeff: one, Var: x}}, LC{{Coeff: one, Var: One}}, LC{})
-	sys.Pop()
-	sys.Pop()
-	var ue *UnsatisfiedError
-	if err := sys.Validate(); !errors.As(err, &ue) || ue.Path != "sector_12/challenge_inclusion_3" {
-		t.Errorf("Validate = %v, want the namespace sector_12/challenge_inclusion_3", err)
-	}
-	if _, ok := ConstraintSystem(NewProvingAssignment(SizeHint{})).(NameKeeper); ok {
-		t.Error("ProvingAssignment keeps names: PushIndexed would format them")
 	}
 }

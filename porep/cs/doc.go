@@ -3,8 +3,9 @@
 // Package cs is cuseal's constraint-system layer: variables, merged linear
 // combinations and the ConstraintSystem interface that every gadget writes
 // into, with the implementations ProvingAssignment (witness + a/b/c +
-// densities for the prover), Recorder (sparse matrices, R1CS digest),
-// TestCS (satisfaction checks) and Counter (shape only). Circuit is what
+// densities for the prover), Recorder (sparse matrices, R1CS digest) and
+// Counter (shape only); the tests' satisfaction checker is
+// testsupport/testcs. Circuit is what
 // every partition circuit of every proof family implements, and
 // BufferPool.Synthesize the one orchestration that synthesizes one for a
 // prover: pre-sized storage from a pool, parts in parallel segments,

@@ -21,8 +21,8 @@ type Config struct {
 	// one prover, or one per device for CUDA on several devices
 	// (NewProvers). Ignored when Provers is set.
 	Backend string
-	// Provers replaces the backend: one proving worker per entry (a test
-	// double, a backend per device). Names must be unique.
+	// Provers replaces the backend: one proving worker per entry (a backend
+	// per device, or any Prover). Names must be unique.
 	Provers []Prover
 	// CriticalProver is a prover kept for CRITICAL partitions (WinningPoSt):
 	// it takes nothing else, and takes one only when no other prover is
@@ -70,8 +70,7 @@ type Config struct {
 	// does. FOR TESTS ONLY: production proofs need fresh randomness.
 	DeterministicSeed *[32]byte
 	// Families adds proof kinds, or replaces the built-in family of one of
-	// cuzk's four (Family: tests and `cuseal bench engine` plug simulated
-	// kinds and provers in through porep/engine/enginetest).
+	// cuzk's four (any Family).
 	Families map[Kind]Family
 	// Logger receives job events ("": discarded).
 	Logger *slog.Logger

@@ -50,7 +50,7 @@
 // panic in a kind or prover fails its job, never the process.
 //
 // Provers are pluggable (Prover: BackendProver over porep's backend
-// registry, or any other, such as enginetest's simulated device), and so
+// registry, or any other), and so
 // are kinds (Family: parse a Request into a Plan of parameters,
 // partitions, memory per partition, synthesize, verify and finish; the
 // four cuzk kinds are porep.Job families, Config.Families adds more);
@@ -58,4 +58,13 @@
 // result and status types are porep/engine/engineapi's, re-exported here. Status and Gatherer
 // (Prometheus) show queues, jobs with partition timings, provers, resident
 // parameters, the budget and counters.
+//
+// Rooms: engine.go (Engine, New, Drain, Close), admission.go (Submit,
+// Prove, Await, Cancel: a request becomes a job), job.go (a job's
+// partitions and how it ends), schedule.go (which partition synthesizes
+// or proves next, within the budget), critical.go (the prover kept for
+// CRITICAL work), stages.go (a partition's synthesis and proof),
+// residency.go (resident parameters: Preload, Evict), device.go (a
+// prover's record), status.go and metrics.go (what Status and Gatherer
+// show); family.go and the *_kind.go files are the four built-in kinds.
 package engine

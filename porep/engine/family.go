@@ -39,6 +39,17 @@ type jobFamily struct {
 	id  func(c paramfile.Circuit) string
 }
 
+// requestField is the Request field (cuzk's name) that carries the
+// porep argument a porep.FieldError names. porep checks each argument's
+// length and meaning; the engine only names the field.
+var requestField = map[string]string{
+	porep.FieldProofType:  "registered_proof",
+	porep.FieldRandomness: "randomness",
+	porep.FieldCommROld:   "comm_r_old",
+	porep.FieldCommRNew:   "comm_r_new",
+	porep.FieldCommDNew:   "comm_d_new",
+}
+
 func (f *jobFamily) Prepare(req *Request) (Plan, error) {
 	c, err := f.circuit(req)
 	if err != nil {
@@ -49,10 +60,13 @@ func (f *jobFamily) Prepare(req *Request) (Plan, error) {
 			f.kind, req.SectorSize, req.RegisteredProof, c.ProofName(), c.ProofSectorSize())
 	}
 	job, err := f.job(req, c, f.opts)
+	var fe *porep.FieldError
 	switch {
 	case err == nil:
 	case errors.Is(err, ErrBadInput):
 		return nil, err
+	case errors.As(err, &fe) && requestField[fe.Field] != "":
+		return nil, badInput(fmt.Errorf("engine: %s: %s: %w", f.kind, requestField[fe.Field], fe.Err))
 	case errors.Is(err, porep.ErrBadInput) && f.field != "":
 		return nil, badInput(fmt.Errorf("engine: %s: %s: %w", f.kind, f.field, err))
 	case errors.Is(err, porep.ErrBadInput):

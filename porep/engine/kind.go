@@ -17,8 +17,7 @@ import (
 // Family is what the engine proves for one Kind: it turns a Request into
 // a Plan and knows its circuits by cuzk id. The four cuzk.v1 kinds are
 // built in (each a porep.Job family: porep_kind.go, post_kind.go,
-// update_kind.go); Config.Families adds a kind or replaces one — tests and
-// `cuseal bench engine` plug in simulated ones (porep/engine/enginetest).
+// update_kind.go); Config.Families adds a kind or replaces one.
 // Rust twin: none; a CompoundProof's circuit and public inputs live in
 // porep's families, this is the scheduler's view of them.
 type Family interface {

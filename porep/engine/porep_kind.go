@@ -10,19 +10,16 @@ import (
 	"github.com/cuseal/cuseal/porep/stacked"
 )
 
-// porepFamily is KindPoRepC2: vanilla_proof, a C1 output (raw, or in
+// porepKind is KindPoRepC2: vanilla_proof, a C1 output (raw, or in
 // lotus-bench's Commit2In wrapper), becomes porep.PrepareCommit2's job,
 // whose bytes are SealCommitPhase2's.
-func porepFamily(f jobFamily) *jobFamily {
+func porepKind(f jobFamily) *jobFamily {
 	f.kind, f.field = KindPoRepC2, "vanilla_proof"
 	f.circuit = func(req *Request) (paramfile.Circuit, error) {
 		cfg, err := stacked.ConfigFor(abi.RegisteredSealProof(req.RegisteredProof))
 		return &cfg, err
 	}
 	f.job = func(req *Request, c paramfile.Circuit, opts []porep.Option) (*porep.Job, error) {
-		if len(req.VanillaProof) == 0 {
-			return nil, badInputf("engine: POREP_SEAL_COMMIT: vanilla_proof: empty (want the C1 output JSON or a Commit2In wrapper)")
-		}
 		job, err := porep.PrepareCommit2(req.VanillaProof, abi.SectorNumber(req.SectorNumber), abi.ActorID(req.MinerID), opts...)
 		if err != nil {
 			return nil, err

@@ -17,18 +17,18 @@ type Work struct {
 	JobID      string
 	Kind       Kind
 	Partition  int
-	Params     *groth16.Params // nil for a simulated kind (enginetest)
-	Assignment *cs.Assignment  // nil for a simulated kind (enginetest)
+	Params     *groth16.Params // the kind's keys; nil when its Plan has no Params
+	Assignment *cs.Assignment  // nil when the kind's Plan synthesizes none
 	Randomness groth16.Randomness
 }
 
-// Prover is one proving worker: a device, the CPU backend, or a test
-// double. The engine gives it one partition at a time and verifies what it
-// returns; an error (or a proof that does not verify) counts as a failure
-// of this prover. Prove must honour ctx (the job's cancellation).
+// Prover is one proving worker: a device or the CPU backend. The engine
+// gives it one partition at a time and verifies what it returns; an
+// error (or a proof that does not verify) counts as a failure of this
+// prover. Prove must honour ctx (the job's cancellation).
 type Prover interface {
 	Name() string    // unique, e.g. "cpu", "cuda:0"
-	Backend() string // porep backend name, or "double"
+	Backend() string // porep backend name: a GPU one's scratch is device memory
 	Prove(ctx context.Context, w *Work) (groth16.Proof, error)
 }
 

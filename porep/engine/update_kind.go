@@ -9,14 +9,13 @@ import (
 
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/paramfile"
-	"github.com/cuseal/cuseal/porep/stacked"
 	"github.com/cuseal/cuseal/porep/update"
 )
 
-// updateFamily is KindSnapDealsUpdate: the raw commitments (as CIDs) and
+// updateKind is KindSnapDealsUpdate: the raw commitments (as CIDs) and
 // vanilla_proofs, one per partition, become porep.PrepareUpdate's job,
 // whose bytes are GenerateUpdateProofWithVanilla's.
-func updateFamily(f jobFamily) *jobFamily {
+func updateKind(f jobFamily) *jobFamily {
 	// porep's messages about a commitment name it; all else is about the
 	// vanilla proofs (their count, bytes, or fit with the commitments).
 	f.kind, f.field = KindSnapDealsUpdate, "vanilla_proofs"
@@ -35,9 +34,6 @@ func updateFamily(f jobFamily) *jobFamily {
 			var err error
 			if cids[i], err = in.toCID(in.b); err != nil {
 				return nil, badInputf("engine: SNAP_DEALS_UPDATE: %s: %d bytes: %w", in.name, len(in.b), err)
-			}
-			if !stacked.IsCanonical((*[32]byte)(in.b)) {
-				return nil, badInputf("engine: SNAP_DEALS_UPDATE: %s: %x is not a canonical field element", in.name, in.b)
 			}
 		}
 		return porep.PrepareUpdate(c.(*update.Config).Proof, cids[0], cids[1], cids[2], req.VanillaProofs, opts...)

@@ -11,6 +11,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/testsupport/testcs"
 )
 
 // bytesIntoBooleanVecBE mirrors storage-proofs-core util.rs
@@ -70,7 +71,7 @@ func TestCreateLabelGolden(t *testing.T) {
 	}
 	parents := expandParents(raw)
 
-	tc := cs.NewTestCS()
+	tc := testcs.New()
 	parentBits := make([][]Boolean, len(parents))
 	for i := range parents {
 		parentBits[i] = bytesIntoBooleanVecBE(tc, parents[i][:])
@@ -99,7 +100,7 @@ func TestCreateLabelGolden(t *testing.T) {
 // a constant), the node is an allocated UInt64, the layer a constant.
 func TestCreateLabelStackedCost(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))
-	tc := cs.NewTestCS()
+	tc := testcs.New()
 	idFr := porRandFr(rng)
 	idNum := AllocNum(tc, &idFr)
 	idBits := ReverseBitNumbering(idNum.ToBitsLE(tc))
@@ -132,7 +133,7 @@ func TestCreateLabelStackedCost(t *testing.T) {
 
 // TestCreateLabelBadInput checks the argument checks.
 func TestCreateLabelBadInput(t *testing.T) {
-	tc := cs.NewTestCS()
+	tc := testcs.New()
 	node := UInt64Constant(1)
 	if _, err := CreateLabel(tc, make([]Boolean, 256), make([][]Boolean, 36), UInt32Constant(1), &node); err == nil {
 		t.Fatal("36 parents accepted")

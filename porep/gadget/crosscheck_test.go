@@ -8,6 +8,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/testsupport/testcs"
 )
 
 // nodeCircuit is a small real circuit: two numbers, the SHA-256 node over
@@ -34,7 +35,7 @@ func nodeCircuit(t *testing.T, sys cs.ConstraintSystem) {
 func TestProvingAssignmentOnGadgets(t *testing.T) {
 	p := cs.NewProvingAssignment(cs.SizeHint{})
 	rec := cs.NewRecorder()
-	tc := cs.NewTestCS()
+	tc := testcs.New()
 	cnt := cs.NewCounter()
 	for _, sys := range []cs.ConstraintSystem{p, rec, tc, cnt} {
 		nodeCircuit(t, sys)

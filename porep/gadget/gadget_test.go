@@ -10,6 +10,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/testsupport/testcs"
 )
 
 // allBooleans returns the six Boolean shapes for a fresh pair of allocated
@@ -20,7 +21,7 @@ func allBooleans(sys cs.ConstraintSystem) []Boolean {
 	return []Boolean{Constant(false), Constant(true), Is(b0), Is(b1), Is(b0).Not(), Is(b1).Not()}
 }
 
-func expectCost(t *testing.T, name string, tc *cs.TestCS, c0, a0, wantC, wantA int) {
+func expectCost(t *testing.T, name string, tc *testcs.CS, c0, a0, wantC, wantA int) {
 	t.Helper()
 	if dc, da := tc.NumConstraints()-c0, tc.NumAux()-a0; dc != wantC || da != wantA {
 		t.Fatalf("%s: %d constraints, %d aux; want %d, %d", name, dc, da, wantC, wantA)
@@ -40,7 +41,7 @@ func TestBooleanOps(t *testing.T) {
 	for _, o := range ops {
 		for i := 0; i < 6; i++ {
 			for j := 0; j < 6; j++ {
-				tc := cs.NewTestCS()
+				tc := testcs.New()
 				bs := allBooleans(tc)
 				a, b := bs[i], bs[j]
 				c0, a0 := tc.NumConstraints(), tc.NumAux()
@@ -75,7 +76,7 @@ func TestShaChMaj(t *testing.T) {
 	for i := 0; i < 6; i++ {
 		for j := 0; j < 6; j++ {
 			for k := 0; k < 6; k++ {
-				tc := cs.NewTestCS()
+				tc := testcs.New()
 				bs := allBooleans(tc)
 				a, b, c := bs[i], bs[j], bs[k]
 				av, bv, cv := a.Value(), b.Value(), c.Value()
@@ -108,7 +109,7 @@ func TestShaChMaj(t *testing.T) {
 func TestBitOpsAndEnforceEqual(t *testing.T) {
 	for _, av := range []bool{false, true} {
 		for _, bv := range []bool{false, true} {
-			tc := cs.NewTestCS()
+			tc := testcs.New()
 			a, b := AllocBit(tc, av), AllocBit(tc, bv)
 			checks := []struct {
 				got, want bool
@@ -130,7 +131,7 @@ func TestBitOpsAndEnforceEqual(t *testing.T) {
 			// enforce_equal over all shape pairs.
 			for _, x := range []Boolean{Is(a), Is(a).Not(), Constant(av), Constant(!av)} {
 				for _, y := range []Boolean{Is(b), Is(b).Not(), Constant(bv), Constant(!bv)} {
-					tc2 := cs.NewTestCS()
+					tc2 := testcs.New()
 					a2, b2 := AllocBit(tc2, av), AllocBit(tc2, bv)
 					remap := func(z Boolean, bit AllocatedBit) Boolean {
 						if z.IsConstant() {
@@ -163,7 +164,7 @@ func TestBitOpsAndEnforceEqual(t *testing.T) {
 func TestToBitsLEAndPacking(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for iter := 0; iter < 20; iter++ {
-		tc := cs.NewTestCS()
+		tc := testcs.New()
 		var v fr.Element
 		v.SetUint64(rng.Uint64())
 		v.Square(&v)
@@ -218,7 +219,7 @@ func TestToBitsLEAndPacking(t *testing.T) {
 func TestPackIntoInputs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	for _, nbits := range []int{0, 1, 64, 253, 254, 255, 600} {
-		tc := cs.NewTestCS()
+		tc := testcs.New()
 		raw := make([]bool, nbits)
 		bits := make([]Boolean, nbits)
 		for i := range raw {
@@ -249,7 +250,7 @@ func TestPackIntoInputs(t *testing.T) {
 }
 
 func TestUInt64(t *testing.T) {
-	tc := cs.NewTestCS()
+	tc := testcs.New()
 	const v = uint64(0xfedc_ba98_7654_3210)
 	u := AllocUInt64(tc, v)
 	u.PackIntoInput(tc)
@@ -273,7 +274,7 @@ func TestUInt64(t *testing.T) {
 func TestUInt32Ops(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for iter := 0; iter < 50; iter++ {
-		tc := cs.NewTestCS()
+		tc := testcs.New()
 		s := acquire(tc)
 		n := 2 + rng.IntN(9)
 		ops := make([]UInt32, n)
@@ -340,7 +341,7 @@ func TestInsertAndSelect(t *testing.T) {
 	for logSize := 1; logSize <= 4; logSize++ {
 		size := 1 << logSize
 		for index := 0; index < size; index++ {
-			tc := cs.NewTestCS()
+			tc := testcs.New()
 			elems := make([]AllocatedNum, size-1)
 			for i := range elems {
 				var v fr.Element
@@ -393,7 +394,7 @@ func TestInsertAndSelect(t *testing.T) {
 }
 
 func TestNumMulSquareInputizeEqual(t *testing.T) {
-	tc := cs.NewTestCS()
+	tc := testcs.New()
 	var a, b fr.Element
 	a.SetUint64(12345)
 	b.SetUint64(678)
@@ -415,7 +416,7 @@ func TestNumMulSquareInputizeEqual(t *testing.T) {
 	}
 	mustCheck(t, tc)
 	tc.Set(p.Var, wq)
-	var ue *cs.UnsatisfiedError
+	var ue *testcs.UnsatisfiedError
 	if err := tc.Validate(); !errors.As(err, &ue) || ue.Index != 0 {
 		t.Fatalf("wrong product not caught at constraint 0: %v", err)
 	}

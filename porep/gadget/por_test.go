@@ -10,8 +10,8 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
-	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/poseidon"
+	"github.com/cuseal/cuseal/testsupport/testcs"
 	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
@@ -142,7 +142,7 @@ func TestPoRCircuitGolden(t *testing.T) {
 			if got := PathIndex(path); got != uint64(idx) {
 				t.Fatalf("PathIndex = %d, want %d", got, idx)
 			}
-			tc := cs.NewTestCS()
+			tc := testcs.New()
 			computed, err := PoRCircuit(tc, c.hash, leaves[idx], path, root, false)
 			if err != nil {
 				t.Fatal(err)
@@ -176,7 +176,7 @@ func TestPoRCircuitPrivateGolden(t *testing.T) {
 				leaves[i] = porRandFr(rng)
 			}
 			root, path := poseidonTreePath(t, leaves, c.base, 0, 0, 37)
-			tc := cs.NewTestCS()
+			tc := testcs.New()
 			if _, err := PoRCircuit(tc, TreePoseidon, leaves[37], path, root, true); err != nil {
 				t.Fatal(err)
 			}
@@ -188,7 +188,7 @@ func TestPoRCircuitPrivateGolden(t *testing.T) {
 			}
 			// A tampered sibling computes another root: root equality fails.
 			path[1].Siblings[0].SetUint64(12345)
-			bad := cs.NewTestCS()
+			bad := testcs.New()
 			if _, err := PoRCircuit(bad, TreePoseidon, leaves[37], path, root, true); err != nil {
 				t.Fatal(err)
 			}
@@ -216,7 +216,7 @@ func TestEnforceInclusion(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root, path := porTreePath(t, c.hash, c.base, leaves, 45)
-			tc := cs.NewTestCS()
+			tc := testcs.New()
 			r := AllocNum(tc, &root)
 			l := AllocNum(tc, &leaves[45])
 			c0, a0 := tc.NumConstraints(), tc.NumAux()
@@ -238,7 +238,7 @@ func TestEnforceInclusion(t *testing.T) {
 				t.Fatalf("path input = %s, want 45", in[1].String())
 			}
 			// A wrong leaf value must not satisfy the circuit.
-			bad := cs.NewTestCS()
+			bad := testcs.New()
 			r2 := AllocNum(bad, &root)
 			l2 := AllocNum(bad, &leaves[44])
 			if err := EnforceInclusion(bad, c.hash, path, &r2, &l2); err != nil {
@@ -261,7 +261,7 @@ func TestEnforceInclusionBadPath(t *testing.T) {
 		{{Arity: 8, Index: 1, Siblings: make([]fr.Element, 6)}},
 		{{Arity: 1, Index: 0}},
 	} {
-		tc := cs.NewTestCS()
+		tc := testcs.New()
 		r := AllocNum(tc, &z)
 		n0, a0 := tc.NumConstraints(), tc.NumAux()
 		if err := EnforceInclusion(tc, TreePoseidon, p, &r, &r); err == nil {
@@ -292,7 +292,7 @@ func TestPoRNoChallengeInput(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			root, path := porTreePath(t, c.hash, c.base, leaves, 45)
 			for _, leaf := range []int{45, 44} {
-				tc := cs.NewTestCS()
+				tc := testcs.New()
 				r := AllocNum(tc, &root)
 				l := AllocNum(tc, &leaves[leaf])
 				var bits []Boolean

@@ -12,6 +12,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/testsupport/testcs"
 	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
@@ -37,7 +38,7 @@ func bitsToBytes(bits []Boolean) []byte {
 	return out
 }
 
-func mustCheck(t *testing.T, tc *cs.TestCS) {
+func mustCheck(t *testing.T, tc *testcs.CS) {
 	t.Helper()
 	if err := tc.Validate(); err != nil {
 		t.Fatal(err)
@@ -46,7 +47,7 @@ func mustCheck(t *testing.T, tc *cs.TestCS) {
 
 // bellperson sha256.rs test_blank_hash: a constant message costs nothing.
 func TestSHA256BlankHash(t *testing.T) {
-	tc := cs.NewTestCS()
+	tc := testcs.New()
 	out, err := SHA256(tc, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +69,7 @@ func TestSHA256BlankHash(t *testing.T) {
 // input bits for one compression with the constant IV.
 func TestSHA256FullBlock(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	tc := cs.NewTestCS()
+	tc := testcs.New()
 	data := make([]byte, 64)
 	for i := range data {
 		data[i] = byte(rng.Uint32())
@@ -87,7 +88,7 @@ func TestSHA256FullBlock(t *testing.T) {
 // bellperson sha256.rs test_full_hash: 44,874 constraints for sha256() of
 // 512 allocated bits.
 func TestSHA256FullHash(t *testing.T) {
-	tc := cs.NewTestCS()
+	tc := testcs.New()
 	data := make([]byte, 64)
 	for i := range data {
 		data[i] = byte(i * 37)
@@ -121,7 +122,7 @@ func TestSHA256MatchesStdlib(t *testing.T) {
 		for i := range data {
 			data[i] = byte(rng.Uint32())
 		}
-		tc := cs.NewTestCS()
+		tc := testcs.New()
 		bits := allocBytes(tc, data)
 		out, err := SHA256(tc, bits)
 		if err != nil {
@@ -150,7 +151,7 @@ func TestSHA256MatchesStdlib(t *testing.T) {
 			one.SetOne()
 			x.Sub(&one, &x)
 			tc.Set(v, x)
-			var ue *cs.UnsatisfiedError
+			var ue *testcs.UnsatisfiedError
 			if err := tc.Validate(); !errors.As(err, &ue) {
 				t.Fatalf("len %d: flipped witness %v still satisfies (%v)", n, v, err)
 			}
@@ -173,7 +174,7 @@ func TestSHA256RejectsPartialBytes(t *testing.T) {
 
 // util.rs hash_leaf_bits_circuit: 512 allocated bits + 44,874 + 1 = 45,387.
 func TestHashLeafBits(t *testing.T) {
-	tc := cs.NewTestCS()
+	tc := testcs.New()
 	data := make([]byte, 64)
 	for i := range data {
 		data[i] = byte(255 - i)
@@ -203,7 +204,7 @@ func TestHashLeafBits(t *testing.T) {
 // the two little-endian 32-byte leaves.
 func TestSHA256Node(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	tc := cs.NewTestCS()
+	tc := testcs.New()
 	var l, r fr.Element
 	l.SetUint64(rng.Uint64())
 	l.Square(&l)
@@ -243,7 +244,7 @@ func leBytes(e fr.Element) [32]byte {
 
 // A broken SHA-256 witness is reported inside the "sha256" namespace.
 func TestSHA256NamespaceInError(t *testing.T) {
-	tc := cs.NewTestCS()
+	tc := testcs.New()
 	tc.Push("caller")
 	bits := allocBytes(tc, []byte("abc"))
 	if _, err := SHA256(tc, bits); err != nil {
@@ -254,7 +255,7 @@ func TestSHA256NamespaceInError(t *testing.T) {
 	x := tc.Value(v)
 	x.Sub(&frOne, &x)
 	tc.Set(v, x)
-	var ue *cs.UnsatisfiedError
+	var ue *testcs.UnsatisfiedError
 	if err := tc.Validate(); !errors.As(err, &ue) || ue.Path != "caller/sha256" {
 		t.Fatalf("got %v, want an error in caller/sha256", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/testsupport/testcs"
 )
 
 // randomCircuit is a random R1CS satisfied by construction. Its shape and
@@ -118,7 +119,7 @@ func (c randomCircuit) r1cs(t testing.TB) *cs.R1CS {
 
 func (c randomCircuit) assignment(t testing.TB) (*cs.Assignment, []fr.Element) {
 	t.Helper()
-	tcs := cs.NewTestCS()
+	tcs := testcs.New()
 	c.synthesize(tcs)
 	if err := tcs.Validate(); err != nil {
 		t.Fatalf("random circuit unsatisfied: %v", err)

@@ -9,6 +9,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/testsupport/testcs"
 	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
@@ -54,7 +55,7 @@ func TestCircuitCounts(t *testing.T) {
 
 func TestCircuitMatchesNative(t *testing.T) {
 	for _, arity := range []int{1, 2, 4, 8, 11, 16} {
-		sys := cs.NewTestCS()
+		sys := testcs.New()
 		vals := randomElements(arity, int64(1000+arity))
 		vars := allocPreimage(sys, vals)
 		out, val, err := HashCircuit(sys, vars, vals)
@@ -77,7 +78,7 @@ func TestCircuitMatchesNative(t *testing.T) {
 // TestCircuitVectors runs the hash_values preimages through the circuit.
 func TestCircuitVectors(t *testing.T) {
 	for _, v := range hashValuesVectors[:4] {
-		sys := cs.NewTestCS()
+		sys := testcs.New()
 		in := countingPreimage(v.arity)
 		_, val, err := HashCircuit(sys, allocPreimage(sys, in), in)
 		if err != nil {
@@ -96,7 +97,7 @@ func TestCircuitVectors(t *testing.T) {
 func TestCircuitTamper(t *testing.T) {
 	const arity = 8
 	vals := randomElements(arity, 77)
-	sys := cs.NewTestCS()
+	sys := testcs.New()
 	vars := allocPreimage(sys, vals)
 	out, _, err := HashCircuit(sys, vars, vals)
 	if err != nil {
@@ -111,7 +112,7 @@ func TestCircuitTamper(t *testing.T) {
 		bad.SetOne()
 		bad.Add(&bad, &orig)
 		sys.Set(v, bad)
-		var ue *cs.UnsatisfiedError
+		var ue *testcs.UnsatisfiedError
 		if err := sys.Validate(); !errors.As(err, &ue) {
 			t.Errorf("aux %d tampered: Check = %v", idx, err)
 		}
@@ -128,7 +129,7 @@ func TestCircuitTamper(t *testing.T) {
 func TestCircuitShapeWithoutValues(t *testing.T) {
 	const arity = 11
 	vals := randomElements(arity, 5)
-	withVals := cs.NewTestCS()
+	withVals := testcs.New()
 	vars := allocPreimage(withVals, vals)
 	out, h, err := HashCircuit(withVals, vars, vals)
 	if err != nil {
@@ -166,7 +167,7 @@ func TestCircuitShapeWithoutValues(t *testing.T) {
 func TestCircuitFirstRoundShape(t *testing.T) {
 	const arity = 2
 	c := mustConstants(arity)
-	sys := cs.NewTestCS()
+	sys := testcs.New()
 	vals := randomElements(arity, 3)
 	vars := allocPreimage(sys, vals)
 	out, _, err := HashCircuit(sys, vars, vals)
@@ -215,7 +216,7 @@ func TestCircuitFirstRoundShape(t *testing.T) {
 }
 
 func TestCircuitErrors(t *testing.T) {
-	sys := cs.NewTestCS()
+	sys := testcs.New()
 	vals := randomElements(3, 1)
 	vars := allocPreimage(sys, vals)
 	if _, _, err := HashCircuit(sys, vars, vals[:2]); err == nil {
@@ -328,7 +329,7 @@ func BenchmarkHashCircuitGadgetOnly11(b *testing.B) { benchmarkGadgetOnly(b, 11)
 func TestCircuitNamespaces(t *testing.T) {
 	const arity = 2
 	vals := randomElements(arity, 11)
-	sys := cs.NewTestCS()
+	sys := testcs.New()
 	vars := allocPreimage(sys, vals)
 	sys.Push("hash")
 	if _, _, err := HashCircuit(sys, vars, vals); err != nil {
@@ -341,7 +342,7 @@ func TestCircuitNamespaces(t *testing.T) {
 	var bad fr.Element
 	bad.SetUint64(3)
 	sys.Set(cs.Aux(idx), bad)
-	var ue *cs.UnsatisfiedError
+	var ue *testcs.UnsatisfiedError
 	if err := sys.Validate(); !errors.As(err, &ue) || ue.Path != "hash/partial round 0" {
 		t.Fatalf("tampered first partial-round input: %v", err)
 	}
@@ -354,7 +355,7 @@ func TestConcurrentUse(t *testing.T) {
 	for g := 0; g < 4; g++ {
 		go func(g int) {
 			vals := randomElements(8, int64(g))
-			sys := cs.NewTestCS()
+			sys := testcs.New()
 			_, v, err := HashCircuit(sys, allocPreimage(sys, vals), vals)
 			if err == nil {
 				err = sys.Validate()

@@ -8,6 +8,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/testsupport/testcs"
 )
 
 // TestCustomConstants checks that a HashType::Custom constant set differs
@@ -38,7 +39,7 @@ func TestCustomConstants(t *testing.T) {
 	if want := hashCorrect(c, in); !got.Equal(&want) {
 		t.Fatalf("HashWith %s, reference permutation %s", got.String(), want.String())
 	}
-	sys := cs.NewTestCS()
+	sys := testcs.New()
 	vars := []cs.Variable{sys.Alloc(&in[0]), sys.Alloc(&in[1])}
 	before := sys.NumConstraints()
 	v, val, err := HashCircuitWith(sys, c, vars, in)

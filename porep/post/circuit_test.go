@@ -11,6 +11,7 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 
 	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/testsupport/testcs"
 	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
@@ -57,7 +58,7 @@ func TestCircuitCounts(t *testing.T) {
 // fail to verify).
 func TestCircuitSatisfied(t *testing.T) {
 	c, _, _ := goldenCircuit(t, goldens[0], 0)
-	tcs := cs.NewTestCS()
+	tcs := testcs.New()
 	if err := c.Synthesize(context.Background(), tcs); err != nil {
 		t.Fatal(err)
 	}
@@ -75,11 +76,11 @@ func TestCircuitSatisfied(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			bad, _, _ := goldenCircuit(t, goldens[0], 0)
 			tc.mut(bad)
-			tcs := cs.NewTestCS()
+			tcs := testcs.New()
 			if err := bad.Synthesize(context.Background(), tcs); err != nil {
 				t.Fatal(err)
 			}
-			var ue *cs.UnsatisfiedError
+			var ue *testcs.UnsatisfiedError
 			if err := tcs.Validate(); !errors.As(err, &ue) {
 				t.Errorf("tampered %s: %v, want an unsatisfied constraint", tc.name, err)
 			}

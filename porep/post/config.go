@@ -3,8 +3,6 @@
 package post
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -60,14 +58,15 @@ var windowSectorCount = map[uint64]int{
 type Config struct {
 	// Proof is the go-state-types / filecoin-ffi id.
 	Proof abi.RegisteredPoStProof
-	// Name is the filecoin-ffi / go-state-types name
-	// ("StackedDrgWindow2KiBV1_1"); APIName is filecoin-proofs-api's
-	// ("StackedDrgWindow2KiBV1_2": FFI window V1_1 is API V1_2).
-	Name, APIName string
-	Kind          Kind
-	APIVersion    stacked.APIVersion
-	SectorSize    uint64 // bytes
-	Shape         stacked.TreeShape
+	// Name and SectorSize: Name is the filecoin-ffi / go-state-types name
+	// ("StackedDrgWindow2KiBV1_1").
+	stacked.ProofID
+	// APIName is filecoin-proofs-api's name ("StackedDrgWindow2KiBV1_2":
+	// FFI window V1_1 is API V1_2).
+	APIName    string
+	Kind       Kind
+	APIVersion stacked.APIVersion
+	Shape      stacked.TreeShape
 	// BasePathLen is the number of base-arity levels of a tree R path.
 	BasePathLen int
 
@@ -92,8 +91,8 @@ func ConfigFor(p abi.RegisteredPoStProof) (Config, error) {
 	case p >= abi.RegisteredPoStProof_StackedDrgWinning2KiBV1 && p <= abi.RegisteredPoStProof_StackedDrgWinning64GiBV1:
 		size := sizes[p-abi.RegisteredPoStProof_StackedDrgWinning2KiBV1]
 		c = Config{
-			Proof: p, Kind: Winning, APIVersion: stacked.APIVersion1_0_0, SectorSize: size,
-			Name:           "StackedDrgWinning" + stacked.SizeLabel(size) + "V1",
+			Proof: p, Kind: Winning, APIVersion: stacked.APIVersion1_0_0,
+			ProofID:        stacked.ProofID{Name: "StackedDrgWinning" + stacked.SizeLabel(size) + "V1", SectorSize: size},
 			ChallengeCount: WinningChallengeCount, SectorCount: WinningSectorCount,
 			// winning_post_setup_params: challenge_count / sector_count
 			// slots of challenge_count / challenge_count = 1 challenge.
@@ -103,8 +102,8 @@ func ConfigFor(p abi.RegisteredPoStProof) (Config, error) {
 	case p >= abi.RegisteredPoStProof_StackedDrgWindow2KiBV1_1 && p <= abi.RegisteredPoStProof_StackedDrgWindow64GiBV1_1:
 		size := sizes[p-abi.RegisteredPoStProof_StackedDrgWindow2KiBV1_1]
 		c = Config{
-			Proof: p, Kind: Window, APIVersion: stacked.APIVersion1_2_0, SectorSize: size,
-			Name:           "StackedDrgWindow" + stacked.SizeLabel(size) + "V1_1",
+			Proof: p, Kind: Window, APIVersion: stacked.APIVersion1_2_0,
+			ProofID:        stacked.ProofID{Name: "StackedDrgWindow" + stacked.SizeLabel(size) + "V1_1", SectorSize: size},
 			APIName:        "StackedDrgWindow" + stacked.SizeLabel(size) + "V1_2",
 			ChallengeCount: WindowChallengeCount, SectorCount: windowSectorCount[size],
 			Slots: windowSectorCount[size], SlotChallenges: WindowChallengeCount,
@@ -195,30 +194,21 @@ func (c *Config) ParameterIdentifier() string {
 // CacheIdentifier is the compound proof's cache identifier:
 // proof-of-spacetime-fallback-merkletree-poseidon_hasher-<shape>-<hex sha256(identifier)>.
 func (c *Config) CacheIdentifier() string {
-	h := sha256.Sum256([]byte(c.ParameterIdentifier()))
-	return fmt.Sprintf("proof-of-spacetime-fallback-merkletree-poseidon_hasher-%s-%s", c.Shape, hex.EncodeToString(h[:]))
+	return stacked.CacheIdentifier("proof-of-spacetime-fallback-merkletree-poseidon_hasher", c.Shape, c.ParameterIdentifier())
 }
 
-// ParameterFileStem is the parameter file name without extension:
-// v28-<CacheIdentifier>.
-func (c *Config) ParameterFileStem() string {
-	return fmt.Sprintf("v%d-%s", stacked.ParameterVersion, c.CacheIdentifier())
-}
+// The rest of paramfile.Circuit (ProofName and ProofSectorSize are
+// ProofID's): the circuit's parameter identity, for loading, checking,
+// sizing and generating its parameter files.
+
+// ParameterFileStem is v28-<CacheIdentifier>.
+func (c *Config) ParameterFileStem() string { return stacked.FileStem(c.CacheIdentifier()) }
 
 // ParameterPaths returns the .params, .vk and .meta paths in dir
 // (stacked.ParameterDir when dir is empty).
 func (c *Config) ParameterPaths(dir string) (params, vk, meta string) {
 	return stacked.ParameterPathsFor(dir, c.ParameterFileStem())
 }
-
-// The rest of paramfile.Circuit: the circuit's parameter identity, for
-// loading, checking, sizing and generating its parameter files.
-
-// ProofName is Name, for messages about its parameter files.
-func (c *Config) ProofName() string { return c.Name }
-
-// ProofSectorSize is SectorSize, what the parameters' .meta records.
-func (c *Config) ProofSectorSize() uint64 { return c.SectorSize }
 
 // SizeHint is SizeHintFor(c): one partition circuit's exact shape.
 func (c *Config) SizeHint() (cs.SizeHint, error) { return SizeHintFor(c) }

@@ -13,9 +13,9 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
 
-	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/poseidon"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/testsupport/testcs"
 )
 
 // golden is one reference folder with its configuration.
@@ -346,7 +346,7 @@ func TestNewVanillaProof(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tcs := cs.NewTestCS()
+		tcs := testcs.New()
 		if err := c.Synthesize(context.Background(), tcs); err != nil {
 			t.Fatal(err)
 		}

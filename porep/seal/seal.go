@@ -142,6 +142,23 @@ func prepareOutDir(outDir string) error {
 	return nil
 }
 
+// stage reads the sector's data (readData), prepares outDir
+// (prepareOutDir) and makes a staging directory in it, where the outputs
+// are written before moveInto; the caller removes it. op names the call
+// in the staging directory's error ("seal", "encode").
+func stage(cfg *stacked.SectorConfig, dataPath, outDir, op string) (data []byte, staging string, err error) {
+	if data, err = readData(cfg, dataPath); err != nil {
+		return nil, "", err
+	}
+	if err := prepareOutDir(outDir); err != nil {
+		return nil, "", err
+	}
+	if staging, err = os.MkdirTemp(outDir, StagingPrefix); err != nil {
+		return nil, "", fmt.Errorf("%s: %w", op, err)
+	}
+	return data, staging, nil
+}
+
 // moveInto renames the named files from staging into outDir; on a failure
 // it removes those already moved, leaving no partial output behind.
 func moveInto(staging, outDir string, names []string) error {
@@ -224,16 +241,9 @@ func Seal(ctx context.Context, cfg stacked.SectorConfig, dataPath, outDir string
 	if err != nil {
 		return res, fmt.Errorf("seal: %w", err)
 	}
-	data, err := readData(&cfg, dataPath)
+	data, staging, err := stage(&cfg, dataPath, outDir, "seal")
 	if err != nil {
 		return res, err
-	}
-	if err := prepareOutDir(outDir); err != nil {
-		return res, err
-	}
-	staging, err := os.MkdirTemp(outDir, StagingPrefix)
-	if err != nil {
-		return res, fmt.Errorf("seal: %w", err)
 	}
 	defer os.RemoveAll(staging)
 

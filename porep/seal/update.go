@@ -123,16 +123,9 @@ func EncodeInto(ctx context.Context, proof abi.RegisteredUpdateProof, sectorKeyD
 	if err != nil {
 		return res, fmt.Errorf("encode: %w", err)
 	}
-	data, err := readData(&key.meta.Config, dataPath)
+	data, staging, err := stage(&key.meta.Config, dataPath, outDir, "encode")
 	if err != nil {
 		return res, err
-	}
-	if err := prepareOutDir(outDir); err != nil {
-		return res, err
-	}
-	staging, err := os.MkdirTemp(outDir, StagingPrefix)
-	if err != nil {
-		return res, fmt.Errorf("encode: %w", err)
 	}
 	defer os.RemoveAll(staging)
 

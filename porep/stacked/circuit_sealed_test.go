@@ -17,6 +17,7 @@ import (
 	"github.com/cuseal/cuseal/porep/seal"
 	"github.com/cuseal/cuseal/porep/stacked"
 	"github.com/cuseal/cuseal/porep/synthetic"
+	"github.com/cuseal/cuseal/testsupport/testcs"
 	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
@@ -93,7 +94,7 @@ func TestStackedCircuitSatisfiedSealed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sys := cs.NewTestCS()
+			sys := testcs.New()
 			if err := circ.Synthesize(context.Background(), sys); err != nil {
 				t.Fatal(err)
 			}
@@ -118,7 +119,7 @@ func TestStackedCircuitSatisfiedSealed(t *testing.T) {
 			}
 			// A wrong data leaf must not satisfy the circuit.
 			circ.Proofs[0].DataLeaf.Add(&circ.Proofs[0].DataLeaf, new(fr.Element).SetOne())
-			bad := cs.NewTestCS()
+			bad := testcs.New()
 			if err := circ.Synthesize(context.Background(), bad); err != nil {
 				t.Fatal(err)
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/gadget"
 	"github.com/cuseal/cuseal/porep/poseidon"
+	"github.com/cuseal/cuseal/testsupport/testcs"
 	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
@@ -134,7 +135,7 @@ func TestStackedCircuitGoldenShapes(t *testing.T) {
 			rng := rand.New(rand.NewSource(int64(tc.want)))
 			replicaID, commD, commR, seed := circRandDomain(rng), circRandDomain(rng), circRandDomain(rng), circRandDomain(rng)
 			circ := synthCircuit(t, &cfg, g, replicaID, commD, commR, seed, 0, rng)
-			sys := cs.NewTestCS()
+			sys := testcs.New()
 			if err := circ.Synthesize(context.Background(), sys); err != nil {
 				t.Fatal(err)
 			}
@@ -315,7 +316,7 @@ func TestStackedCircuit32GiBPartition(t *testing.T) {
 func TestHashSingleColumn(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
 	for _, c := range []struct{ n, want int }{{2, 311}, {11, 598}} {
-		sys := cs.NewTestCS()
+		sys := testcs.New()
 		vals := make([]fr.Element, c.n)
 		nums := make([]gadget.AllocatedNum, c.n)
 		for i := range vals {

@@ -50,6 +50,36 @@ func (c *SectorConfig) ParameterPaths(dir string) (params, vk, meta string) {
 	return ParameterPathsFor(dir, c.ParameterFileStem())
 }
 
+// ProofID names a registered proof of a compound proof beside PoRep's
+// (post.Config and update.Config embed it): what messages and the
+// parameters' .meta name, and how its parameter files are named.
+type ProofID struct {
+	// Name is the filecoin-ffi / go-state-types name
+	// ("StackedDrgWindow2KiBV1_1", "StackedDrg2KiBV1").
+	Name       string
+	SectorSize uint64 // bytes
+}
+
+// ProofName is Name, for messages about its parameter files.
+func (p *ProofID) ProofName() string { return p.Name }
+
+// ProofSectorSize is SectorSize, what the parameters' .meta records.
+func (p *ProofID) ProofSectorSize() uint64 { return p.SectorSize }
+
+// CacheIdentifier is a compound proof's cache identifier (its
+// CacheableParameters::cache_identifier): <prefix>-<shape>-<hex
+// sha256(identifier)>, identifier being its PublicParams::identifier().
+func CacheIdentifier(prefix string, shape TreeShape, identifier string) string {
+	h := sha256.Sum256([]byte(identifier))
+	return fmt.Sprintf("%s-%s-%s", prefix, shape, hex.EncodeToString(h[:]))
+}
+
+// FileStem is the parameter file name of a cache identifier without
+// extension: v28-<cache identifier>.
+func FileStem(cacheIdentifier string) string {
+	return fmt.Sprintf("v%d-%s", ParameterVersion, cacheIdentifier)
+}
+
 // ParameterPathsFor returns the .params, .vk and .meta paths of any
 // circuit's file stem (v28-<cache identifier>) in dir (ParameterDir when
 // dir is empty).

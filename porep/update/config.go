@@ -3,8 +3,6 @@
 package update
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"math/bits"
 	"strconv"
@@ -27,10 +25,9 @@ const HSCount = 6
 type Config struct {
 	// Proof is the go-state-types / filecoin-ffi id (0–4).
 	Proof abi.RegisteredUpdateProof
-	// Name is the filecoin-proofs-api / go-state-types name
-	// ("StackedDrg2KiBV1").
-	Name       string
-	SectorSize uint64 // bytes
+	// Name ("StackedDrg2KiBV1", filecoin-proofs-api's and go-state-types')
+	// and SectorSize.
+	stacked.ProofID
 	// Nodes is sector_nodes: SectorSize / 32.
 	Nodes uint64
 	// Shape is TreeR's shape (the seal's); BasePathLen its base levels.
@@ -107,7 +104,7 @@ func ConfigFor(p abi.RegisteredUpdateProof) (Config, error) {
 	}
 	nodes := size / stacked.NodeSize
 	c := Config{
-		Proof: p, Name: "StackedDrg" + stacked.SizeLabel(size) + "V1", SectorSize: size, Nodes: nodes,
+		Proof: p, ProofID: stacked.ProofID{Name: "StackedDrg" + stacked.SizeLabel(size) + "V1", SectorSize: size}, Nodes: nodes,
 		Shape: sc.Shape, BasePathLen: sc.BasePathLen(),
 		Partitions: partitionCount(nodes), ChallengeCount: challengeCount(nodes),
 		ChallengeBitLen: bits.Len64(nodes) - 1,
@@ -191,9 +188,6 @@ func (c *Config) KAndHSelect(k int) uint64 {
 // including ONE: 5.
 func (c *Config) NumPublicInputs() int { return 5 }
 
-// ProofSize is the on-chain proof length: Partitions × 192 bytes.
-func (c *Config) ProofSize() int { return c.Partitions * 192 }
-
 // ParameterIdentifier is PublicParams::identifier() (vanilla.rs,
 // ParameterSetMetadata).
 func (c *Config) ParameterIdentifier() string {
@@ -203,30 +197,18 @@ func (c *Config) ParameterIdentifier() string {
 // CacheIdentifier is EmptySectorUpdateCompound's cache identifier:
 // empty-sector-update-merkletree-poseidon_hasher-<shape>-<hex sha256(identifier)>.
 func (c *Config) CacheIdentifier() string {
-	h := sha256.Sum256([]byte(c.ParameterIdentifier()))
-	return fmt.Sprintf("empty-sector-update-merkletree-poseidon_hasher-%s-%s", c.Shape, hex.EncodeToString(h[:]))
+	return stacked.CacheIdentifier("empty-sector-update-merkletree-poseidon_hasher", c.Shape, c.ParameterIdentifier())
 }
 
-// ParameterFileStem is the parameter file name without extension:
+// ParameterPaths is paramfile.Circuit's (ProofName and ProofSectorSize
+// are ProofID's): the .params, .vk and .meta paths in dir
+// (stacked.ParameterDir when dir is empty); ParameterFileStem is
 // v28-<CacheIdentifier>.
-func (c *Config) ParameterFileStem() string {
-	return fmt.Sprintf("v%d-%s", stacked.ParameterVersion, c.CacheIdentifier())
-}
-
-// ParameterPaths returns the .params, .vk and .meta paths in dir
-// (stacked.ParameterDir when dir is empty).
 func (c *Config) ParameterPaths(dir string) (params, vk, meta string) {
 	return stacked.ParameterPathsFor(dir, c.ParameterFileStem())
 }
 
-// The rest of paramfile.Circuit: the circuit's parameter identity, for
-// loading, checking, sizing and generating its parameter files.
-
-// ProofName is Name, for messages about its parameter files.
-func (c *Config) ProofName() string { return c.Name }
-
-// ProofSectorSize is SectorSize, what the parameters' .meta records.
-func (c *Config) ProofSectorSize() uint64 { return c.SectorSize }
+func (c *Config) ParameterFileStem() string { return stacked.FileStem(c.CacheIdentifier()) }
 
 // SizeHint is SizeHintFor(c): one partition circuit's exact shape.
 func (c *Config) SizeHint() (cs.SizeHint, error) { return SizeHintFor(c) }

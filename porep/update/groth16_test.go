@@ -95,8 +95,8 @@ func TestReferenceParamsAndProof(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(want) != cfg.ProofSize() {
-		t.Fatalf("proof.bin: %d bytes, want %d", len(want), cfg.ProofSize())
+	if len(want) != cfg.Partitions*groth16.ProofSize {
+		t.Fatalf("proof.bin: %d bytes, want %d", len(want), cfg.Partitions*groth16.ProofSize)
 	}
 	commROld, commDNew, commRNew := hexFr(t, "comm_r_old", m.CommROld), hexFr(t, "comm_d_new", m.CommDNew), hexFr(t, "comm_r_new", m.CommRNew)
 	hint, err := SizeHintFor(cfg)

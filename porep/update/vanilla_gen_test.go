@@ -10,9 +10,9 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
 
-	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/poseidon"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/testsupport/testcs"
 	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
@@ -185,7 +185,7 @@ func TestNewPartitionProofSatisfiesCircuit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tcs := cs.NewTestCS()
+	tcs := testcs.New()
 	if err := c.Synthesize(context.Background(), tcs); err != nil {
 		t.Fatal(err)
 	}

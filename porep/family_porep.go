@@ -3,7 +3,6 @@
 package porep
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -15,35 +14,6 @@ import (
 	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/stacked"
 )
-
-// ErrUnsupportedProof is returned for registered proofs or aggregation
-// kinds cuseal cannot prove or verify (SnarkPackV1 aggregation).
-var ErrUnsupportedProof = errors.New("porep: unsupported registered proof")
-
-// ErrInvalidProof is groth16.ErrInvalidProof: SealCommitPhase2 wraps it when
-// a proof it produced does not verify (errors.Is works with either name).
-var ErrInvalidProof = groth16.ErrInvalidProof
-
-// ErrBadInput is wrapped by every error caused by the caller's input rather
-// than by cuseal or its environment: a malformed or inconsistent C1 output
-// or Commit2In wrapper, a sector number or miner that does not match it,
-// undecodable proof bytes or malformed commitments given to VerifySeal,
-// parameters whose shape does not fit the sector's circuit, a parameter file
-// that cannot be read (permissions, a directory in its place) or is
-// truncated or corrupt, a .vk that is not the .params file's key, and files
-// that are not the official ones under WithRequireProductionParams. Test with
-// errors.Is; errors.As still reaches the underlying error (e.g. a
-// *stacked.ParseError naming the JSON path). It is paramfile.ErrBadInput,
-// the value porep/paramfile's errors wrap.
-var ErrBadInput = paramfile.ErrBadInput
-
-// badInput marks err as caused by the caller's input (see ErrBadInput).
-func badInput(err error) error { return paramfile.BadInput(err) }
-
-// badInputf is badInput(fmt.Errorf(format, a...)).
-func badInputf(format string, a ...any) error {
-	return badInput(fmt.Errorf(format, a...))
-}
 
 // parsedC1 is one parsed, checked C1 output ready for proving.
 type parsedC1 struct {

@@ -26,11 +26,6 @@ import (
 // and the NI-PoRep branches of seal_commit_phase2 / verify_seal), on
 // bellperson's groth16::aggregate (porep/aggregate).
 
-// ErrAggregateInvalid is aggregate.ErrInvalidAggregate: VerifyAggregateSeals
-// and VerifySeal report it as (false, nil); SealCommitPhase2 wraps it when
-// an NI-PoRep aggregate it produced does not verify.
-var ErrAggregateInvalid = aggregate.ErrInvalidAggregate
-
 var (
 	srsCacheMu sync.Mutex
 	srsCache   = map[string]cachedSRS{}

@@ -42,23 +42,24 @@ type PartitionProof proof.PoStProof
 func postConfig(p abi.RegisteredPoStProof, kind post.Kind) (*post.Config, error) {
 	cfg, err := post.ConfigFor(p)
 	if err != nil {
-		return nil, badInput(fmt.Errorf("porep: %w", err))
+		return nil, &FieldError{Field: FieldProofType, Err: err}
 	}
 	if cfg.Kind != kind {
-		return nil, badInputf("porep: %s is a %sPoSt proof, want %sPoSt", cfg.Name, cfg.Kind, kind)
+		return nil, fieldErrorf(FieldProofType, "%s is a %sPoSt proof, want %sPoSt", cfg.Name, cfg.Kind, kind)
 	}
 	return &cfg, nil
 }
 
 // postRandomness checks the 32-byte PoSt randomness (as_safe_commitment:
-// callers mask byte 31 with 0x3f).
+// callers mask byte 31 with 0x3f); errors are FieldErrors.
 func postRandomness(r abi.PoStRandomness) ([32]byte, error) {
-	b, err := to32(r, "PoSt randomness")
-	if err != nil {
-		return b, err
+	var b [32]byte
+	if len(r) != len(b) {
+		return b, fieldErrorf(FieldRandomness, "%d bytes, want 32", len(r))
 	}
-	if err := post.CheckCommitment("porep: PoSt randomness", &b); err != nil {
-		return b, badInput(err)
+	copy(b[:], r)
+	if !stacked.IsCanonical(&b) {
+		return b, fieldErrorf(FieldRandomness, "%x is not a canonical field element (mask byte 31 with 0x3f)", b[:])
 	}
 	return b, nil
 }
@@ -334,6 +335,9 @@ func preparePoSt(proofType abi.RegisteredPoStProof, kind post.Kind, randomness a
 			return nil, badInput(fmt.Errorf("porep: %s: %w", cfg.Name, err))
 		}
 	}
+	if err := checkPartitions(f); err != nil {
+		return nil, err
+	}
 	return newJob(newSettings(opts), f, start)
 }
 
@@ -355,7 +359,7 @@ func (f *postFamily) segment() (cs.SizeHint, error) { return post.SectorSizeHint
 func (f *postFamily) build(k int) (cs.Circuit, error) {
 	c, err := post.NewCircuit(f.cfg, f.slots[k])
 	if err != nil {
-		return nil, badInput(fmt.Errorf("porep: partition %d: %w", k, err))
+		return nil, fmt.Errorf("porep: partition %d: %w", k, err)
 	}
 	return c, nil
 }
@@ -363,7 +367,7 @@ func (f *postFamily) build(k int) (cs.Circuit, error) {
 func (f *postFamily) public(k int) ([]fr.Element, error) {
 	public, err := post.PublicInputs(f.slots[k])
 	if err != nil {
-		return nil, badInput(fmt.Errorf("porep: partition %d: %w", k, err))
+		return nil, fmt.Errorf("porep: partition %d: %w", k, err)
 	}
 	return public, nil
 }

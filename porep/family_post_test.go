@@ -127,7 +127,7 @@ func TestPoStBadInput(t *testing.T) {
 		{"other size", window(abi.RegisteredPoStProof_StackedDrgWindow8MiBV1_1, w.Randomness, w.Vanilla), "vanilla proof 0 (5680 bytes, StackedDrgWindow8MiBV1_1 wants 15280)"},
 		{"winning vanilla", window(w.Proof, w.Randomness, win.Vanilla), "inclusion_proofs.len at byte 48: 66 elements, want 10"},
 		{"other randomness", window(w.Proof, otherRnd, w.Vanilla), "sector 21000 challenge 0: inclusion proof for leaf 44"},
-		{"short randomness", window(w.Proof, w.Randomness[:31], w.Vanilla), "PoSt randomness is 31 bytes, want 32"},
+		{"short randomness", window(w.Proof, w.Randomness[:31], w.Vanilla), "randomness: 31 bytes, want 32"},
 		{"non-canonical randomness", window(w.Proof, badRnd, w.Vanilla), "not a canonical field element"},
 		{"winning type", window(win.Proof, w.Randomness, w.Vanilla), "StackedDrgWinning2KiBV1 is a WinningPoSt proof, want WindowPoSt"},
 		{"legacy type", window(abi.RegisteredPoStProof_StackedDrgWindow2KiBV1, w.Randomness, w.Vanilla), "legacy WindowPoSt V1"},

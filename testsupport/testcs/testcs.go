@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package cs
+package testcs
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/cuseal/cuseal/porep/cs"
 )
 
-// TestCS records the constraint system like Recorder and also keeps the
+// CS records the constraint system like cs.Recorder and also keeps the
 // values, so tests can check satisfaction, read and overwrite variables
 // (bellpepper util_cs/test_cs.rs TestConstraintSystem). Constraints are
 // tagged with the namespace path active when they were enforced.
-type TestCS struct {
-	Recorder
+type CS struct {
+	*cs.Recorder
 	input, aux []fr.Element
 
 	path     []string
@@ -24,26 +26,22 @@ type TestCS struct {
 	pathSeen map[string]int
 }
 
-// NewTestCS returns an empty TestCS with ONE = 1 allocated as Input(0).
-func NewTestCS() *TestCS {
-	t := &TestCS{pathSeen: map[string]int{"": 0}, paths: []string{""}}
-	for _, m := range []*Matrix{&t.a, &t.b, &t.c} {
-		m.RowStart = []int{0}
-	}
+// New returns an empty CS with ONE = 1 allocated as Input(0).
+func New() *CS {
 	var one fr.Element
 	one.SetOne()
-	t.AllocInput(&one)
-	return t
+	// cs.NewRecorder allocates ONE.
+	return &CS{Recorder: cs.NewRecorder(), input: []fr.Element{one}, pathSeen: map[string]int{"": 0}, paths: []string{""}}
 }
 
 // Alloc appends an aux variable with value *value (nil means zero).
-func (t *TestCS) Alloc(value *fr.Element) Variable {
+func (t *CS) Alloc(value *fr.Element) cs.Variable {
 	t.aux = append(t.aux, valueOrZero(value))
 	return t.Recorder.Alloc(nil)
 }
 
 // AllocInput appends an input variable with value *value (nil means zero).
-func (t *TestCS) AllocInput(value *fr.Element) Variable {
+func (t *CS) AllocInput(value *fr.Element) cs.Variable {
 	t.input = append(t.input, valueOrZero(value))
 	return t.Recorder.AllocInput(nil)
 }
@@ -56,29 +54,29 @@ func valueOrZero(v *fr.Element) fr.Element {
 }
 
 // Enforce records the constraint and the current namespace path.
-func (t *TestCS) Enforce(a, b, c LC) {
+func (t *CS) Enforce(a, b, c cs.LC) {
 	t.Recorder.Enforce(a, b, c)
 	t.pathIDs = append(t.pathIDs, t.curPath)
 }
 
-// KeepsNames implements NameKeeper.
-func (t *TestCS) KeepsNames() {}
+// KeepsNames implements cs.NameKeeper.
+func (t *CS) KeepsNames() {}
 
 // Push enters a namespace.
-func (t *TestCS) Push(name string) {
+func (t *CS) Push(name string) {
 	t.path = append(t.path, name)
 	t.setPath()
 }
 
 // Pop leaves the innermost namespace.
-func (t *TestCS) Pop() {
+func (t *CS) Pop() {
 	if len(t.path) > 0 {
 		t.path = t.path[:len(t.path)-1]
 	}
 	t.setPath()
 }
 
-func (t *TestCS) setPath() {
+func (t *CS) setPath() {
 	p := strings.Join(t.path, "/")
 	id, ok := t.pathSeen[p]
 	if !ok {
@@ -90,7 +88,7 @@ func (t *TestCS) setPath() {
 }
 
 // Value returns the value of v.
-func (t *TestCS) Value(v Variable) fr.Element {
+func (t *CS) Value(v cs.Variable) fr.Element {
 	if v.IsAux() {
 		return t.aux[v.Index()]
 	}
@@ -98,7 +96,7 @@ func (t *TestCS) Value(v Variable) fr.Element {
 }
 
 // Set overwrites the value of v (for negative tests).
-func (t *TestCS) Set(v Variable, value fr.Element) {
+func (t *CS) Set(v cs.Variable, value fr.Element) {
 	if v.IsAux() {
 		t.aux[v.Index()] = value
 	} else {
@@ -107,10 +105,10 @@ func (t *TestCS) Set(v Variable, value fr.Element) {
 }
 
 // Inputs returns the input assignment, ONE first (aliases t's storage).
-func (t *TestCS) Inputs() []fr.Element { return t.input }
+func (t *CS) Inputs() []fr.Element { return t.input }
 
 // AuxValues returns the aux assignment (aliases t's storage).
-func (t *TestCS) AuxValues() []fr.Element { return t.aux }
+func (t *CS) AuxValues() []fr.Element { return t.aux }
 
 // UnsatisfiedError names the first constraint that does not hold.
 type UnsatisfiedError struct {
@@ -119,36 +117,24 @@ type UnsatisfiedError struct {
 }
 
 func (e *UnsatisfiedError) Error() string {
-	return fmt.Sprintf("cs: constraint %d (namespace %q) is not satisfied", e.Index, e.Path)
+	return fmt.Sprintf("testcs: constraint %d (namespace %q) is not satisfied", e.Index, e.Path)
 }
 
 // Validate evaluates every recorded constraint (the per-input rows are
 // trivially satisfied and not checked) and returns an *UnsatisfiedError
 // for the first one with ⟨A,w⟩·⟨B,w⟩ ≠ ⟨C,w⟩, or nil.
-func (t *TestCS) Validate() error {
-	n := t.NumConstraints()
-	for r := 0; r < n; r++ {
-		a := rowValue(&t.a, r, t.input, t.aux)
-		b := rowValue(&t.b, r, t.input, t.aux)
-		c := rowValue(&t.c, r, t.input, t.aux)
-		a.Mul(&a, &b)
-		if !a.Equal(&c) {
+func (t *CS) Validate() error {
+	sys := t.R1CS()
+	rows := len(sys.A.RowStart) - 1
+	a, b, c := make([]fr.Element, rows), make([]fr.Element, rows), make([]fr.Element, rows)
+	sys.A.Eval(a, t.input, t.aux)
+	sys.B.Eval(b, t.input, t.aux)
+	sys.C.Eval(c, t.input, t.aux)
+	for r := range t.NumConstraints() {
+		a[r].Mul(&a[r], &b[r])
+		if !a[r].Equal(&c[r]) {
 			return &UnsatisfiedError{Index: r, Path: t.paths[t.pathIDs[r]]}
 		}
 	}
 	return nil
-}
-
-func rowValue(m *Matrix, r int, input, aux []fr.Element) fr.Element {
-	var acc, tmp fr.Element
-	for k := m.RowStart[r]; k < m.RowStart[r+1]; k++ {
-		v := m.Vars[k]
-		if v.IsAux() {
-			tmp.Mul(&m.Coeffs[k], &aux[v.Index()])
-		} else {
-			tmp.Mul(&m.Coeffs[k], &input[v.Index()])
-		}
-		acc.Add(&acc, &tmp)
-	}
-	return acc
 }

@@ -43,8 +43,8 @@ func TestUpdateBadInput(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"unsealed CID as old sealed", call(func(in *updateArgs) { in.OldSealed = v.NewUnseal }), "comm_r_old (old sealed) CID " + v.NewUnseal.String()},
-		{"sealed CID as unsealed", call(func(in *updateArgs) { in.NewUnsealed = v.NewSealed }), "comm_d_new (unsealed) CID " + v.NewSealed.String()},
+		{"unsealed CID as old sealed", call(func(in *updateArgs) { in.OldSealed = v.NewUnseal }), "comm_r_old: old sealed CID " + v.NewUnseal.String()},
+		{"sealed CID as unsealed", call(func(in *updateArgs) { in.NewUnsealed = v.NewSealed }), "comm_d_new: unsealed CID " + v.NewSealed.String()},
 		{"old and new swapped", call(func(in *updateArgs) { in.OldSealed, in.NewSealed = v.NewSealed, v.OldSealed }), "comm_r_old"},
 		{"other comm_r_new", call(func(in *updateArgs) { in.NewSealed = v.OldSealed }), "comm_r_new"},
 		{"other comm_d_new", call(func(in *updateArgs) { in.NewUnsealed = v.OldUnsealed }), "challenge 0 (node"},
@@ -76,7 +76,7 @@ func TestUpdateBadInput(t *testing.T) {
 	}{
 		{"short proof", func(i *proof.ReplicaUpdateInfo) { i.Proof = i.Proof[:191] }, "proof is 191 bytes, want 192 (1 partitions × 192) for StackedDrg2KiBV1"},
 		{"not points", func(i *proof.ReplicaUpdateInfo) { i.Proof = make([]byte, 192) }, "proof: "},
-		{"unsealed CID as new sealed", func(i *proof.ReplicaUpdateInfo) { i.NewSealedSectorCID = v.NewUnseal }, "comm_r_new (new sealed) CID"},
+		{"unsealed CID as new sealed", func(i *proof.ReplicaUpdateInfo) { i.NewSealedSectorCID = v.NewUnseal }, "comm_r_new: new sealed CID"},
 		{"missing vk", func(i *proof.ReplicaUpdateInfo) {}, "parameter file not found"},
 	} {
 		i := info

@@ -43,15 +43,16 @@ type updateInputs struct {
 func updateConfig(p abi.RegisteredUpdateProof) (*update.Config, error) {
 	cfg, err := update.ConfigFor(p)
 	if err != nil {
-		return nil, badInput(fmt.Errorf("porep: %w", err))
+		return nil, &FieldError{Field: FieldProofType, Err: err}
 	}
 	return &cfg, nil
 }
 
 // updateCommitment converts one commitment CID (go-fil-commcid: a sealed
 // CID, codec 0xf102, for comm_r_*; an unsealed one, 0xf101, for comm_d_new)
-// into a canonical field element; anything else is bad input naming field.
-func updateCommitment(field string, c cid.Cid, sealed bool) (fr.Element, error) {
+// into a canonical field element; anything else is a FieldError of field
+// (what says which CID it is).
+func updateCommitment(field, what string, c cid.Cid, sealed bool) (fr.Element, error) {
 	var b []byte
 	var err error
 	if sealed {
@@ -60,15 +61,14 @@ func updateCommitment(field string, c cid.Cid, sealed bool) (fr.Element, error) 
 		b, err = commcid.CIDToDataCommitmentV1(c)
 	}
 	if err != nil {
-		return fr.Element{}, badInputf("porep: %s CID %s: %w", field, c, err)
+		return fr.Element{}, fieldErrorf(field, "%s CID %s: %w", what, c, err)
 	}
-	c32, err := to32(b, field)
-	if err != nil {
-		return fr.Element{}, err
+	if len(b) != 32 {
+		return fr.Element{}, fieldErrorf(field, "%d bytes, want 32", len(b))
 	}
-	e, err := stacked.FrFromBytes(&c32)
+	e, err := stacked.FrFromBytes((*[32]byte)(b))
 	if err != nil {
-		return fr.Element{}, badInputf("porep: %s %x is not a canonical field element", field, c32[:])
+		return fr.Element{}, fieldErrorf(field, "%x is not a canonical field element", b)
 	}
 	return e, nil
 }
@@ -77,13 +77,13 @@ func updateCommitment(field string, c cid.Cid, sealed bool) (fr.Element, error) 
 func parseUpdateCommitments(oldSealedCID, newSealedCID, unsealedCID cid.Cid) (updateCommitments, error) {
 	var c updateCommitments
 	var err error
-	if c.ROld, err = updateCommitment("comm_r_old (old sealed)", oldSealedCID, true); err != nil {
+	if c.ROld, err = updateCommitment(FieldCommROld, "old sealed", oldSealedCID, true); err != nil {
 		return c, err
 	}
-	if c.RNew, err = updateCommitment("comm_r_new (new sealed)", newSealedCID, true); err != nil {
+	if c.RNew, err = updateCommitment(FieldCommRNew, "new sealed", newSealedCID, true); err != nil {
 		return c, err
 	}
-	c.DNew, err = updateCommitment("comm_d_new (unsealed)", unsealedCID, false)
+	c.DNew, err = updateCommitment(FieldCommDNew, "unsealed", unsealedCID, false)
 	return c, err
 }
 
@@ -164,7 +164,11 @@ func PrepareUpdate(proofType abi.RegisteredUpdateProof, oldSealedCID, newSealedC
 	if err != nil {
 		return nil, err
 	}
-	return newJob(newSettings(opts), &updateFamily{in}, start)
+	f := &updateFamily{in}
+	if err := checkPartitions(f); err != nil {
+		return nil, err
+	}
+	return newJob(newSettings(opts), f, start)
 }
 
 // updateFamily is SnapDeals (EmptySectorUpdateCompound): one
@@ -181,7 +185,7 @@ func (f *updateFamily) build(k int) (cs.Circuit, error) {
 	c := &f.comms
 	circ, err := update.NewCircuit(f.cfg, k, &c.ROld, &c.DNew, &c.RNew, f.proofs[k])
 	if err != nil {
-		return nil, badInput(fmt.Errorf("porep: partition %d: %w", k, err))
+		return nil, fmt.Errorf("porep: partition %d: %w", k, err)
 	}
 	return circ, nil
 }
@@ -199,7 +203,7 @@ func (f *updateFamily) finish(_ *settings, proofs []groth16.Proof) ([]byte, erro
 func updatePublicInputs(cfg *update.Config, c *updateCommitments, k int) ([]fr.Element, error) {
 	public, err := update.PublicInputs(cfg, k, &c.ROld, &c.DNew, &c.RNew)
 	if err != nil {
-		return nil, badInput(fmt.Errorf("porep: %w", err))
+		return nil, fmt.Errorf("porep: %w", err)
 	}
 	return public, nil
 }
@@ -223,9 +227,9 @@ func VerifyReplicaUpdate(info proof.ReplicaUpdateInfo, opts ...Option) (bool, er
 	if err != nil {
 		return false, err
 	}
-	if len(info.Proof) != cfg.ProofSize() {
+	if want := cfg.Partitions * groth16.ProofSize; len(info.Proof) != want {
 		return false, badInputf("porep: proof is %d bytes, want %d (%d partitions × %d) for %s",
-			len(info.Proof), cfg.ProofSize(), cfg.Partitions, groth16.ProofSize, cfg.Name)
+			len(info.Proof), want, cfg.Partitions, groth16.ProofSize, cfg.Name)
 	}
 	ps, err := groth16.DecodeProofs(info.Proof)
 	if err != nil {

@@ -4,12 +4,12 @@ package gadget
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/testsupport/testcs"
 )
 
 // rawBooleans allocates two bits without booleanity constraints (so they are
@@ -164,23 +164,8 @@ func TestEvaluatedPathMatchesGeneric(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s, %s: %v", name, kind, err)
 			}
-			den := func(a, b cs.Density) bool { return slices.Equal(a.Words, b.Words) && a.BitLen == b.BitLen }
-			for _, v := range []struct {
-				what string
-				eq   bool
-			}{
-				{"A", slices.Equal(got.A, want.A)},
-				{"B", slices.Equal(got.B, want.B)},
-				{"C", slices.Equal(got.C, want.C)},
-				{"aux", slices.Equal(got.Aux, want.Aux)},
-				{"input", slices.Equal(got.Input, want.Input)},
-				{"A-aux density", den(got.ADensityAux, want.ADensityAux)},
-				{"B-input density", den(got.BDensityInput, want.BDensityInput)},
-				{"B-aux density", den(got.BDensityAux, want.BDensityAux)},
-			} {
-				if !v.eq {
-					t.Errorf("%s, %s: %s differs from the generic path", name, kind, v.what)
-				}
+			for _, what := range testcs.AssignmentDiff(got, want) {
+				t.Errorf("%s, %s: %s differs from the generic path", name, kind, what)
 			}
 		}
 	}

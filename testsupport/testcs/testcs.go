@@ -4,6 +4,7 @@ package testcs
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -137,4 +138,31 @@ func (t *CS) Validate() error {
 		}
 	}
 	return nil
+}
+
+// AssignmentDiff names the parts of got that differ from want: "A", "B",
+// "C", "aux", "input", "A-aux density", "B-input density", "B-aux density"
+// (none: the two are identical element for element). The evaluated- and
+// block-path tests compare each path with the generic one by it.
+func AssignmentDiff(got, want *cs.Assignment) []string {
+	den := func(a, b cs.Density) bool { return slices.Equal(a.Words, b.Words) && a.BitLen == b.BitLen }
+	var diff []string
+	for _, v := range []struct {
+		what string
+		eq   bool
+	}{
+		{"A", slices.Equal(got.A, want.A)},
+		{"B", slices.Equal(got.B, want.B)},
+		{"C", slices.Equal(got.C, want.C)},
+		{"aux", slices.Equal(got.Aux, want.Aux)},
+		{"input", slices.Equal(got.Input, want.Input)},
+		{"A-aux density", den(got.ADensityAux, want.ADensityAux)},
+		{"B-input density", den(got.BDensityInput, want.BDensityInput)},
+		{"B-aux density", den(got.BDensityAux, want.BDensityAux)},
+	} {
+		if !v.eq {
+			diff = append(diff, v.what)
+		}
+	}
+	return diff
 }

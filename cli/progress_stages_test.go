@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/hex"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,7 +86,8 @@ func TestProvingCommandsStageLines(t *testing.T) {
 		}
 	}
 
-	// --log-level leaves the stages to its records.
+	// --log-level leaves the stages to its records (run sets the process's logging: reset it).
+	defer setupLogging("", io.Discard)
 	code, _, stderr = runCLI(t, append([]string{"--log-level", "error", "post", "window"}, append(postArgs(w, any), "--json")...)...)
 	if code != exitOK || strings.Contains(stderr, "partition 1/1") {
 		t.Errorf("post window --log-level error: exit %d, stderr %q", code, stderr)

@@ -241,27 +241,33 @@ func testCircuitArg(circuit C.int32_t, registeredProof C.int64_t) (paramfile.Cir
 		return cfg, cfg.Name, constraints, nil
 	case circuitPoSt:
 		cfg, err := post.ConfigFor(abi.RegisteredPoStProof(registeredProof))
-		if err != nil {
-			return nil, "", 0, badInputf("registered_proof %d: %w", int64(registeredProof), err)
-		}
-		hint, err := post.SizeHintFor(&cfg)
-		if err != nil {
-			return nil, "", 0, err
-		}
-		return &cfg, cfg.Name, hint.Constraints + hint.Inputs, nil
+		return sizedCircuit(registeredProof, &cfg, cfg.Name, err, func() (int, error) {
+			h, err := post.SizeHintFor(&cfg)
+			return h.Constraints + h.Inputs, err
+		})
 	case circuitUpdate:
 		cfg, err := update.ConfigFor(abi.RegisteredUpdateProof(registeredProof))
-		if err != nil {
-			return nil, "", 0, badInputf("registered_proof %d: %w", int64(registeredProof), err)
-		}
-		hint, err := update.SizeHintFor(&cfg)
-		if err != nil {
-			return nil, "", 0, err
-		}
-		return &cfg, cfg.Name, hint.Constraints + hint.Inputs, nil
+		return sizedCircuit(registeredProof, &cfg, cfg.Name, err, func() (int, error) {
+			h, err := update.SizeHintFor(&cfg)
+			return h.Constraints + h.Inputs, err
+		})
 	}
 	return nil, "", 0, badInputf("circuit %d: want CUSEAL_POREP_CIRCUIT_SEAL (%d), CUSEAL_POREP_CIRCUIT_POST (%d) or CUSEAL_POREP_CIRCUIT_UPDATE (%d)",
 		int32(circuit), circuitSeal, circuitPoSt, circuitUpdate)
+}
+
+// sizedCircuit is testCircuitArg's answer for a circuit c named name, whose
+// ConfigFor gave cfgErr (bad input naming registered_proof), with the
+// number of constraints size counts.
+func sizedCircuit(registeredProof C.int64_t, c paramfile.Circuit, name string, cfgErr error, size func() (int, error)) (paramfile.Circuit, string, int, error) {
+	if cfgErr != nil {
+		return nil, "", 0, badInputf("registered_proof %d: %w", int64(registeredProof), cfgErr)
+	}
+	n, err := size()
+	if err != nil {
+		return nil, "", 0, err
+	}
+	return c, name, n, nil
 }
 
 // sealProofs checks each C2 output of an aggregate (argument seal_proofs)

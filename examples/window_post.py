@@ -33,10 +33,12 @@ Before the library is loaded every one of these is checked — the proof
 type, the numbers' ranges, the hex, the randomness being canonical, the
 params directory existing, each vanilla proof file being readable, being a
 vanilla proof at all, and being that of its --sector (a vanilla proof
-starts with its sector's number and comm_r). A mistake, here or later in
-the library, is one "window_post.py: ..." line naming the argument (and
-the --sector and file of a vanilla proof) and exit status 2, before any
-proving. It prints "proof=HEX" (192 bytes per partition), "verified=true"
+starts with its sector's number and comm_r). A mistake is one
+"window_post.py: ..." line naming the argument, and exit status 2. What
+only the library can see (a vanilla proof cut short or not answering the
+challenges, a missing parameter file) it reports after step 1, still
+before any proving, naming the --sector (number, comm_r and file) rather
+than a position among the sorted sectors. It prints "proof=HEX" (192 bytes per partition), "verified=true"
 and "OK"; the library warns on stderr when the parameters are TEST ones.
 --test-only-randomness-seed makes the proof reproducible: FOR TESTS ONLY,
 a real proof must be blinded with fresh randomness (the default).

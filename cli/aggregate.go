@@ -202,14 +202,18 @@ func aggregateAction(c *cli.Context) error {
 		Miner: miner, SealProof: cfg.Proof, AggregateProof: abi.RegisteredAggregationProof_SnarkPackV2, Infos: infos,
 	}
 	start := time.Now()
-	agg, err := porep.AggregateSealProofs(info, proofs, porep.WithParamsDir(dir))
+	rec := newCommandRecorder(c, "aggregate")
+	defer rec.bar.Done()
+	agg, err := porep.AggregateSealProofs(info, proofs, porep.WithParamsDir(dir), porep.WithProgress(rec.record))
 	if err != nil {
 		return classifyPorepError(err)
 	}
 	took := time.Since(start)
 	info.Proof = agg
 	t0 := time.Now()
+	rec.bar.Phase("verify")
 	ok, err := porep.VerifyAggregateSeals(info, porep.WithParamsDir(dir))
+	rec.bar.Done()
 	if err != nil {
 		return classifyPorepError(err)
 	}

@@ -205,7 +205,7 @@ func clientProveAction(c *cli.Context) error {
 	}
 	defer cancel()
 	defer cl.Close()
-	res, err := cl.Prove(ctx, req)
+	res, err := proveWaiting(c, ctx, cl, req)
 	var re *client.ResultError
 	switch {
 	case errors.As(err, &re):

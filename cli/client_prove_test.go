@@ -52,6 +52,12 @@ func TestClientProvePoSt(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("client prove --kind %s: exit %d: %s\n%s", tc.kind, code, stderr, p.log())
 		}
+		// Off a terminal, one line per state while it waits (issue 44, item 1).
+		for _, want := range []string{" sent to " + p.addr + ", waiting for the proof (", "client prove: proof received ("} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("client prove --kind %s: stderr lacks %q:\n%s", tc.kind, want, stderr)
+			}
+		}
 		if b, err := os.ReadFile(out); err != nil || len(b) != groth16.ProofSize {
 			t.Fatalf("--kind %s: proof file of %d bytes (%v)", tc.kind, len(b), err)
 		}

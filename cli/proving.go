@@ -29,9 +29,10 @@ import (
 // runProve is the shared body of the proving commands (post winning|window,
 // update prove) around their Go API call: it checks --synth-workers,
 // --backend and --out, then the parameter files (checkParams), runs prove
-// under Ctrl-C handling with the backend, workers, context and warning
-// options, and writes the proof to --out (hex on stdout when outPath is "").
-// cmd names the command in the interrupted message.
+// under Ctrl-C handling with the backend, workers, context and progress
+// options (commit2's stage lines and warnings: newCommandRecorder), and
+// writes the proof to --out (hex on stdout when outPath is "").
+// cmd names the command in the interrupted message and the progress lines.
 func runProve(c *cli.Context, cmd string, checkParams func() error, prove func(context.Context, ...porep.Option) ([]byte, error)) (pf []byte, outPath string, err error) {
 	if w := c.Int("synth-workers"); w < 0 {
 		return nil, "", usageErrorf("--synth-workers %d: must be at least 0", w)
@@ -48,7 +49,9 @@ func runProve(c *cli.Context, cmd string, checkParams func() error, prove func(c
 	}
 	ctx, stop := interruptible(c)
 	defer stop()
-	pf, err = prove(ctx, porep.WithBackend(backend), porep.WithSynthesisWorkers(c.Int("synth-workers")), porep.WithContext(ctx), warningsOption(c))
+	rec := newCommandRecorder(c, cmd)
+	pf, err = prove(ctx, porep.WithBackend(backend), porep.WithSynthesisWorkers(c.Int("synth-workers")), porep.WithContext(ctx), porep.WithProgress(rec.record))
+	rec.bar.Done()
 	if err != nil {
 		if interruptedBySignal(c, ctx) {
 			return nil, "", interruptedProof(ctx, cmd, outPath)
@@ -209,8 +212,15 @@ func newPhaseRecorder(bar *progress, stderr io.Writer, partitions int) *phaseRec
 	return &phaseRecorder{bar: bar, stderr: stderr, partitions: partitions, quietWarnings: slogShowsWarnings()}
 }
 
+// newCommandRecorder is commit2's progress display for another proving command (desc, such
+// as "post window"): a spinner on a terminal, else one line per stage; the partition count
+// comes with porep's PhaseStart event.
+func newCommandRecorder(c *cli.Context, desc string) *phaseRecorder {
+	return newPhaseRecorder(newPhaseProgress(c.App.ErrWriter, -1, desc), c.App.ErrWriter, 1)
+}
+
 // warningsOption shows porep's warnings (TEST parameters) as "cuseal: warning: …" lines on
-// stderr, for the commands without a progress display (post, update).
+// stderr, for the commands without a progress display (post verify, update verify).
 func warningsOption(c *cli.Context) porep.Option {
 	return porep.WithProgress(newPhaseRecorder(nil, c.App.ErrWriter, 1).record)
 }
@@ -219,6 +229,9 @@ func warningsOption(c *cli.Context) porep.Option {
 func (h *phaseRecorder) record(ev porep.PhaseEvent) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if ev.Phase == porep.PhaseStart && ev.Partitions > 0 {
+		h.partitions = ev.Partitions
+	}
 	part := fmt.Sprintf("partition %d/%d", ev.Partition+1, h.partitions)
 	switch ev.Phase {
 	case porep.PhaseStart:
@@ -229,6 +242,10 @@ func (h *phaseRecorder) record(ev porep.PhaseEvent) {
 	case porep.PhaseSynthesized:
 		h.rows = append(h.rows, phaseTiming{fmt.Sprintf("partition %d: synthesize", ev.Partition), ev.Took.Seconds()})
 	case porep.PhaseStage:
+		if ev.Partition < 0 { // a stage of the whole proof (aggregation)
+			h.bar.Phase(ev.Stage)
+			break
+		}
 		h.bar.Phase(part + ": " + ev.Stage)
 	case porep.PhaseProven:
 		h.rows = append(h.rows, phaseTiming{fmt.Sprintf("partition %d: prove+verify", ev.Partition), ev.Took.Seconds()})

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """cuseal_porep.py — ctypes declarations of libcuseal's C ABI
-(include/cuseal_porep.h, ABI version 2), standard library only: the status
+(include/cuseal_porep.h, ABI version 3), standard library only: the status
 codes, the structs, every call's signature, and helpers that copy what the
 library returns and free it with the library's own free functions.
 
@@ -16,10 +16,11 @@ Copy this file next to your program; docs/c-abi.md documents the calls.
 """
 import ctypes as C
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 OK, INVALID, ERR_BAD_INPUT, ERR_INTERNAL, ERR_CANCELLED = 0, 1, 2, 3, 4
 LOG_DEBUG, LOG_INFO, LOG_WARN, LOG_ERROR, LOG_OFF = -4, 0, 4, 8, 127
 SNARKPACK_V2 = 1  # abi.RegisteredAggregationProof_SnarkPackV2
+CIRCUIT_SEAL, CIRCUIT_POST, CIRCUIT_UPDATE = 0, 1, 2  # generate_circuit_test_params
 
 U8P = C.POINTER(C.c_uint8)
 U64P = C.POINTER(C.c_uint64)
@@ -79,6 +80,8 @@ def load(path):
         "cuseal_porep_seal_commit_phase2": (i32, [C.c_char_p, sz, u64, u64, opts] + out),
         "cuseal_porep_verify_seal": (i32, [i64, C.c_char_p, C.c_char_p, u64, u64, C.c_char_p, C.c_char_p, C.c_char_p, sz, opts, msg]),
         "cuseal_porep_generate_test_params": (i32, [i64, C.c_char_p, C.c_char_p, C.c_uint32, opts, C.POINTER(C.c_void_p), msg]),
+        "cuseal_porep_generate_circuit_test_params": (
+            i32, [C.c_int32, i64, C.c_char_p, C.c_char_p, C.c_uint32, opts, C.POINTER(C.c_void_p), msg]),
         "cuseal_porep_generate_winning_post_sector_challenge": (i32, [i64, C.c_char_p, sz, u64, u64, C.POINTER(U64P), C.POINTER(sz), msg]),
         "cuseal_porep_generate_fallback_sector_challenges": (
             i32, [i64, C.c_char_p, sz, U64P, sz, u64, C.POINTER(U64P), C.POINTER(sz), C.POINTER(U64P), C.POINTER(sz), msg]),

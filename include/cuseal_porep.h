@@ -87,6 +87,10 @@
  *         verification; cuseal_porep_bytes, cuseal_porep_sector_info,
  *         cuseal_porep_aggregation_input, cuseal_porep_u64_array_free.
  *         cuseal_porep_options is unchanged.
+ *      3: cuseal_porep_generate_circuit_test_params (test parameters of
+ *         the PoSt and SnapDeals circuits too); cuseal_porep_info's
+ *         "warnings"; a warning given during a call with logging off goes
+ *         to stderr. cuseal_porep_options is unchanged.
  *
  * Thread-safety of callbacks: the log callback may be called from any
  * thread (Go's, not the caller's), one record at a time per call, while a
@@ -102,7 +106,7 @@
 extern "C" {
 #endif
 
-#define CUSEAL_POREP_ABI_VERSION 2
+#define CUSEAL_POREP_ABI_VERSION 3
 
 /* CUSEAL_POREP_IN marks pointer parameters the library only reads: const
  * for callers. The library's own build (cgo, which cannot declare const
@@ -191,10 +195,11 @@ typedef struct {
 	const char* backend;
 	/* Records at or above log_level go to log_fn, or to stderr when log_fn
 	 * is NULL (one line each, "time=... level=... msg=..."):
-	 * CUSEAL_POREP_LOG_OFF (the default) drops them all. A warning given
-	 * once per process (test parameters in use: "TEST parameters: ...")
-	 * during a call with logging off is logged by the next call with
-	 * logging on. */
+	 * CUSEAL_POREP_LOG_OFF (the default) drops them all but warnings. A
+	 * warning (test parameters in use: "TEST parameters: ...", given once
+	 * per process and parameter set) is never dropped: with logging off it
+	 * is written to stderr as one line "libcuseal: warning: ...", and
+	 * cuseal_porep_info lists every warning given so far. */
 	int32_t log_level;
 	/* 1: decode the whole .params file up front (memory: its size). */
 	int32_t preload_params;
@@ -222,7 +227,10 @@ uint32_t cuseal_porep_abi_version(void);
 /* cuseal_porep_info: *json_out = one JSON object describing the library:
  * {"abi_version", "version", "go_version", "os", "arch", "cuda" (built
  * with -tags cuda), "backends" (registered), "native_version" (cuda
- * builds)}. Free with cuseal_porep_string_free. */
+ * builds), "warnings" (ABI 3: every warning the calls of this process
+ * gave so far, in order, such as "TEST parameters: proofs will not verify
+ * on chain (FILE ...)"; [] when none)}. Free with
+ * cuseal_porep_string_free. */
 int cuseal_porep_info(char** json_out, char** err_msg);
 
 /* cuseal_porep_seal_commit_phase2: filecoin-ffi's seal_commit_phase2.
@@ -280,6 +288,24 @@ int cuseal_porep_verify_seal(int64_t registered_proof, CUSEAL_POREP_IN uint8_t* 
 int cuseal_porep_generate_test_params(int64_t registered_proof, CUSEAL_POREP_IN char* dir,
                                       CUSEAL_POREP_IN uint8_t* seed, uint32_t flags,
                                       CUSEAL_POREP_IN cuseal_porep_options* opts, char** json_out, char** err_msg);
+
+/* Circuits of cuseal_porep_generate_circuit_test_params: which family
+ * registered_proof is a number of. */
+#define CUSEAL_POREP_CIRCUIT_SEAL 0   /* abi.RegisteredSealProof: PoRep */
+#define CUSEAL_POREP_CIRCUIT_POST 1   /* abi.RegisteredPoStProof: WinningPoSt 0..4, WindowPoSt 10..14 */
+#define CUSEAL_POREP_CIRCUIT_UPDATE 2 /* abi.RegisteredUpdateProof: SnapDeals */
+
+/* cuseal_porep_generate_circuit_test_params (ABI 3):
+ * cuseal_porep_generate_test_params for any circuit (`cuseal params
+ * generate --circuit porep|winning-post|window-post|update`): circuit is
+ * one of CUSEAL_POREP_CIRCUIT_*, registered_proof a number of that family
+ * (CUSEAL_POREP_CIRCUIT_SEAL behaves exactly as generate_test_params).
+ * Every other argument, the JSON and the errors are generate_test_params'.
+ * FOR TESTS ONLY. */
+int cuseal_porep_generate_circuit_test_params(int32_t circuit, int64_t registered_proof, CUSEAL_POREP_IN char* dir,
+                                              CUSEAL_POREP_IN uint8_t* seed, uint32_t flags,
+                                              CUSEAL_POREP_IN cuseal_porep_options* opts, char** json_out,
+                                              char** err_msg);
 
 /* ---- inputs shared by the PoSt, SnapDeals and aggregation calls -------- */
 

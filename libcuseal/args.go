@@ -21,7 +21,10 @@ import (
 	"github.com/ipfs/go-cid"
 
 	"github.com/cuseal/cuseal/porep/groth16"
+	"github.com/cuseal/cuseal/porep/paramfile"
+	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/porep/update"
 )
 
 // The conversions of the calls' arguments. Each copies what the caller
@@ -215,6 +218,56 @@ func sealProofArg(registeredProof C.int64_t) (abi.RegisteredSealProof, *stacked.
 		return p, nil, badInputf("registered_proof %d: %w", int64(registeredProof), err)
 	}
 	return p, &cfg, nil
+}
+
+// The circuits of generate_circuit_test_params (CUSEAL_POREP_CIRCUIT_*).
+const (
+	circuitSeal   = C.CUSEAL_POREP_CIRCUIT_SEAL
+	circuitPoSt   = C.CUSEAL_POREP_CIRCUIT_POST
+	circuitUpdate = C.CUSEAL_POREP_CIRCUIT_UPDATE
+)
+
+// testCircuitArg is the circuit registeredProof names in family circuit,
+// with its name and number of constraints (for the memory estimate); an
+// unknown circuit or proof is bad input naming the argument.
+func testCircuitArg(circuit C.int32_t, registeredProof C.int64_t) (paramfile.Circuit, string, int, error) {
+	switch circuit {
+	case circuitSeal:
+		_, cfg, err := sealProofArg(registeredProof)
+		if err != nil {
+			return nil, "", 0, err
+		}
+		constraints, _ := paramfile.EstimateTestParamsMemory(cfg)
+		return cfg, cfg.Name, constraints, nil
+	case circuitPoSt:
+		cfg, err := post.ConfigFor(abi.RegisteredPoStProof(registeredProof))
+		return sizedCircuit(registeredProof, &cfg, cfg.Name, err, func() (int, error) {
+			h, err := post.SizeHintFor(&cfg)
+			return h.Constraints + h.Inputs, err
+		})
+	case circuitUpdate:
+		cfg, err := update.ConfigFor(abi.RegisteredUpdateProof(registeredProof))
+		return sizedCircuit(registeredProof, &cfg, cfg.Name, err, func() (int, error) {
+			h, err := update.SizeHintFor(&cfg)
+			return h.Constraints + h.Inputs, err
+		})
+	}
+	return nil, "", 0, badInputf("circuit %d: want CUSEAL_POREP_CIRCUIT_SEAL (%d), CUSEAL_POREP_CIRCUIT_POST (%d) or CUSEAL_POREP_CIRCUIT_UPDATE (%d)",
+		int32(circuit), circuitSeal, circuitPoSt, circuitUpdate)
+}
+
+// sizedCircuit is testCircuitArg's answer for a circuit c named name, whose
+// ConfigFor gave cfgErr (bad input naming registered_proof), with the
+// number of constraints size counts.
+func sizedCircuit(registeredProof C.int64_t, c paramfile.Circuit, name string, cfgErr error, size func() (int, error)) (paramfile.Circuit, string, int, error) {
+	if cfgErr != nil {
+		return nil, "", 0, badInputf("registered_proof %d: %w", int64(registeredProof), cfgErr)
+	}
+	n, err := size()
+	if err != nil {
+		return nil, "", 0, err
+	}
+	return c, name, n, nil
 }
 
 // sealProofs checks each C2 output of an aggregate (argument seal_proofs)

@@ -728,6 +728,10 @@ func TestUnknownBackend(t *testing.T) {
 				var js *cChar
 				return int(libcuseal_go_generate_test_params(cI64(a.Proof), cStr(t.TempDir()), nil, 0, o, &js, msg))
 			}),
+			statusCall("generate_circuit_test_params", func(msg **cChar) int {
+				var js *cChar
+				return int(libcuseal_go_generate_circuit_test_params(circuitUpdate, cI64(u.Proof), cStr(t.TempDir()), nil, 0, o, &js, msg))
+			}),
 		} {
 			checks = append(checks, check{backend + ": " + r.call, r, statusBadInput, want, true})
 		}
@@ -776,6 +780,9 @@ func TestNullOutputs(t *testing.T) {
 		}},
 		{"generate_test_params", []string{"json_out"}, func(p outs, msg **cChar) cInt {
 			return libcuseal_go_generate_test_params(5, cStr(t.TempDir()), nil, 0, nil, str(p[0]), msg)
+		}},
+		{"generate_circuit_test_params", []string{"json_out"}, func(p outs, msg **cChar) cInt {
+			return libcuseal_go_generate_circuit_test_params(circuitPoSt, cI64(w.Proof), cStr(t.TempDir()), nil, 0, nil, str(p[0]), msg)
 		}},
 		{"generate_winning_post_sector_challenge", []string{"indices_out", "indices_len"}, func(p outs, msg **cChar) cInt {
 			return libcuseal_go_generate_winning_post_sector_challenge(cI64(v.winning.Proof), rnd, 32, 1, 1000, u64(p[0]), n(p[1]), msg)

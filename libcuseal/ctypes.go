@@ -21,6 +21,7 @@ type (
 	cInt        = C.int
 	cU8         = C.uint8_t
 	cU64        = C.uint64_t
+	cI32        = C.int32_t
 	cI64        = C.int64_t
 	cSize       = C.size_t
 	cChar       = C.char

@@ -104,6 +104,14 @@ int cuseal_porep_generate_test_params(int64_t registered_proof, char* dir, uint8
 	return libcuseal_go_generate_test_params(registered_proof, dir, seed, flags, opts, json_out, err_msg);
 }
 
+int cuseal_porep_generate_circuit_test_params(int32_t circuit, int64_t registered_proof, char* dir, uint8_t* seed,
+                                              uint32_t flags, cuseal_porep_options* opts, char** json_out,
+                                              char** err_msg) {
+	CUSEAL_GUARD("generate_circuit_test_params", err_msg, CUSEAL_NULL(json_out));
+	return libcuseal_go_generate_circuit_test_params(circuit, registered_proof, dir, seed, flags, opts, json_out,
+	                                                 err_msg);
+}
+
 int cuseal_porep_generate_winning_post_sector_challenge(int64_t registered_proof, uint8_t* randomness,
                                                         size_t randomness_len, uint64_t sector_set_len,
                                                         uint64_t miner_id, uint64_t** indices_out,

@@ -24,6 +24,9 @@ int libcuseal_go_verify_seal(int64_t registered_proof, uint8_t* comm_r, uint8_t*
                              cuseal_porep_options* opts, char** err_msg);
 int libcuseal_go_generate_test_params(int64_t registered_proof, char* dir, uint8_t* seed, uint32_t flags,
                                       cuseal_porep_options* opts, char** json_out, char** err_msg);
+int libcuseal_go_generate_circuit_test_params(int32_t circuit, int64_t registered_proof, char* dir, uint8_t* seed,
+                                              uint32_t flags, cuseal_porep_options* opts, char** json_out,
+                                              char** err_msg);
 int libcuseal_go_generate_winning_post_sector_challenge(int64_t registered_proof, uint8_t* randomness, size_t randomness_len,
                                                         uint64_t sector_set_len, uint64_t miner_id, uint64_t** indices_out,
                                                         size_t* indices_len, char** err_msg);

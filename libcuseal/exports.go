@@ -200,42 +200,59 @@ type testParamsJSON struct {
 func libcuseal_go_generate_test_params(registeredProof C.int64_t, dir *C.char, seed *C.uint8_t, flags C.uint32_t,
 	o *C.cuseal_porep_options, jsonOut **C.char, errMsg **C.char) C.int {
 	return export("generate_test_params", errMsg, []output{outMem("json_out", jsonOut)}, func() error {
-		if dir == nil || C.GoString(dir) == "" {
-			return badInputf("dir is NULL or empty")
-		}
-		if flags&^genFlagForce != 0 {
-			return badInputf("flags %#x: unknown flags %#x (CUSEAL_POREP_GEN_FORCE is %#x)", uint32(flags), uint32(flags&^genFlagForce), genFlagForce)
-		}
-		_, cfg, err := sealProofArg(registeredProof)
-		if err != nil {
-			return err
-		}
-		s := defaultParamsSeed
-		if seed != nil {
-			s, _ = bytes32(seed, "seed")
-		}
-		if flags&genFlagForce == 0 {
-			if err := checkSetupMemory(cfg); err != nil {
-				return err
-			}
-		}
-		co, err := readOptions(o)
-		if err != nil {
-			return err
-		}
-		tp, err := paramfile.GenerateTestParams(C.GoString(dir), cfg, s, co.logger)
-		if err != nil {
-			return &callError{status: fileStatus(err), err: err}
-		}
-		b, err := json.Marshal(testParamsJSON{
-			Params: tp.ParamsPath, VK: tp.VKPath, Meta: tp.MetaPath, Stamp: tp.StampPath,
-			R1CSDigest: fmt.Sprintf("%x", tp.R1CSDigest[:]), Reused: tp.Reused,
-			Constraints: tp.Constraints, Inputs: tp.Inputs, Aux: tp.Aux, NotForProd: true,
-		})
-		if err != nil {
-			return err
-		}
-		*jsonOut = C.CString(string(b))
-		return nil
+		return generateTestParams("generate_test_params", circuitSeal, registeredProof, dir, seed, flags, o, jsonOut)
 	})
+}
+
+//export libcuseal_go_generate_circuit_test_params
+func libcuseal_go_generate_circuit_test_params(circuit C.int32_t, registeredProof C.int64_t, dir *C.char, seed *C.uint8_t, flags C.uint32_t,
+	o *C.cuseal_porep_options, jsonOut **C.char, errMsg **C.char) C.int {
+	return export("generate_circuit_test_params", errMsg, []output{outMem("json_out", jsonOut)}, func() error {
+		return generateTestParams("generate_circuit_test_params", circuit, registeredProof, dir, seed, flags, o, jsonOut)
+	})
+}
+
+// generateTestParams is the body of generate_test_params and
+// generate_circuit_test_params (named call in messages): the arguments
+// checked in the header's order, the memory estimate (unless
+// CUSEAL_POREP_GEN_FORCE), then paramfile.GenerateTestParams.
+func generateTestParams(call string, circuit C.int32_t, registeredProof C.int64_t, dir *C.char, seed *C.uint8_t, flags C.uint32_t,
+	o *C.cuseal_porep_options, jsonOut **C.char) error {
+	if dir == nil || C.GoString(dir) == "" {
+		return badInputf("dir is NULL or empty")
+	}
+	if flags&^genFlagForce != 0 {
+		return badInputf("flags %#x: unknown flags %#x (CUSEAL_POREP_GEN_FORCE is %#x)", uint32(flags), uint32(flags&^genFlagForce), genFlagForce)
+	}
+	cfg, name, constraints, err := testCircuitArg(circuit, registeredProof)
+	if err != nil {
+		return err
+	}
+	s := defaultParamsSeed
+	if seed != nil {
+		s, _ = bytes32(seed, "seed")
+	}
+	if flags&genFlagForce == 0 {
+		if err := checkCircuitSetupMemory(call, name, constraints); err != nil {
+			return err
+		}
+	}
+	co, err := readOptions(o)
+	if err != nil {
+		return err
+	}
+	tp, err := paramfile.GenerateTestParams(C.GoString(dir), cfg, s, co.logger)
+	if err != nil {
+		return &callError{status: fileStatus(err), err: err}
+	}
+	b, err := json.Marshal(testParamsJSON{
+		Params: tp.ParamsPath, VK: tp.VKPath, Meta: tp.MetaPath, Stamp: tp.StampPath,
+		R1CSDigest: fmt.Sprintf("%x", tp.R1CSDigest[:]), Reused: tp.Reused,
+		Constraints: tp.Constraints, Inputs: tp.Inputs, Aux: tp.Aux, NotForProd: true,
+	})
+	if err != nil {
+		return err
+	}
+	*jsonOut = C.CString(string(b))
+	return nil
 }

@@ -7,6 +7,7 @@ package main
 // declarations and the documentation's Python examples.
 
 import (
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -63,30 +64,15 @@ func TestExportedSymbols(t *testing.T) {
 	t.Logf("%d functions declared and exported", len(declared))
 }
 
-// docExamplePrelude declares what the C fragments of docs/c-abi.md use
-// without declaring (a caller's variables), so that each compiles inside a
-// function against the header.
-const docExamplePrelude = `#include <stdio.h>
-#include "cuseal_porep.h"
-void doc_example(void);
-void doc_example(void) {
-	int rc = 0;
-	char* err = NULL;
-	cuseal_porep_options o;
-	uint8_t *proof = NULL, *agg = NULL;
-	size_t proof_len = 0, agg_len = 0, v0_len = 0, v1_len = 0, v_len = 0, p0_len = 0, p1_len = 0;
-	static const uint8_t randomness[32], comm_r_old[32], comm_r_new[32], comm_d_new[32];
-	const uint8_t *v0 = NULL, *v1 = NULL, *v = NULL, *p0 = NULL, *p1 = NULL;
-	uint64_t miner = 1000, n_eligible = 1;
-	cuseal_porep_sector_info sector;
-	cuseal_porep_options_init(&o);
-	sector.sector_number = 1;
-	{
-`
+// docHelperHeader is the first line of docs/c-abi.md's helper block: the
+// file the example programs include.
+const docHelperHeader = "/* cuseal_example.h:"
 
-// TestDocExamples compiles every C example of docs/c-abi.md against the
-// header (C99, -Wall -Wextra -Werror -pedantic): whole programs as they
-// are, fragments inside a function that declares their caller's variables.
+// TestDocExamples (issue 44, item 4): every C block of docs/c-abi.md is
+// whole: the helper header (saved as cuseal_example.h) and one program per
+// kind, each compiled (C99, -Wall -Wextra -Werror -pedantic) and linked
+// against libcuseal.so. The test-parameters program also runs: it makes
+// WindowPoSt 2 KiB test parameters and prints the library's info.
 func TestDocExamples(t *testing.T) {
 	cc := tool(t, "to compile the documentation's C examples", "cc", "gcc", "clang")
 	doc, err := os.ReadFile(filepath.Join("..", "docs", "c-abi.md"))
@@ -94,23 +80,48 @@ func TestDocExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	blocks := regexp.MustCompile("(?s)```c\n(.*?)```").FindAllStringSubmatch(string(doc), -1)
-	if len(blocks) < 5 {
-		t.Fatalf("docs/c-abi.md has %d C examples, want one per kind (C2, WindowPoSt, WinningPoSt, SnapDeals, aggregation)", len(blocks))
+	if len(blocks) < 7 {
+		t.Fatalf("docs/c-abi.md has %d C blocks, want the helpers and a program for test parameters, C2, WindowPoSt, WinningPoSt, SnapDeals, aggregation", len(blocks))
 	}
+	if !strings.HasPrefix(blocks[0][1], docHelperHeader) {
+		t.Fatalf("the first C block of docs/c-abi.md is not the helpers (%q)", docHelperHeader)
+	}
+	lib := buildLib(t, "c-shared")
 	dir := t.TempDir()
-	for i, m := range blocks {
-		src := m[1]
-		if !strings.Contains(src, "#include") {
-			src = docExamplePrelude + src + "\t}\n\t(void)rc; (void)err; (void)proof; (void)agg; (void)proof_len; (void)agg_len;\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "cuseal_example.h"), []byte(blocks[0][1]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var programs []string
+	for i, m := range blocks[1:] {
+		if !strings.Contains(m[1], "int main(") {
+			t.Errorf("C block %d of docs/c-abi.md is not a whole program:\n%s", i+2, m[1])
+			continue
 		}
-		f := filepath.Join(dir, fmt.Sprintf("example%d.c", i))
-		if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+		src := filepath.Join(dir, fmt.Sprintf("example%d.c", i+1))
+		if err := os.WriteFile(src, []byte(m[1]), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		t.Run(strconv.Itoa(i), func(t *testing.T) {
-			run(t, cc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-Wno-unused-variable",
-				"-Wno-unused-but-set-variable", "-fsyntax-only", "-I", filepath.Join("..", "include"), f)
-		})
+		exe := strings.TrimSuffix(src, ".c")
+		run(t, cc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I", filepath.Join("..", "include"), "-I", dir,
+			src, "-o", exe, "-L", filepath.Dir(lib), "-lcuseal", "-Wl,-rpath,"+filepath.Dir(lib))
+		programs = append(programs, exe)
+	}
+	var env []string
+	if cudaBuild {
+		env = []string{"LD_PRELOAD=" + lib}
+	}
+	out := string(runEnv(t, env, programs[0], t.TempDir()))
+	if !strings.Contains(out, `"not_for_production":true`) || !strings.Contains(out, `"warnings":`) || !strings.Contains(out, fmt.Sprintf(`"abi_version":%d`, abiVersion)) {
+		t.Errorf("the test-parameters example printed:\n%s", out)
+	}
+	// The WindowPoSt program proves and verifies the window reference vector (a CPU proof).
+	w := loadVectors(t).window
+	args := []string{w.ParamsDir(t), hex.EncodeToString(w.Randomness)}
+	for i, s := range w.Sectors {
+		args = append(args, strconv.FormatUint(uint64(s.SectorNumber), 10), hex.EncodeToString(commR(t, w, i)), w.VanillaFiles[i])
+	}
+	if out := string(runEnv(t, env, programs[2], args...)); !strings.Contains(out, "verified=true") {
+		t.Errorf("the WindowPoSt example printed:\n%s", out)
 	}
 }
 

@@ -19,6 +19,9 @@ type libInfo struct {
 	NativeVersion string   `json:"native_version,omitempty"` // the linked native library (cuda builds)
 	NativeError   string   `json:"native_error,omitempty"`   // why it could not be asked
 	Backends      []string `json:"backends"`                 // registered proving backends
+	// Warnings is every warning the calls of this process gave so far
+	// (test parameters in use), in order.
+	Warnings []string `json:"warnings"`
 }
 
 func collectInfo() libInfo {
@@ -30,6 +33,7 @@ func collectInfo() libInfo {
 		Arch:       runtime.GOARCH,
 		CUDA:       cudaBuild,
 		Backends:   porep.Backends(),
+		Warnings:   testWarnings.all(),
 	}
 	probeNative(&info)
 	return info

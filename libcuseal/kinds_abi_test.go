@@ -14,10 +14,8 @@ package main
 import (
 	"bytes"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -286,55 +284,5 @@ func TestPythonWindowPoStExample(t *testing.T) {
 	}
 	if kv["verified"] != "true" {
 		t.Errorf("example: verified=%q", kv["verified"])
-	}
-}
-
-// TestPythonWindowPoStExampleBadInput: examples/window_post.py checks
-// every input before it loads the library — hex, lengths, readable files,
-// each vanilla proof against its --sector's number and comm_r — and
-// reports a mistake as one "window_post.py: ..." line with exit status 2,
-// never a traceback and never after proving (its --lib does not exist
-// here: only the last case gets that far).
-func TestPythonWindowPoStExampleBadInput(t *testing.T) {
-	py := python(t, "for the example")
-	w := loadVectors(t).window
-	sector := func(number abi.SectorNumber, commR []byte, file string) string {
-		return fmt.Sprintf("%d:%x:%s", number, commR, file)
-	}
-	s0 := sector(w.Sectors[0].SectorNumber, commR(t, w, 0), w.VanillaFiles[0])
-	s1 := sector(w.Sectors[1].SectorNumber, commR(t, w, 1), w.VanillaFiles[1])
-	missing := filepath.Join(t.TempDir(), "missing.bin")
-	for _, c := range []struct {
-		name, randomness string
-		sectors          []string
-		want             string
-	}{
-		{"randomness not hex", "zz", []string{s0, s1}, "--randomness 'zz' is not hex"},
-		{"randomness 31 bytes", hex.EncodeToString(w.Randomness[:31]), []string{s0, s1}, "--randomness is 31 bytes, want 32"},
-		{"comm_r not hex", hex.EncodeToString(w.Randomness), []string{s0, "21001:xyz:" + w.VanillaFiles[1]}, "comm_r 'xyz' is not hex"},
-		{"missing vanilla file", hex.EncodeToString(w.Randomness), []string{s0, sector(21001, commR(t, w, 1), missing)}, "cannot read the vanilla proof: [Errno 2] No such file or directory"},
-		{"vanilla proof of another sector", hex.EncodeToString(w.Randomness), []string{s0, sector(21000, commR(t, w, 1), w.VanillaFiles[1])},
-			fmt.Sprintf("is the vanilla proof of sector 21001 with comm_r %x", commR(t, w, 1))},
-		{"comm_r of another sector", hex.EncodeToString(w.Randomness), []string{s0, sector(21001, commR(t, w, 0), w.VanillaFiles[1])},
-			fmt.Sprintf("is the vanilla proof of sector 21001 with comm_r %x", commR(t, w, 1))},
-		{"sector twice", hex.EncodeToString(w.Randomness), []string{s0, s0}, "--sector: sector 21000 is given twice"},
-		{"inputs fine, no library", hex.EncodeToString(w.Randomness), []string{s1, s0}, "--lib /nonexistent/libcuseal.so: "},
-	} {
-		args := []string{filepath.Join("..", "examples", "window_post.py"), "--lib", "/nonexistent/libcuseal.so", "--params", t.TempDir(),
-			"--proof-type", strconv.FormatInt(int64(w.Proof), 10), "--miner", "1000", "--randomness", c.randomness}
-		for _, s := range c.sectors {
-			args = append(args, "--sector", s)
-		}
-		cmd, explain := command(t, py, args...)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		err = explain(err)
-		var exit *exec.ExitError
-		msg := strings.TrimSpace(stderr.String())
-		if !errors.As(err, &exit) || exit.ExitCode() != 2 || len(out) != 0 || strings.Contains(msg, "\n") ||
-			!strings.HasPrefix(msg, "window_post.py: ") || !strings.Contains(msg, c.want) {
-			t.Errorf("%s: %v, stdout %q, stderr %q; want exit status 2 and one line with %q", c.name, err, out, msg, c.want)
-		}
 	}
 }

@@ -8,7 +8,7 @@ var version = "0.1.0-dev"
 
 // abiVersion is CUSEAL_POREP_ABI_VERSION (include/cuseal_porep.h), which
 // exports.go checks at compile time.
-const abiVersion = 2
+const abiVersion = 3
 
 // main is required by -buildmode=c-shared and c-archive and never runs.
 func main() {}

@@ -5,26 +5,26 @@ package main
 import (
 	"github.com/cuseal/cuseal/internal/hostmem"
 	"github.com/cuseal/cuseal/porep/paramfile"
-	"github.com/cuseal/cuseal/porep/stacked"
 )
 
 // defaultParamsSeed is the CLI's default --seed ("cuseal-porep-test",
 // zero-padded: cli/params_generate.go), so both make the same parameters.
 var defaultParamsSeed = [32]byte{'c', 'u', 's', 'e', 'a', 'l', '-', 'p', 'o', 'r', 'e', 'p', '-', 't', 'e', 's', 't'}
 
-// checkSetupMemory refuses (bad input) a test-parameter setup whose
-// estimated peak memory (paramfile.EstimateTestParamsMemory) exceeds
-// MemAvailable, as `cuseal params generate` does without --force: the
-// setup would otherwise take the caller's process down.
-func checkSetupMemory(cfg *stacked.SectorConfig) error {
+// checkCircuitSetupMemory refuses (bad input) a test-parameter setup of a
+// circuit of the given number of constraints whose estimated peak memory
+// (paramfile.EstimateSetupMemory) exceeds MemAvailable, as `cuseal params
+// generate` does without --force: the setup would otherwise take the
+// caller's process down. call and name (the circuit) go in the message.
+func checkCircuitSetupMemory(call, name string, constraints int) error {
 	avail, ok := hostmem.Available()
 	if !ok {
 		return nil
 	}
-	constraints, need := paramfile.EstimateTestParamsMemory(cfg)
+	need := paramfile.EstimateSetupMemory(constraints)
 	if need <= avail {
 		return nil
 	}
-	return badInputf("libcuseal: generate_test_params: %s needs about %.1f GB of memory (%.1fM constraints), but only %.1f GB is available (MemAvailable in %s); pass CUSEAL_POREP_GEN_FORCE to try anyway",
-		cfg.Name, float64(need)/1e9, float64(constraints)/1e6, float64(avail)/1e9, hostmem.MemInfoPath)
+	return badInputf("libcuseal: %s: %s needs about %.1f GB of memory (%.1fM constraints), but only %.1f GB is available (MemAvailable in %s); pass CUSEAL_POREP_GEN_FORCE to try anyway",
+		call, name, float64(need)/1e9, float64(constraints)/1e6, float64(avail)/1e9, hostmem.MemInfoPath)
 }

@@ -13,7 +13,9 @@ import "C"
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -141,40 +143,42 @@ func envSet(name string, values ...string) bool {
 	return slices.Contains(values, strings.ToLower(strings.TrimSpace(getenv(name))))
 }
 
-// testWarnings keeps the warnings the Go API gave during calls without a
-// logger — the TEST-parameters warning, which it gives once per process
-// and parameter set (paramfile.TestParamsWarning), so that a first call
-// with CUSEAL_POREP_LOG_OFF would swallow it for good — until a call with
-// a logger logs them.
-var testWarnings pendingWarnings
+// testWarnings records every warning the Go API gave during a call — the
+// TEST-parameters warning, which it gives once per process and parameter
+// set (paramfile.TestParamsWarning) — for cuseal_porep_info's "warnings".
+// A call without a logger also writes each one to warnOut at once: with
+// CUSEAL_POREP_LOG_OFF it would otherwise be lost for good, and a test
+// parameter must never be silent. (A call with a logger logs it there.)
+var testWarnings warningLog
 
-type pendingWarnings struct {
+// warnOut is where the warnings of calls without a logger go (stderr).
+var warnOut io.Writer = os.Stderr
+
+type warningLog struct {
 	mu   sync.Mutex
 	msgs []string
 }
 
-// attach makes a call's options keep the warnings (no logger) or log
-// those kept so far (a logger: the Go API logs its own warnings there).
-func (w *pendingWarnings) attach(co *callOptions) {
-	if co.logger == nil {
-		co.opts = append(co.opts, porep.WithProgress(w.keep))
-		return
-	}
-	w.mu.Lock()
-	msgs := w.msgs
-	w.msgs = nil
-	w.mu.Unlock()
-	for _, m := range msgs {
-		co.logger.Warn(m)
-	}
+// attach makes a call's options record the warnings, and write them to
+// warnOut when the call has no logger.
+func (w *warningLog) attach(co *callOptions) {
+	quiet := co.logger == nil
+	co.opts = append(co.opts, porep.WithProgress(func(ev porep.PhaseEvent) {
+		if ev.Phase != porep.PhaseWarning || ev.Message == "" {
+			return
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.msgs = append(w.msgs, ev.Message)
+		if quiet {
+			fmt.Fprintf(warnOut, "libcuseal: warning: %s\n", ev.Message)
+		}
+	}))
 }
 
-// keep is a porep.WithProgress callback: it keeps the warnings.
-func (w *pendingWarnings) keep(ev porep.PhaseEvent) {
-	if ev.Phase != porep.PhaseWarning || ev.Message == "" {
-		return
-	}
+// all is every warning recorded so far, in order ([] when none).
+func (w *warningLog) all() []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.msgs = append(w.msgs, ev.Message)
+	return append([]string{}, w.msgs...)
 }

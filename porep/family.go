@@ -225,7 +225,7 @@ func (j *Job) prove() ([]byte, error) {
 	}
 	n := f.partitions()
 	s.log.Info(f.what()+" start", "proof", c.ProofName(), "partitions", n, "backend", bname, "params", params.Name())
-	s.progress(PhaseEvent{Phase: PhaseStart, Partition: -1, Backend: bname})
+	s.progress(PhaseEvent{Phase: PhaseStart, Partition: -1, Partitions: n, Backend: bname})
 
 	ctx := s.ctx
 	proofs := make([]groth16.Proof, n)

@@ -105,7 +105,8 @@ func WithLogger(l *slog.Logger) Option {
 type Phase int
 
 const (
-	// PhaseStart: parameters loaded, backend chosen; Partition is -1.
+	// PhaseStart: parameters loaded, backend chosen; Partition is -1,
+	// Partitions the number of partitions to prove.
 	PhaseStart Phase = iota
 	// PhaseSynthesized: one partition's circuit synthesized; Took is its synthesis time.
 	PhaseSynthesized
@@ -115,7 +116,9 @@ const (
 	PhaseSynthesizing
 	// PhaseStage: a stage of proving one partition starts; Stage names it
 	// ("H polynomial", "H MSM", "L MSM", "A MSM", "B_G1 MSM", "B_G2 MSM",
-	// "GPU batch", "verify").
+	// "GPU batch", "verify"). AggregateSealProofs reports its stages with
+	// Partition -1 ("loading the SRS", "specializing the SRS for N proofs",
+	// "aggregating N proofs").
 	PhaseStage
 	// PhaseHash: a parameter file is being hashed against the official
 	// table; File, Done and Total (bytes) say how far (Partition -1).
@@ -130,8 +133,10 @@ const (
 type PhaseEvent struct {
 	Phase     Phase
 	Partition int
-	Backend   string
-	Took      time.Duration
+	// Partitions is the number of partitions of the proof (PhaseStart).
+	Partitions int
+	Backend    string
+	Took       time.Duration
 	// Stage names the proving stage (PhaseStage).
 	Stage string
 	// File, Done and Total describe a file being hashed (PhaseHash);

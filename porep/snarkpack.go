@@ -101,20 +101,26 @@ func checkAggregateKind(kind abi.RegisteredAggregationProof) error {
 }
 
 // aggregateProofs pads proofs to a power of two with copies of the last
-// one (pad_proofs_to_target), specializes the SRS in dir and aggregates.
-func aggregateProofs(dir string, include []byte, proofs []groth16.Proof) ([]byte, error) {
+// one (pad_proofs_to_target), specializes the SRS in s's parameter
+// directory and aggregates, reporting each stage to WithProgress.
+func aggregateProofs(s *settings, include []byte, proofs []groth16.Proof) ([]byte, error) {
+	dir := s.paramsDir
+	stage := func(name string) { s.progress(PhaseEvent{Phase: PhaseStage, Partition: -1, Stage: name}) }
 	target := aggregateTargetLen(len(proofs))
 	for len(proofs) < target {
 		proofs = append(proofs, proofs[len(proofs)-1])
 	}
+	stage("loading the SRS")
 	srs, err := loadSRS(dir)
 	if err != nil {
 		return nil, err
 	}
+	stage(fmt.Sprintf("specializing the SRS for %d proofs", target))
 	pk, _, err := srs.Specialize(target)
 	if err != nil {
 		return nil, badInputf("porep: %s: %w", filepath.Join(dir, aggregate.SRSFileName), err)
 	}
+	stage(fmt.Sprintf("aggregating %d proofs", target))
 	agg, err := aggregate.Aggregate(pk, include, proofs)
 	if err != nil {
 		return nil, fmt.Errorf("porep: %w", err)
@@ -166,7 +172,7 @@ func AggregateSealProofs(info proof.AggregateSealVerifyProofAndInfos, proofs [][
 	if err != nil {
 		return nil, err
 	}
-	return aggregateProofs(s.paramsDir, transcriptInclude(ni, commRs, seeds), all)
+	return aggregateProofs(s, transcriptInclude(ni, commRs, seeds), all)
 }
 
 // aggregateCommitments takes comm_r and the seed of every info (the seed
@@ -340,7 +346,7 @@ func verifyNISeal(s *settings, cfg *stacked.SectorConfig, info proof.SealVerifyI
 func sealCommitNI(s *settings, pc *parsedC1, proofs []groth16.Proof, sectorNum abi.SectorNumber, minerID abi.ActorID) ([]byte, error) {
 	t0 := time.Now()
 	c1 := pc.c1
-	out, err := aggregateProofs(s.paramsDir, transcriptInclude(true, [][32]byte{c1.CommR}, nil), proofs)
+	out, err := aggregateProofs(s, transcriptInclude(true, [][32]byte{c1.CommR}, nil), proofs)
 	if err != nil {
 		return nil, err
 	}

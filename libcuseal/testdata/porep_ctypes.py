@@ -11,7 +11,7 @@ import ctypes as C
 import sys
 
 # include/cuseal_porep.h
-ABI_VERSION = 2
+ABI_VERSION = 3
 OK, INVALID, ERR_BAD_INPUT, ERR_INTERNAL, ERR_CANCELLED = 0, 1, 2, 3, 4
 LOG_INFO, LOG_OFF = 0, 127
 REG_PROOF_2KIB_V1_1 = 5

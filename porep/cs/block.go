@@ -32,7 +32,9 @@ type BlockEnforcer interface {
 	// MarkDensity marks the A density of every aux variable of aVars
 	// (inputs are always dense in A) and the B density of every variable
 	// of bVars, as Enforce would for variables with a non-zero merged
-	// coefficient; a Segment checks that each is visible to it.
+	// coefficient; a Segment checks that each is visible to it (its error
+	// names the same variable as Enforce's, with the range as it stands
+	// after the block).
 	MarkDensity(aVars, bVars []Variable)
 }
 
@@ -78,15 +80,19 @@ func (m *bitmap) addBlock(n int, mask []uint64) {
 }
 
 // EvaluatedBlock implements BlockEnforcer; the block must fit the
-// segment's remaining aux variables and constraints.
+// segment's remaining aux variables and constraints (the error otherwise
+// is the one n × (Alloc, Enforce) would record first).
 func (s *Segment) EvaluatedBlock(n int, aDen, bDen []uint64) (first Variable, aux, a, b, c []fr.Element, ok bool) {
+	// The error n × (Alloc, Enforce) would record first: Alloc k precedes
+	// Enforce k, so aux runs out first unless constraints run out earlier.
+	roomAux, roomC := len(s.aux)-s.nAux, len(s.a)-s.nC
 	switch {
 	case s.err != nil:
 		return One, nil, nil, nil, nil, false
-	case s.nAux+n > len(s.aux):
+	case roomAux < n && roomAux <= roomC:
 		s.fail("more than its %d aux variables", len(s.aux))
 		return One, nil, nil, nil, nil, false
-	case s.nC+n > len(s.a):
+	case roomC < n:
 		s.fail("more than its %d constraints", len(s.a))
 		return One, nil, nil, nil, nil, false
 	}

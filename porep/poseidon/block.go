@@ -142,7 +142,11 @@ func (tpl *template) replayBlock(be cs.BlockEnforcer, sc *replayScratch, vars []
 	n := len(tpl.steps)
 	first, aux, a, b, c, ok := be.EvaluatedBlock(n, tpl.aDen, tpl.bDen)
 	if !ok {
-		return cs.One, fr.Element{}
+		// The system recorded its error; the value stays the hash's, as
+		// the generic replay's, for the caller's own checks.
+		var out fr.Element
+		hashOptimized(tpl.c, &out, vals)
+		return cs.One, out
 	}
 	circuitWitness(tpl.c, aux, vals)
 	head := sc.vals[:1+tpl.arity]

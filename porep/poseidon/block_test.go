@@ -170,22 +170,33 @@ func TestBlockPathMatchesGeneric(t *testing.T) {
 	}
 }
 
-// A segment too small for a hash's block records the same error as the
-// generic path and writes nothing past its range.
+// A segment too small for a hash's block records the error the generic
+// path records (aux or constraints, whichever runs out first), writes
+// nothing past its range and still returns the hash's value.
 func TestBlockPathSegmentOverflow(t *testing.T) {
 	vals := randomElements(2, 5)
-	for _, on := range []bool{false, true} {
-		p := cs.NewProvingAssignment(cs.SizeHint{})
-		pre := []cs.Variable{p.Alloc(&vals[0]), p.Alloc(&vals[1])}
-		s := p.Split(1, cs.SizeHint{Constraints: 100, Aux: 100})
-		withEvaluatedPath(on, func() {
-			if _, _, err := HashCircuit(s[0], pre, vals); err != nil {
-				t.Fatal(err)
+	want := Hash(vals)
+	for _, size := range []cs.SizeHint{{Constraints: 100, Aux: 100}, {Constraints: 50, Aux: 100}, {Constraints: 100, Aux: 50}, {Constraints: 400, Aux: 310}, {Constraints: 310, Aux: 400}} {
+		var errs [2]string
+		for i, on := range []bool{false, true} {
+			p := cs.NewProvingAssignment(cs.SizeHint{})
+			pre := []cs.Variable{p.Alloc(&vals[0]), p.Alloc(&vals[1])}
+			s := p.Split(1, size)
+			withEvaluatedPath(on, func() {
+				_, got, err := HashCircuit(s[0], pre, vals)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !got.Equal(&want) {
+					t.Errorf("size %+v, evaluated path %v: value %s, want Hash(vals) %s", size, on, got.String(), want.String())
+				}
+			})
+			if err := p.Join(); err != nil {
+				errs[i] = err.Error()
 			}
-		})
-		err := p.Join()
-		if err == nil || err.Error() != "segment 0: more than its 100 aux variables" {
-			t.Errorf("evaluated path %v: Join = %v", on, err)
+		}
+		if errs[0] == "" || errs[0] != errs[1] {
+			t.Errorf("size %+v: generic path %q, block path %q", size, errs[0], errs[1])
 		}
 	}
 }

@@ -33,7 +33,10 @@ import (
 //
 // vals may be nil for shape-only synthesis (Counter, Recorder): then Alloc
 // receives nil and the returned value is zero. Otherwise len(vals) must equal
-// len(vars). The returned value equals Hash(vals).
+// len(vars) and vals[i] must be the value assigned to vars[i]: the prover's
+// systems (cs.BlockEnforcer) take the constraints' evaluations from vals,
+// not from the assignment. The returned value equals Hash(vals), also when
+// sys has recorded an error (a full Segment).
 func HashCircuit(sys cs.ConstraintSystem, vars []cs.Variable, vals []fr.Element) (cs.Variable, fr.Element, error) {
 	var zero fr.Element
 	if vals != nil && len(vals) != len(vars) {

@@ -301,7 +301,9 @@ func SizeHintFor(cfg *Config) (cs.SizeHint, error) {
 // and its own variables (bellperson's synthesize_extendable relies on the
 // same), so each is synthesized into its own precomputed range of p
 // (cs.ProvingAssignment.Split; per is SectorSizeHint of the circuit's
-// configuration). With fewer sectors than workers (WinningPoSt has one)
+// configuration). With fewer sectors than workers (a WindowPoSt partition of
+// small sectors has two, a GPU box 16 or more cores; WinningPoSt has one
+// slot per challenge, so it always splits by slot)
 // the parts are challenges instead: a sector's header goes into p, then
 // its challenges, which read only ONE, comm_r_last and their own
 // variables, into ranges of their own. Parts are handed out in order; ctx

@@ -86,7 +86,8 @@ func TestReferenceVectorsSynthesis(t *testing.T) {
 						return c.SynthesizeParallel(context.Background(), pa, per, len(c.Sectors))
 					}},
 					// More workers than sectors: each sector's challenges
-					// in parallel (WinningPoSt's one sector).
+					// in parallel (the WindowPoSt folder; WinningPoSt's slots
+					// hold one challenge each and keep the per-slot path).
 					{"parallel challenges", hint, func(pa *cs.ProvingAssignment) error {
 						return c.SynthesizeParallel(context.Background(), pa, per, len(c.Sectors)+1)
 					}},

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/cuseal/cuseal/bridge"
+	"github.com/cuseal/cuseal/internal/buildinfo"
 )
 
 // cudaBuild reports whether this binary was built with the CUDA backend (tag cuda).
@@ -38,4 +39,15 @@ func probeBackend(info *buildInfo) {
 			Index: d.Index, Name: d.Name, MemoryBytes: d.TotalMemory, SM: fmt.Sprintf("%d%d", d.Major, d.Minor),
 		})
 	}
+}
+
+// nativeBuild fills in the linked native library's version and compiled architectures
+// (nothing where it cannot be asked: `cuseal info` says why).
+func nativeBuild(b *buildinfo.Info) {
+	v, err := bridge.Version()
+	if err != nil {
+		return
+	}
+	b.NativeVersion = fmt.Sprintf("ABI %d, %s", v.ABIVersion, v.Build)
+	b.CUDAArchs = archsFromBuild(v.Build)
 }

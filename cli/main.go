@@ -29,11 +29,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 func newApp(stdout, stderr io.Writer) *cli.App {
 	app := &cli.App{
 		Name:                 "cuseal",
-		Usage:                "Filecoin PoRep commit-phase-2 (C2) Groth16 prover, CPU and CUDA",
-		Version:              version,
+		Usage:                "Filecoin Groth16 prover (PoRep C2, WindowPoSt, WinningPoSt, SnapDeals), CPU and CUDA",
+		Version:              appVersion(),
 		Writer:               stdout,
 		ErrWriter:            stderr,
-		HideVersion:          true, // `cuseal version` instead of a --version flag
 		EnableBashCompletion: true,
 		Flags: []cli.Flag{
 			&cli.StringFlag{

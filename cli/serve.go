@@ -210,7 +210,7 @@ func serveAction(c *cli.Context) error {
 			eng.Close()
 		}
 	}()
-	srv := service.New(eng, service.Options{MaxMessageBytes: int(maxMsg), Creds: creds, Logger: slog.Default()})
+	srv := service.New(eng, service.Options{MaxMessageBytes: int(maxMsg), Creds: creds, Logger: slog.Default(), Build: new(readBuild())})
 
 	// Signals from here on drain instead of killing the process.
 	sigs := make(chan os.Signal, 1)

@@ -41,6 +41,12 @@ type Info struct {
 	CUDAArchs     []string `json:"cuda_archs,omitempty"`     // SM architectures compiled into it (filled by the caller)
 }
 
+// ldVCS is "revision,time,modified" (vcs.revision, vcs.time, vcs.modified)
+// for builds whose toolchain records no VCS facts (a git worktree,
+// -buildvcs=false): ./build.sh dist sets it with one -ldflags=-X (GOFLAGS
+// takes no spaces). What the toolchain recorded wins.
+var ldVCS string
+
 // Read returns this binary's build facts.
 func Read() Info {
 	bi, _ := debug.ReadBuildInfo() // nil, false without module support
@@ -52,7 +58,7 @@ func Read() Info {
 func FromBuildInfo(bi *debug.BuildInfo) Info {
 	info := Info{Version: Version, GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, Tags: []string{}}
 	if bi == nil {
-		return info
+		bi = &debug.BuildInfo{}
 	}
 	info.ModuleVersion = bi.Main.Version
 	if bi.GoVersion != "" {
@@ -78,6 +84,10 @@ func FromBuildInfo(bi *debug.BuildInfo) Info {
 		case "GOARCH":
 			info.Arch = s.Value
 		}
+	}
+	if f := strings.Split(ldVCS, ","); info.Revision == "" && len(f) == 3 && f[0] != "" {
+		m := f[2] == "true"
+		info.Revision, info.Time, info.Modified = f[0], f[1], &m
 	}
 	for _, t := range info.Tags {
 		if t == "cuda" {

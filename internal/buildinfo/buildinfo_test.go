@@ -55,3 +55,18 @@ func TestRead(t *testing.T) {
 		t.Errorf("Read() = %+v", i)
 	}
 }
+
+// TestLinkerRevision: where the toolchain recorded no revision, the one ./build.sh dist sets
+// with -ldflags -X is used; a recorded one wins.
+func TestLinkerRevision(t *testing.T) {
+	defer func(v string) { ldVCS = v }(ldVCS)
+	ldVCS = "89abcdef0123456789abcdef0123456789abcdef,2026-12-06T23:00:00Z,false"
+	i := FromBuildInfo(&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}})
+	if i.Revision != "89abcdef0123456789abcdef0123456789abcdef" || i.Time != "2026-12-06T23:00:00Z" || i.Modified == nil || *i.Modified {
+		t.Errorf("worktree build: %+v", i)
+	}
+	rec := FromBuildInfo(&debug.BuildInfo{Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123"}}})
+	if rec.Revision != "0123" || rec.Modified != nil {
+		t.Errorf("recorded revision: %+v", rec)
+	}
+}

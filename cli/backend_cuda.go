@@ -51,3 +51,23 @@ func nativeBuild(b *buildinfo.Info) {
 	b.NativeVersion = fmt.Sprintf("ABI %d, %s", v.ABIVersion, v.Build)
 	b.CUDAArchs = archsFromBuild(v.Build)
 }
+
+// gpuProbe is doctor's view of the GPUs: the native library's runtime and archs, and each
+// device with its free memory.
+func gpuProbe() gpuFacts {
+	g := gpuFacts{Built: true}
+	v, err := bridge.Version()
+	if err != nil {
+		g.Err = err.Error()
+		return g
+	}
+	g.Runtime, g.Archs = v.CUDARuntimeVersion, archsFromBuild(v.Build)
+	if !v.BuiltWithCUDA {
+		g.Err = "native library built without CUDA (CUSEAL_CUDA=OFF)"
+		return g
+	}
+	if g.Devices, err = bridge.Devices(); err != nil {
+		g.Err = err.Error()
+	}
+	return g
+}

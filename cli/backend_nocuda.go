@@ -15,3 +15,6 @@ func probeBackend(*buildInfo) {}
 
 // nativeBuild fills in the native library's version and archs: none without the cuda tag.
 func nativeBuild(*buildinfo.Info) {}
+
+// gpuProbe is doctor's view of the GPUs: none without the cuda tag.
+func gpuProbe() gpuFacts { return gpuFacts{} }

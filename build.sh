@@ -533,18 +533,17 @@ cmd_dist() {
 	run rm -rf "$build"
 	mkdir -p "$build" "$out"
 	rm -f "$out/cuseal-$version-linux-amd64.tar.gz" "$out/cuseal-$version-linux-amd64-cuda.tar.gz" "$out/SHA256SUMS"
-	local abs_build modcache
-	abs_build=$(cd "$build" && pwd)
-	modcache=$("$GO" env GOMODCACHE)
-	# No path of this machine in the binaries: Go's own with -trimpath (GOFLAGS reaches cmd_lib's
-	# builds too), the C compiler's (cgo) with prefix maps. The commit goes in with -X where the
-	# toolchain records no VCS facts (a git worktree; internal/buildinfo).
+	# No path of this machine in the binaries: -trimpath (GOFLAGS reaches cmd_lib's builds too)
+	# rewrites Go's paths and makes cgo pass the C compiler -ffile-prefix-map=<module dir>=<module
+	# path> (and the same for the module cache). CGO_CFLAGS and CGO_LDFLAGS stay free of this
+	# machine's paths: Go hashes them into the build ID, so a path there (an -L, a prefix map
+	# naming the build directory) changes every byte-identical library. The commit goes in with
+	# -X where the toolchain records no VCS facts (a git worktree; internal/buildinfo).
 	local pkg=github.com/cuseal/cuseal/internal/buildinfo
 	local vcstime
 	vcstime=$(TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ)
 	export GOFLAGS="-trimpath -buildvcs=auto -ldflags=-X=$pkg.ldVCS=$rev,$vcstime,$modified"
-	export CGO_CFLAGS="-O2 -g -ffile-prefix-map=$ROOT=. -ffile-prefix-map=$abs_build=build -ffile-prefix-map=$modcache=gomod"
-	export CGO_CXXFLAGS="$CGO_CFLAGS"
+	export CGO_CFLAGS="-O2 -g"
 	local variants=(cpu)
 	if have nvcc && has_native; then
 		variants+=(cuda)
@@ -565,7 +564,8 @@ cmd_dist() {
 			run cp "$NATIVE_BUILD/libcuseal_native.a" "$NATIVE_BUILD/libcuseal_cudart.a" "$stage/lib/"
 		else
 			run env CGO_ENABLED=0 "$GO" build -o "$stage/bin/cuseal" ./cli
-			(LIB_OUT=$stage/lib cmd_lib)
+			# (no native library to link: no -L of build/native in CGO_LDFLAGS, see above)
+			(export CGO_LDFLAGS=; LIB_OUT=$stage/lib cmd_lib)
 		fi
 		run mv "$stage/lib/cuseal_porep.h" "$stage/include/"
 		run cp docs/cuseal-serve.service "$stage/systemd/"

@@ -182,7 +182,7 @@ has_native() { [ -f CMakeLists.txt ]; }
 # build
 build_pure() {
 	mkdir -p bin
-	run env CGO_ENABLED=0 "$GO" build -o bin/cuseal ./cli
+	run env CGO_ENABLED=0 "$GO" build -o bin/cuseal ./cli/cuseal
 }
 
 cmd_build() {
@@ -192,7 +192,7 @@ cmd_build() {
 		log "build: pkg-config not found; skipping the CUDA variant (go build -tags cuda links the native library through build/native/cuseal.pc; ./build.sh deps --cuda installs pkg-config)"
 	elif have nvcc && has_native; then
 		cmake_cuda
-		run "$GO" build -tags cuda -o bin/cuseal-cuda ./cli
+		run "$GO" build -tags cuda -o bin/cuseal-cuda ./cli/cuseal
 	else
 		log "build: nvcc not found; skipping the CUDA variant (./build.sh deps --cuda installs it)"
 	fi
@@ -337,7 +337,7 @@ cmd_cuda() {
 	run ctest --test-dir "$NATIVE_BUILD" -L host --output-on-failure -j "$JOBS"
 	mkdir -p bin
 	run "$GO" vet -tags cuda ./...
-	run "$GO" build -tags cuda -o bin/cuseal-cuda ./cli
+	run "$GO" build -tags cuda -o bin/cuseal-cuda ./cli/cuseal
 	# The Go side of the CUDA variant: the bridge's tests (host emulation against gnark-crypto;
 	# GPU tests skip themselves when no device is found), the CUDA backend's, the CLI's and
 	# libcuseal's (its cuda c-shared library, called from C and Python).
@@ -454,7 +454,7 @@ cmd_supraseal() {
 	fi
 	mkdir -p bin
 	run "$GO" vet -tags "$tags" ./bridge/... ./porep/... ./cli/...
-	run "$GO" build -tags "$tags" -o bin/cuseal-supraseal ./cli
+	run "$GO" build -tags "$tags" -o bin/cuseal-supraseal ./cli/cuseal
 	# Device-free tests of the variant: the shim's checks through cgo, backend selection; the
 	# supraseal-vs-CPU byte-equality tests skip themselves without a device.
 	# (The rest of these packages' tests ran in ./build.sh test and ./build.sh cuda.)
@@ -559,11 +559,11 @@ cmd_dist() {
 		mkdir -p "$stage/bin" "$stage/lib" "$stage/include" "$stage/systemd"
 		if [ "$v" = cuda ]; then
 			cmake_cuda strict
-			run "$GO" build "${tags[@]}" -o "$stage/bin/cuseal" ./cli
+			run "$GO" build "${tags[@]}" -o "$stage/bin/cuseal" ./cli/cuseal
 			(LIB_OUT=$stage/lib cmd_lib --cuda)
 			run cp "$NATIVE_BUILD/libcuseal_native.a" "$NATIVE_BUILD/libcuseal_cudart.a" "$stage/lib/"
 		else
-			run env CGO_ENABLED=0 "$GO" build -o "$stage/bin/cuseal" ./cli
+			run env CGO_ENABLED=0 "$GO" build -o "$stage/bin/cuseal" ./cli/cuseal
 			# (no native library to link: no -L of build/native in CGO_LDFLAGS, see above)
 			(export CGO_LDFLAGS=; LIB_OUT=$stage/lib cmd_lib)
 		fi

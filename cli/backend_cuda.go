@@ -2,7 +2,7 @@
 
 //go:build cuda
 
-package main
+package cli
 
 import (
 	"fmt"

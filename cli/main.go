@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package main
+package cli
 
 import (
 	"fmt"
@@ -14,7 +14,10 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-func main() {
+// Main runs the cuseal command line on os.Args and exits with its code: the whole of
+// cli/cuseal's main, so that `go install github.com/cuseal/cuseal/cli/cuseal@vX.Y.Z`
+// installs a binary named cuseal.
+func Main() {
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 

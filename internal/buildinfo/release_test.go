@@ -18,7 +18,8 @@ var (
 
 // TestVersionAgrees: Version is a semantic version; CHANGELOG.md's top release (the first
 // `## [X.Y.Z] - date` below `## [Unreleased]`) is Version, with a date and a link; and
-// docs/releasing.md's current release, archive names and `@v` versions are Version.
+// docs/releasing.md's current release, and the archive names and `@v` versions there, in the
+// README and in docs/building.md, are Version.
 func TestVersionAgrees(t *testing.T) {
 	if !semver.MatchString(Version) {
 		t.Fatalf("Version %q is not a semantic version X.Y.Z", Version)
@@ -56,9 +57,15 @@ func TestVersionAgrees(t *testing.T) {
 	if len(uses) < 3 {
 		t.Errorf("docs/releasing.md: %d archive names or @v versions, want the install and archive examples", len(uses))
 	}
-	for _, u := range uses {
-		if v := u[1] + u[2]; v != Version {
-			t.Errorf("docs/releasing.md: %q names %s, buildinfo.Version is %s", u[0], v, Version)
+	for _, file := range []string{"docs/releasing.md", "README.md", "docs/building.md"} {
+		b, err := os.ReadFile("../../" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range versionUses.FindAllStringSubmatch(string(b), -1) {
+			if v := u[1] + u[2]; v != Version {
+				t.Errorf("%s: %q names %s, buildinfo.Version is %s", file, u[0], v, Version)
+			}
 		}
 	}
 }

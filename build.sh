@@ -18,6 +18,9 @@
 #                              (tags cuda,supraseal: both GPU backends in one binary; no GPU needed)
 #   ./build.sh lib [--cuda]    libcuseal.so + libcuseal.a + cuseal_porep.h in build/lib (the C ABI;
 #                              --cuda: with the native CUDA core, needs nvcc)
+#   ./build.sh dist            release archives in dist/ (DIST_OUT): cuseal-VERSION-linux-amd64.tar.gz
+#                              (bin/cuseal, lib/ libcuseal.so + .a, include/, systemd/, docs/), a -cuda
+#                              one when nvcc is present, SHA256SUMS; reproducible (docs/releasing.md)
 #   ./build.sh demo [FLAGS]    bin/cuseal demo: seal, prove and verify a 2 KiB sector; print phase
 #                              timings (test parameters cached in testdata/cache/params; FLAGS go
 #                              to cuseal demo, e.g. --json, --no-gpu)
@@ -179,7 +182,7 @@ has_native() { [ -f CMakeLists.txt ]; }
 # build
 build_pure() {
 	mkdir -p bin
-	run env CGO_ENABLED=0 "$GO" build -o bin/cuseal ./cli
+	run env CGO_ENABLED=0 "$GO" build -o bin/cuseal ./cli/cuseal
 }
 
 cmd_build() {
@@ -189,7 +192,7 @@ cmd_build() {
 		log "build: pkg-config not found; skipping the CUDA variant (go build -tags cuda links the native library through build/native/cuseal.pc; ./build.sh deps --cuda installs pkg-config)"
 	elif have nvcc && has_native; then
 		cmake_cuda
-		run "$GO" build -tags cuda -o bin/cuseal-cuda ./cli
+		run "$GO" build -tags cuda -o bin/cuseal-cuda ./cli/cuseal
 	else
 		log "build: nvcc not found; skipping the CUDA variant (./build.sh deps --cuda installs it)"
 	fi
@@ -334,7 +337,7 @@ cmd_cuda() {
 	run ctest --test-dir "$NATIVE_BUILD" -L host --output-on-failure -j "$JOBS"
 	mkdir -p bin
 	run "$GO" vet -tags cuda ./...
-	run "$GO" build -tags cuda -o bin/cuseal-cuda ./cli
+	run "$GO" build -tags cuda -o bin/cuseal-cuda ./cli/cuseal
 	# The Go side of the CUDA variant: the bridge's tests (host emulation against gnark-crypto;
 	# GPU tests skip themselves when no device is found), the CUDA backend's, the CLI's and
 	# libcuseal's (its cuda c-shared library, called from C and Python).
@@ -451,7 +454,7 @@ cmd_supraseal() {
 	fi
 	mkdir -p bin
 	run "$GO" vet -tags "$tags" ./bridge/... ./porep/... ./cli/...
-	run "$GO" build -tags "$tags" -o bin/cuseal-supraseal ./cli
+	run "$GO" build -tags "$tags" -o bin/cuseal-supraseal ./cli/cuseal
 	# Device-free tests of the variant: the shim's checks through cgo, backend selection; the
 	# supraseal-vs-CPU byte-equality tests skip themselves without a device.
 	# (The rest of these packages' tests ran in ./build.sh test and ./build.sh cuda.)
@@ -505,6 +508,87 @@ cmd_lib() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# dist: the release archives (docs/releasing.md lists them) and SHA256SUMS in DIST_OUT (default
+# dist), staged in DIST_BUILD (default build/dist, emptied first). Reproducible: the same commit,
+# Go toolchain and C compiler give the same bytes whatever the build cache, build directory or
+# checkout path (-trimpath, cgo prefix maps, SOURCE_DATE_EPOCH from the last commit, sorted tar
+# entries with fixed owners, modes and mtime, gzip -n).
+cmd_dist() {
+	need_go
+	have cc || have gcc || die "dist: no C compiler (cc) found: libcuseal needs cgo (./build.sh deps installs g++)"
+	[ "$("$GO" env GOOS)/$("$GO" env GOARCH)" = linux/amd64 ] || die "dist: builds linux/amd64 archives; this Go targets $("$GO" env GOOS)/$("$GO" env GOARCH)"
+	local version out build epoch rev
+	version=$(sed -n 's/^const Version = "\(.*\)"$/\1/p' internal/buildinfo/buildinfo.go)
+	[ -n "$version" ] || die "dist: no const Version in internal/buildinfo/buildinfo.go"
+	out=${DIST_OUT:-dist}
+	build=${DIST_BUILD:-build/dist}
+	rev=$(git rev-parse HEAD 2>/dev/null) || die "dist: not a git checkout: the archives are made from a commit"
+	epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
+	local modified=false
+	if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
+		modified=true
+		log "dist: warning: uncommitted changes: the archives are not the commit's ($rev)"
+	fi
+	export SOURCE_DATE_EPOCH=$epoch
+	run rm -rf "$build"
+	mkdir -p "$build" "$out"
+	rm -f "$out/cuseal-$version-linux-amd64.tar.gz" "$out/cuseal-$version-linux-amd64-cuda.tar.gz" "$out/SHA256SUMS"
+	# No path of this machine in the binaries: -trimpath (GOFLAGS reaches cmd_lib's builds too)
+	# rewrites Go's paths and makes cgo pass the C compiler -ffile-prefix-map=<module dir>=<module
+	# path> (and the same for the module cache). CGO_CFLAGS and CGO_LDFLAGS stay free of this
+	# machine's paths: Go hashes them into the build ID, so a path there (an -L, a prefix map
+	# naming the build directory) changes every byte-identical library. The commit goes in with
+	# -X where the toolchain records no VCS facts (a git worktree; internal/buildinfo).
+	local pkg=github.com/cuseal/cuseal/internal/buildinfo
+	local vcstime
+	vcstime=$(TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ)
+	export GOFLAGS="-trimpath -buildvcs=auto -ldflags=-X=$pkg.ldVCS=$rev,$vcstime,$modified"
+	export CGO_CFLAGS="-O2 -g"
+	local variants=(cpu)
+	if have nvcc && has_native; then
+		variants+=(cuda)
+	else
+		log "dist: nvcc not found: no -cuda archive"
+	fi
+	local v name stage tags f
+	for v in "${variants[@]}"; do
+		name=cuseal-$version-linux-amd64
+		tags=()
+		[ "$v" = cuda ] && name=$name-cuda && tags=(-tags cuda)
+		stage=$build/$name
+		mkdir -p "$stage/bin" "$stage/lib" "$stage/include" "$stage/systemd"
+		if [ "$v" = cuda ]; then
+			cmake_cuda strict
+			run "$GO" build "${tags[@]}" -o "$stage/bin/cuseal" ./cli/cuseal
+			(LIB_OUT=$stage/lib cmd_lib --cuda)
+			run cp "$NATIVE_BUILD/libcuseal_native.a" "$NATIVE_BUILD/libcuseal_cudart.a" "$stage/lib/"
+		else
+			run env CGO_ENABLED=0 "$GO" build -o "$stage/bin/cuseal" ./cli/cuseal
+			# (no native library to link: no -L of build/native in CGO_LDFLAGS, see above)
+			(export CGO_LDFLAGS=; LIB_OUT=$stage/lib cmd_lib)
+		fi
+		run mv "$stage/lib/cuseal_porep.h" "$stage/include/"
+		run cp docs/cuseal-serve.service "$stage/systemd/"
+		run cp README.md CHANGELOG.md LICENSE-APACHE LICENSE-MIT "$stage/"
+		git ls-files -z docs | while IFS= read -r -d '' f; do
+			mkdir -p "$stage/$(dirname "$f")"
+			cp "$f" "$stage/$f"
+		done
+		find "$stage" -type d -exec chmod 0755 {} +
+		find "$stage" -type f -exec chmod 0644 {} +
+		chmod 0755 "$stage/bin/cuseal" "$stage/lib/libcuseal.so"
+		printf '+ tar ... %s | gzip -n > %s\n' "$name" "$out/$name.tar.gz" >&2
+		tar -C "$build" --sort=name --format=gnu --owner=0 --group=0 --numeric-owner --mtime="@$epoch" -cf - "$name" |
+			gzip -n -9 >"$out/$name.tar.gz.tmp" || die "dist: tar/gzip of $name failed"
+		mv "$out/$name.tar.gz.tmp" "$out/$name.tar.gz"
+	done
+	(cd "$out" && sha256sum "cuseal-$version-linux-amd64"*.tar.gz >SHA256SUMS)
+	log "dist: $(cd "$out" && ls -l cuseal-"$version"-linux-amd64*.tar.gz | awk '{ printf "%s (%s bytes)  ", $NF, $5 }')"
+	log "dist: $out/SHA256SUMS:"
+	cat "$out/SHA256SUMS" >&2
+}
+
+# ---------------------------------------------------------------------------------------------
 # demo: `cuseal demo` seals the sample embedded in the binary, generates (or reuses) the 2 KiB
 # test parameters in PARAMS_CACHE, proves, verifies and prints the phase table itself.
 cmd_demo() {
@@ -521,7 +605,7 @@ cmd_demo() {
 
 # ---------------------------------------------------------------------------------------------
 cmd_clean() {
-	run rm -rf bin build
+	run rm -rf bin build dist
 	if [ "${1:-}" = --all ]; then
 		run rm -rf testdata/cache
 	else
@@ -545,6 +629,7 @@ main() {
 	supraseal) cmd_supraseal "$@" ;;
 	lib) cmd_lib "$@" ;;
 	demo) cmd_demo "$@" ;;
+	dist) cmd_dist "$@" ;;
 	clean) cmd_clean "$@" ;;
 	-h | --help | help) usage ;;
 	"") usage; exit 2 ;;

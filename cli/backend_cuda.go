@@ -2,12 +2,13 @@
 
 //go:build cuda
 
-package main
+package cli
 
 import (
 	"fmt"
 
 	"github.com/cuseal/cuseal/bridge"
+	"github.com/cuseal/cuseal/internal/buildinfo"
 )
 
 // cudaBuild reports whether this binary was built with the CUDA backend (tag cuda).
@@ -38,4 +39,35 @@ func probeBackend(info *buildInfo) {
 			Index: d.Index, Name: d.Name, MemoryBytes: d.TotalMemory, SM: fmt.Sprintf("%d%d", d.Major, d.Minor),
 		})
 	}
+}
+
+// nativeBuild fills in the linked native library's version and compiled architectures
+// (nothing where it cannot be asked: `cuseal info` says why).
+func nativeBuild(b *buildinfo.Info) {
+	v, err := bridge.Version()
+	if err != nil {
+		return
+	}
+	b.NativeVersion = fmt.Sprintf("ABI %d, %s", v.ABIVersion, v.Build)
+	b.CUDAArchs = archsFromBuild(v.Build)
+}
+
+// gpuProbe is doctor's view of the GPUs: the native library's runtime and archs, and each
+// device with its free memory.
+func gpuProbe() gpuFacts {
+	g := gpuFacts{Built: true}
+	v, err := bridge.Version()
+	if err != nil {
+		g.Err = err.Error()
+		return g
+	}
+	g.Runtime, g.Archs = v.CUDARuntimeVersion, archsFromBuild(v.Build)
+	if !v.BuiltWithCUDA {
+		g.Err = "native library built without CUDA (CUSEAL_CUDA=OFF)"
+		return g
+	}
+	if g.Devices, err = bridge.Devices(); err != nil {
+		g.Err = err.Error()
+	}
+	return g
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package main
+package cli
 
 // Errors and exit codes: every action returns an error that carries its exit code
 // (usageErrorf, inputError, internalError, errInvalidProof, or classifyPorepError for what

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package main
+package cli
 
 // The CLI's shared file helpers: reading the user's input files and writing outputs without
 // ever leaving a partial file, with errors that name the file (fileError). Every command

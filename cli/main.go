@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package main
+package cli
 
 import (
 	"fmt"
@@ -14,7 +14,10 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-func main() {
+// Main runs the cuseal command line on os.Args and exits with its code: the whole of
+// cli/cuseal's main, so that `go install github.com/cuseal/cuseal/cli/cuseal@vX.Y.Z`
+// installs a binary named cuseal.
+func Main() {
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 
@@ -29,11 +32,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 func newApp(stdout, stderr io.Writer) *cli.App {
 	app := &cli.App{
 		Name:                 "cuseal",
-		Usage:                "Filecoin PoRep commit-phase-2 (C2) Groth16 prover, CPU and CUDA",
-		Version:              version,
+		Usage:                "Filecoin Groth16 prover (PoRep C2, WindowPoSt, WinningPoSt, SnapDeals), CPU and CUDA",
+		Version:              appVersion(),
 		Writer:               stdout,
 		ErrWriter:            stderr,
-		HideVersion:          true, // `cuseal version` instead of a --version flag
 		EnableBashCompletion: true,
 		Flags: []cli.Flag{
 			&cli.StringFlag{
@@ -48,6 +50,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Commands: []*cli.Command{
 			versionCommand(),
 			infoCommand(),
+			doctorCommand(),
 			demoCommand(),
 			paramsCommand(),
 			sealCommand(),

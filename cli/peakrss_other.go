@@ -2,7 +2,7 @@
 
 //go:build !unix
 
-package main
+package cli
 
 // peakRSS is not available on this platform.
 func peakRSS() uint64 { return 0 }

@@ -2,7 +2,7 @@
 
 //go:build unix
 
-package main
+package cli
 
 import (
 	"runtime"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package main
+package cli
 
 import (
 	"bytes"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package main
+package cli
 
 import (
 	"context"
@@ -213,7 +213,7 @@ func serve(c *cli.Context, newEngine func(engine.Config) (*engine.Engine, error)
 			eng.Close()
 		}
 	}()
-	srv := service.New(eng, service.Options{MaxMessageBytes: int(maxMsg), Creds: creds, Logger: slog.Default()})
+	srv := service.New(eng, service.Options{MaxMessageBytes: int(maxMsg), Creds: creds, Logger: slog.Default(), Build: new(readBuild())})
 
 	// Signals from here on drain instead of killing the process.
 	sigs := make(chan os.Signal, 1)

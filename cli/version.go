@@ -1,21 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
-package main
+package cli
 
 import (
 	"encoding/json"
 	"runtime"
-	"runtime/debug"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cuseal/cuseal/internal/buildinfo"
 	"github.com/cuseal/cuseal/porep"
 )
 
-// version is cuseal's version; release builds set it with
-// -ldflags "-X main.version=v1.2.3".
-var version = "0.1.0-dev"
+// version is cuseal's release version (internal/buildinfo, its one home).
+const version = buildinfo.Version
 
 // buildInfo describes the binary: what `cuseal info --json` prints.
 type buildInfo struct {
@@ -47,12 +46,27 @@ type deviceInfo struct {
 func versionCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "version",
-		Usage: "print cuseal's version",
+		Usage: "print cuseal's version and build: module version, VCS revision and time, Go, tags, native library",
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one JSON object (internal/buildinfo.Info)"}},
 		Action: func(c *cli.Context) error {
-			printf(c, "cuseal %s (%s, %s/%s, cuda=%t)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH, cudaBuild)
+			b := readBuild()
+			if c.Bool("json") {
+				enc := json.NewEncoder(c.App.Writer)
+				enc.SetIndent("", "  ")
+				return enc.Encode(b)
+			}
+			printf(c, "%s\n", b)
 			return nil
 		},
 	}
+}
+
+// readBuild is this binary's build facts with the native library's version
+// and CUDA architectures (nativeBuild; none without the cuda tag).
+func readBuild() buildinfo.Info {
+	b := buildinfo.Read()
+	nativeBuild(&b)
+	return b
 }
 
 func infoCommand() *cli.Command {
@@ -104,19 +118,7 @@ func collectInfo(noGPU bool) buildInfo {
 }
 
 // buildTags returns the -tags the binary was built with.
-func buildTags() []string {
-	tags := []string{}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return tags
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "-tags" && s.Value != "" {
-			tags = append(tags, strings.Split(s.Value, ",")...)
-		}
-	}
-	return tags
-}
+func buildTags() []string { return buildinfo.Read().Tags }
 
 func printInfo(c *cli.Context, info buildInfo) {
 	printf(c, "cuseal %s\n", info.Version)
@@ -160,4 +162,10 @@ func printInfo(c *cli.Context, info buildInfo) {
 	if info.BackendReason != "" && !info.NoGPU {
 		printf(c, "  fallback:   auto uses the CPU: %s\n", info.BackendReason)
 	}
+}
+
+// appVersion is what `cuseal --version` prints after "cuseal version ": the release and the
+// build facts of `cuseal version` (without the native library, which needs the bridge).
+func appVersion() string {
+	return strings.TrimPrefix(buildinfo.Read().String(), "cuseal ")
 }

@@ -41,7 +41,7 @@ synth winning_32GiB 3 1
 synth window_32GiB_partition 13 2
 echo "+ go test -c -o $WORK/post.test ./porep/post" >&2
 "$GO" test -c -o "$WORK/post.test" ./porep/post
-CGO_ENABLED=0 "$GO" build -o bin/cuseal ./cli
+CGO_ENABLED=0 "$GO" build -o bin/cuseal ./cli/cuseal
 
 j() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d$2)" "$1"; }
 

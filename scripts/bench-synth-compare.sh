@@ -28,13 +28,14 @@ OUT=${OUT:-$(mktemp -d)}
 LOCK=${LOCK:-/tmp/cuseal-mem.lock}
 mkdir -p "$OUT" bin
 
-echo "+ env CGO_ENABLED=0 $GO build -o bin/cuseal ./cli" >&2
-CGO_ENABLED=0 "$GO" build -o bin/cuseal ./cli
+echo "+ env CGO_ENABLED=0 $GO build -o bin/cuseal ./cli/cuseal" >&2
+CGO_ENABLED=0 "$GO" build -o bin/cuseal ./cli/cuseal
 src=$(mktemp -d)
 trap 'rm -rf "$src"' EXIT
-echo "+ git archive $BEFORE_REF | tar -x -C $src && go build -o $OUT/cuseal-before ./cli" >&2
+echo "+ git archive $BEFORE_REF | tar -x -C $src && go build -o $OUT/cuseal-before ./cli/cuseal (./cli before the move)" >&2
 git archive "$BEFORE_REF" | tar -x -C "$src"
-(cd "$src" && CGO_ENABLED=0 "$GO" build -o "$OUT/cuseal-before" ./cli)
+# The main package moved from cli/ to cli/cuseal/ (issue 43); an older ref has it in cli/.
+(cd "$src" && if [ -d cli/cuseal ]; then pkg=./cli/cuseal; else pkg=./cli; fi && CGO_ENABLED=0 "$GO" build -o "$OUT/cuseal-before" "$pkg")
 
 num() { sed -n "s/^ *\"$2\": *\\([-0-9.eE+]*\\),\\{0,1\\}\$/\\1/p" "$1" | head -n 1; }
 

@@ -28,7 +28,7 @@ WORK=${WORK:-$(mktemp -d)}
 FIGURES=" ${FIGURES:-synth32 e2e2k} "
 GO=${GO:-go}
 mkdir -p "$WORK"
-CGO_ENABLED=0 "$GO" build -o "$WORK/cuseal" ./cli
+CGO_ENABLED=0 "$GO" build -o "$WORK/cuseal" ./cli/cuseal
 
 j() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d$2)" "$1"; }
 

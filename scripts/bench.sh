@@ -17,9 +17,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 RUNS=${RUNS:-5}
 GO=${GO:-go}
 
-echo "+ env CGO_ENABLED=0 $GO build -o bin/cuseal ./cli" >&2
+echo "+ env CGO_ENABLED=0 $GO build -o bin/cuseal ./cli/cuseal" >&2
 mkdir -p bin
-CGO_ENABLED=0 "$GO" build -o bin/cuseal ./cli
+CGO_ENABLED=0 "$GO" build -o bin/cuseal ./cli/cuseal
 
 cpu=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo | head -n 1)
 mem_gib=$(awk '/^MemTotal:/ { printf "%d", $2 / 1048576 }' /proc/meminfo)

@@ -109,7 +109,7 @@ build() {
 	must cp "$native"/test_gpu "$native"/test_gpu_scale "$native"/test_groth16_gpu "$native"/bench_native \
 		"$native"/bench_groth16 "$DIR/bin/"
 	# The pure-Go CLI, for `gpu-check.sh params` (2 KiB test parameters on the GPU machine).
-	(cd "$ROOT" && CGO_ENABLED=0 go build -ldflags='-s -w' -o "$DIR/bin/cuseal" ./cli) || die "go build ./cli failed"
+	(cd "$ROOT" && CGO_ENABLED=0 go build -ldflags='-s -w' -o "$DIR/bin/cuseal" ./cli/cuseal) || die "go build ./cli/cuseal failed"
 	must cp "$ROOT"/testdata/native/*.bin "$DIR/testdata/"
 	local pkg
 	for pkg in bridge:./bridge groth16:./porep/groth16 porep:./porep; do
@@ -134,8 +134,8 @@ build_supraseal() {
 		echo "gpu-check: no native/supraseal build (./build.sh supraseal): bundle without bin/cuseal-supraseal"
 		return 0
 	fi
-	(cd "$ROOT" && go build -tags cuda,supraseal -ldflags='-s -w' -o "$DIR/bin/cuseal-supraseal" ./cli) ||
-		die "go build -tags cuda,supraseal ./cli failed"
+	(cd "$ROOT" && go build -tags cuda,supraseal -ldflags='-s -w' -o "$DIR/bin/cuseal-supraseal" ./cli/cuseal) ||
+		die "go build -tags cuda,supraseal ./cli/cuseal failed"
 }
 
 # ---------------------------------------------------------------------------------------------

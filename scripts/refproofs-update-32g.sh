@@ -22,7 +22,7 @@ mkdir -p "$WORK"
 
 dir=$WORK/update_32GiB
 if [ ! -s "$dir/digests.json" ]; then # WORK=DIR reuses a finished run
-	go build -o "$WORK/cuseal" ./cli
+	go build -o "$WORK/cuseal" ./cli/cuseal
 	"$WORK/cuseal" bench vanilla --circuit update --sector-size 32GiB --seed "$SEED" \
 		--partition "$PARTITION" --out "$dir" --force >&2
 	c=$dir/commitments.json

@@ -99,7 +99,7 @@ func (s *Server) serveStatus(w http.ResponseWriter, r *http.Request) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(NewStatusDoc(s.eng.Status(), time.Now(), maxJobs)); err != nil {
+	if err := enc.Encode(s.statusDoc(maxJobs)); err != nil {
 		http.Error(w, "encoding the status: "+err.Error(), http.StatusInternalServerError)
 		return
 	}

@@ -50,6 +50,8 @@ type Options struct {
 	Creds credentials.TransportCredentials
 	// Logger receives one record per failed or panicking call (nil: discarded).
 	Logger *slog.Logger
+	// Build is the build /status and cuseal_build_info report (nil: this binary's).
+	Build *StatusBuild
 }
 
 // Server implements pb.ProvingEngineServer over an Engine.
@@ -60,6 +62,8 @@ type Server struct {
 	grpc *grpc.Server
 	reg  *prometheus.Registry
 	rpcs *prometheus.CounterVec
+
+	build *StatusBuild // what /status and cuseal_build_info report (setBuild)
 }
 
 // New makes a server for eng; Serve it on a listener from Listen.
@@ -78,6 +82,7 @@ func New(eng Engine, opts Options) *Server {
 	// The process's own series (process_resident_memory_bytes, go_*):
 	// memory, threads and file descriptors next to the engine's.
 	s.reg.MustRegister(s.rpcs, collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
+	s.setBuild(opts.Build)
 	sopts := []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(opts.MaxMessageBytes),
 		grpc.MaxSendMsgSize(opts.MaxMessageBytes),

@@ -46,6 +46,7 @@ type StatusDoc struct {
 	Queues        []StatusQueue  `json:"queues"`
 	Jobs          []StatusJob    `json:"jobs"` // null from SourceCuzk; finished oldest first, then unfinished in submission order (SelectJobs)
 	Params        []StatusParams `json:"params"`
+	Build         *StatusBuild   `json:"build"` // the build serving; null from SourceCuzk
 }
 
 // StatusCounters are jobs finished since the server started.

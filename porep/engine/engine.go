@@ -950,7 +950,7 @@ func (e *Engine) acquireKeys(j *job) (*Keys, time.Duration, error) {
 		e.mu.Unlock()
 		return nil, 0, nil
 	}
-	if pe.loaded {
+	if pe.loaded && !pe.keys.changed() {
 		e.mu.Unlock()
 		return pe.keys, 0, nil
 	}
@@ -1113,6 +1113,12 @@ func (e *Engine) runProve(d *device, j *job, p *part) {
 	switch {
 	case j.stopping:
 		e.freePartLocked(j, p)
+	case errors.Is(err, groth16.ErrParamsChanged):
+		// Not the prover's fault, and a retry would read another file: the
+		// job fails; the next acquireKeys loads the file afresh.
+		e.freePartLocked(j, p)
+		p.state = partFailed
+		e.failLocked(j, fmt.Errorf("engine: job %s: partition %d: %w", j.id, p.k, err))
 	case err != nil:
 		d.fails++
 		if d.fails >= 2 && !d.quarantined {

@@ -57,7 +57,7 @@ func (e *Engine) Status() Status {
 	for _, pe := range e.params {
 		ps := ParamsStatus{CircuitID: pe.spec.ID, File: pe.spec.File, Tier: "cold", Bytes: pe.spec.Bytes, RefCount: pe.refs, LastUsed: pe.lastUsed}
 		if pe.loaded {
-			ps.Tier = "warm" // mapped (and decoded on demand) in host memory
+			ps.Tier = "warm" // opened (and decoded on demand) in host memory
 		}
 		s.Params = append(s.Params, ps)
 	}

@@ -55,6 +55,7 @@ func serveCommand() *cli.Command {
 			synthWorkersFlag(),
 			&cli.IntFlag{Name: "partitions-waiting", Usage: "synthesized partitions waiting for a prover, per priority (0: provers + 1)"},
 			&cli.BoolFlag{Name: "no-critical-prover", Usage: "keep no CPU prover for CRITICAL work (WinningPoSt then waits for the next free prover)"},
+			&cli.IntFlag{Name: "max-queued", Usage: "jobs waiting to start before more are refused with RESOURCE_EXHAUSTED naming this cap (0: 1000; -1: no cap)"},
 			&cli.IntFlag{Name: "retain-jobs", Usage: "finished jobs kept for AwaitProof and repeated request ids (0: 1000)"},
 			&cli.DurationFlag{Name: "retain-for", Usage: "how long a finished job is kept (0: 1h)"},
 		},
@@ -156,6 +157,9 @@ func engineConfig(c *cli.Context) (engine.Config, error) {
 		if *f.dst = c.Int(f.name); *f.dst < 0 {
 			return cfg, usageErrorf("--%s %d: must be at least 0", f.name, *f.dst)
 		}
+	}
+	if cfg.MaxQueued = c.Int("max-queued"); cfg.MaxQueued < -1 {
+		return cfg, usageErrorf("--max-queued %d: want -1 (no cap), 0 (the default) or a count", cfg.MaxQueued)
 	}
 	if cfg.RetainFor = c.Duration("retain-for"); cfg.RetainFor < 0 {
 		return cfg, usageErrorf("--retain-for %s: must not be negative", cfg.RetainFor)

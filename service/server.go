@@ -256,7 +256,7 @@ func engineError(err error) error {
 		code = codes.Unimplemented
 	case errors.Is(err, engineapi.ErrUnknownJob):
 		code = codes.NotFound
-	case errors.Is(err, engineapi.ErrTooLarge):
+	case errors.Is(err, engineapi.ErrTooLarge), errors.Is(err, engineapi.ErrQueueFull):
 		code = codes.ResourceExhausted
 	case errors.Is(err, engineapi.ErrDraining):
 		code = codes.Unavailable

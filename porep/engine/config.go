@@ -57,6 +57,11 @@ type Config struct {
 	// a higher priority may use the bound again on top of lower work, so a
 	// CRITICAL job never waits for NORMAL partitions to drain.
 	PartitionsWaiting int
+	// MaxQueued caps the jobs waiting to start (queued, no partition
+	// begun): a submission past it is refused with ErrQueueFull (0:
+	// DefaultMaxQueued; < 0: no cap). Jobs that do not fit the budget wait
+	// in this queue; one that cannot fit it even alone is ErrTooLarge.
+	MaxQueued int
 	// RetainJobs and RetainFor bound how many finished jobs are kept, and
 	// for how long, for Await and for a repeated RequestID (0: 1000 jobs;
 	// 0: 1 hour).
@@ -88,6 +93,9 @@ func (c Config) withDefaults() Config {
 	if c.SynthesisThreads <= 0 {
 		c.SynthesisThreads = runtime.GOMAXPROCS(0)
 	}
+	if c.MaxQueued == 0 {
+		c.MaxQueued = DefaultMaxQueued
+	}
 	if c.RetainJobs <= 0 {
 		c.RetainJobs = 1000
 	}
@@ -99,6 +107,9 @@ func (c Config) withDefaults() Config {
 	}
 	return c
 }
+
+// DefaultMaxQueued is Config.MaxQueued's default: jobs waiting to start.
+const DefaultMaxQueued = 1000
 
 // DefaultBudget is the default memory budget: the smaller of MemTotal and
 // the cgroup's memory limit (v2 memory.max, v1 memory.limit_in_bytes),

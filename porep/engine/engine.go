@@ -394,6 +394,9 @@ func (e *Engine) submit(ctx context.Context, req *Request) (*job, Ticket, error)
 	if j, t, ok := e.attachLocked(key); ok { // a twin won the race
 		return j, t, nil
 	}
+	if err := e.queueRoomLocked(); err != nil {
+		return nil, Ticket{}, err
+	}
 	e.seq++
 	prio := req.Priority
 	if prio == PriorityUnspecified {
@@ -421,6 +424,24 @@ func (e *Engine) submit(ctx context.Context, req *Request) (*job, Ticket, error)
 	e.log.Info("job submitted", "job", j.id, "request", req.RequestID, "kind", req.Kind.String(), "priority", prio.String(), "partitions", n)
 	e.dispatchLocked()
 	return j, t, nil
+}
+
+// queueRoomLocked refuses a new job when Config.MaxQueued jobs are
+// already waiting to start.
+func (e *Engine) queueRoomLocked() error {
+	if e.cfg.MaxQueued < 0 {
+		return nil
+	}
+	n := 0
+	for _, j := range e.active {
+		if j.state == StateQueued {
+			n++
+		}
+	}
+	if n >= e.cfg.MaxQueued {
+		return fmt.Errorf("%w: %d jobs are waiting to start, the queue cap is %d (--max-queued); retry later", ErrQueueFull, n, e.cfg.MaxQueued)
+	}
+	return nil
 }
 
 // attachLocked returns the job key names when it is pending, running, or

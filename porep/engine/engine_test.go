@@ -657,3 +657,40 @@ func TestDeviceStatus(t *testing.T) {
 		t.Fatal("the CPU backend reports a device")
 	}
 }
+
+// TestQueueCap: with MaxQueued 3 and a budget for one partition, a
+// running job and three queued ones fill the queue: a fifth job is
+// ErrQueueFull naming the cap, a repeated request id still attaches to
+// its queued job, and every accepted job completes.
+func TestQueueCap(t *testing.T) {
+	d := &enginetest.Prover{PerPartition: 50 * time.Millisecond}
+	e := newDouble(t, engine.Config{BudgetBytes: 1 << 20, MaxQueued: 3}, 0, d)
+	ctx := context.Background()
+	a, err := e.Submit(ctx, doubleReq("a", 1, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, e, a.JobID, func(js engine.JobStatus) bool { return js.State == engine.StateRunning })
+	ids := []string{a.JobID}
+	for _, id := range []string{"b", "c", "d"} {
+		tk, err := e.Submit(ctx, doubleReq(id, 1, 0))
+		if err != nil {
+			t.Fatalf("job %s: %v", id, err)
+		}
+		ids = append(ids, tk.JobID)
+	}
+	if _, err := e.Submit(ctx, doubleReq("e", 1, 0)); !errors.Is(err, engine.ErrQueueFull) || !strings.Contains(err.Error(), "the queue cap is 3") {
+		t.Fatalf("a fourth queued job: %v", err)
+	}
+	if tk, err := e.Submit(ctx, doubleReq("b", 1, 0)); err != nil || !tk.Attached || tk.JobID != ids[1] {
+		t.Fatalf("b again while the queue is full: %+v, %v", tk, err)
+	}
+	for _, id := range ids {
+		if r, err := e.Await(ctx, id); err != nil || r.State != engine.StateCompleted {
+			t.Fatalf("job %s: %+v, %v", id, r, err)
+		}
+	}
+	if _, err := e.Submit(ctx, doubleReq("e", 1, 0)); err != nil {
+		t.Fatalf("after the queue drained: %v", err)
+	}
+}

@@ -117,6 +117,9 @@ var (
 	// ErrTooLarge: the job cannot fit the memory budget even alone; the
 	// message gives both figures.
 	ErrTooLarge = errors.New("engine: job exceeds the memory budget")
+	// ErrQueueFull: as many jobs as the queue cap allows are already
+	// waiting to start; the message gives the cap. Retry later.
+	ErrQueueFull = errors.New("engine: queue full")
 	// ErrDraining: the engine no longer accepts work (Drain or Close).
 	ErrDraining = errors.New("engine: draining, not accepting new work")
 )

@@ -69,7 +69,7 @@ func (id FileIdentity) Equal(o FileIdentity) bool {
 func IdentityOf(fi os.FileInfo) FileIdentity {
 	id := FileIdentity{Size: fi.Size(), MTime: fi.ModTime()}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		id.Inode, id.Device = uint64(st.Ino), uint64(st.Dev) //nolint:unconvert // int types differ by platform
+		id.Inode, id.Device = uint64(st.Ino), uint64(st.Dev) // the field types differ by platform
 	}
 	return id
 }
@@ -147,7 +147,7 @@ func (s *paramSource) readAt(b []byte, off int64, section string) error {
 // Chunking of section reads: chunkBytes between identity checks, each
 // chunk read and decoded in blocks of blockBytes, one per worker at a time.
 const (
-	defaultChunkBytes = 32 << 20
+	defaultChunkBytes = 64 << 20
 	blockBytes        = 192 << 10 // a multiple of 96 and 192
 )
 
@@ -190,7 +190,9 @@ func (s *paramSource) readSection(sec Section, lo, hi int, decode func(i int, b 
 	for k, c0 := 0, lo; c0 < hi; k, c0 = k+1, c0+chunkPts {
 		c1 := min(c0+chunkPts, hi)
 		nb := (c1 - c0 + blockPts - 1) / blockPts
-		err := parallel.Each(nb, func(bi int) error {
+		// Blocks handed out in order as workers come free: a chunk's end
+		// waits for one block at most, not for a slower worker's half.
+		err := parallel.Dynamic(nb, 0, func(_, bi int) error {
 			b0 := c0 + bi*blockPts
 			b1 := min(b0+blockPts, c1)
 			bp := blockPool.Get().(*[]byte)

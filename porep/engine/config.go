@@ -43,6 +43,11 @@ type Config struct {
 	// 8 times the default measured no gain (docs/BENCHMARKS.md); it is a
 	// knob for `cuseal bench engine --critical-tasks`.
 	CriticalTasks int
+	// DeviceMemoryLoss is how much free memory a device may lose, between
+	// its first idle reading (after its first proof) and a later one,
+	// before it is taken out of service as leaking (0: a tenth of its total
+	// memory). Only provers that report a device (DeviceReporter) are read.
+	DeviceMemoryLoss uint64
 	// BudgetBytes is the memory budget (0: DefaultBudget()).
 	BudgetBytes uint64
 	// SynthesisWorkers is how many partitions are synthesized at once, per

@@ -55,6 +55,10 @@ type Engine struct {
 	wake   *time.Timer
 	wakeAt time.Time
 	closed bool
+	// lost is closed when every device prover lost memory (devguard.go).
+	lost     chan struct{}
+	lostOnce sync.Once
+	lostErr  error
 }
 
 // budgetUse is what is reserved in the budget, bytes.
@@ -70,6 +74,10 @@ type device struct {
 	started     time.Time // when the partition in progress started
 	quarantined bool
 	fails       int // consecutive
+	// memBase is the device's free memory at its first idle reading;
+	// memLost what it had lost when the guard retired it (devguard.go).
+	memBase, memLost uint64
+	memBaseSet       bool
 	busyTotal   time.Duration
 	// since is when the running proof started (zero: idle, or not yet
 	// noted); spans are the finished ones that end within BusyWindow.
@@ -211,6 +219,7 @@ func New(cfg Config) (*Engine, error) {
 		changed: make(chan struct{}),
 		pool:    &cs.BufferPool{Max: cfg.SynthesisWorkers},
 		est:     map[estKey]time.Duration{},
+		lost:    make(chan struct{}),
 	}
 	if e.cfg.BudgetBytes == 0 {
 		e.cfg.BudgetBytes = DefaultBudget()
@@ -1081,6 +1090,7 @@ func (e *Engine) randomness(k int) (groth16.Randomness, error) {
 }
 
 func (e *Engine) runProve(d *device, j *job, p *part) {
+	defer e.guardDeviceMemory(d) // after the unlock below: d may be idle then
 	t0 := time.Now()
 	e.mu.Lock()
 	d.since = t0

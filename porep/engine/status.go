@@ -39,7 +39,7 @@ func (e *Engine) Status() Status {
 	for _, d := range e.devices {
 		ds := DeviceStatus{
 			Ordinal: d.ord, Name: d.p.Name(), Backend: d.p.Backend(),
-			Quarantined: d.quarantined, ConsecutiveFailures: d.fails, Busy: d.busyAt(now), CriticalOnly: d.critical,
+			Quarantined: d.quarantined, MemoryLost: d.memLost, ConsecutiveFailures: d.fails, Busy: d.busyAt(now), CriticalOnly: d.critical,
 		}
 		if w := now.Sub(from); w > 0 {
 			ds.BusyFraction = min(1, float64(d.busyIn(from, now))/float64(w))

@@ -184,6 +184,9 @@ type DeviceStatus struct {
 	CurrentJobID        string
 	CurrentKind         Kind
 	Quarantined         bool
+	// MemoryLost: the device's free memory lost while idle when the
+	// device-memory guard took it out of service (Quarantined); 0: not so.
+	MemoryLost          uint64
 	ConsecutiveFailures int
 	Busy                time.Duration // total time proving since start, the proof in progress included
 	// BusyFraction is the share of the last BusyWindow (or of the

@@ -78,7 +78,7 @@ type device struct {
 	// memLost what it had lost when the guard retired it (devguard.go).
 	memBase, memLost uint64
 	memBaseSet       bool
-	busyTotal   time.Duration
+	busyTotal        time.Duration
 	// since is when the running proof started (zero: idle, or not yet
 	// noted); spans are the finished ones that end within BusyWindow.
 	since time.Time

@@ -74,15 +74,16 @@ type device struct {
 	started     time.Time // when the partition in progress started
 	quarantined bool
 	fails       int // consecutive
-	// memBase is the device's free memory at its first idle reading;
-	// memLost what it had lost when the guard retired it (devguard.go).
-	memBase, memLost uint64
-	memBaseSet       bool
-	busyTotal        time.Duration
+	busyTotal   time.Duration
 	// since is when the running proof started (zero: idle, or not yet
 	// noted); spans are the finished ones that end within BusyWindow.
 	since time.Time
 	spans []span
+
+	// memBase is the device's free memory at its first idle reading;
+	// memLost what it had lost when the guard retired it (devguard.go).
+	memBase, memLost uint64
+	memBaseSet       bool
 }
 
 // span is one stretch of time, [from, to).
@@ -433,24 +434,6 @@ func (e *Engine) submit(ctx context.Context, req *Request) (*job, Ticket, error)
 	e.log.Info("job submitted", "job", j.id, "request", req.RequestID, "kind", req.Kind.String(), "priority", prio.String(), "partitions", n)
 	e.dispatchLocked()
 	return j, t, nil
-}
-
-// queueRoomLocked refuses a new job when Config.MaxQueued jobs are
-// already waiting to start.
-func (e *Engine) queueRoomLocked() error {
-	if e.cfg.MaxQueued < 0 {
-		return nil
-	}
-	n := 0
-	for _, j := range e.active {
-		if j.state == StateQueued {
-			n++
-		}
-	}
-	if n >= e.cfg.MaxQueued {
-		return fmt.Errorf("%w: %d jobs are waiting to start, the queue cap is %d (--max-queued); retry later", ErrQueueFull, n, e.cfg.MaxQueued)
-	}
-	return nil
 }
 
 // attachLocked returns the job key names when it is pending, running, or

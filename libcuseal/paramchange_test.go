@@ -24,15 +24,9 @@ func TestWinningPoStParamsChanged(t *testing.T) {
 	o := options(t, dir, false)
 	o.test_only_randomness_seed = cPtr(win.RSSeed[:])
 	prove := func() res { return winningProve(win.Proof, win.Randomness, win.Miner, byteList(win.Vanilla...), o) }
-	for _, c := range []struct {
-		name   string
-		change func()
-	}{
-		{"truncated", func() { testparams.Truncate(t, path, 100000) }},
-		{"replaced by rename", func() { testparams.ReplaceByRename(t, path) }},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			fired := testparams.ChangeBetweenChunks(t, path, groth16.SectionL, 1, c.change)
+	for _, c := range testparams.Changes(t, path) {
+		t.Run(c.Name, func(t *testing.T) {
+			fired := testparams.ChangeBetweenChunks(t, path, groth16.SectionL, 1, c.Do)
 			r := prove()
 			if !fired() {
 				t.Fatal("the l query was not read in chunks: the change never happened")

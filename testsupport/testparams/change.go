@@ -104,3 +104,20 @@ func ReplaceByRename(t testing.TB, path string) {
 		t.Error(err)
 	}
 }
+
+// Change is one way a parameter file changes while in use, for
+// ChangeBetweenChunks.
+type Change struct {
+	Name string
+	Do   func()
+}
+
+// Changes are the changes the prover tests make to path mid-proof: an
+// interrupted re-download (truncated to 100,000 bytes; restore it by
+// copying the original back) and a download renamed over it.
+func Changes(t testing.TB, path string) []Change {
+	return []Change{
+		{"truncated", func() { Truncate(t, path, 100000) }},
+		{"replaced by rename", func() { ReplaceByRename(t, path) }},
+	}
+}

@@ -126,7 +126,12 @@ func parseParams(src *paramSource, checked bool) (*Params, error) {
 	}
 	vkLen := int64(len(head))
 	if vkLen == vkHeadSize {
-		vkLen = min(size, vkHeadSize+int64(binary.BigEndian.Uint32(head[vkFixedSize:]))*G1UncompressedSize)
+		// An IC count past the end is refused before reading that far.
+		count, err := checkCount(head[vkFixedSize:], vkFixedSize, size, name, SectionIC, G1UncompressedSize)
+		if err != nil {
+			return nil, err
+		}
+		vkLen += int64(count) * G1UncompressedSize
 	}
 	if head, err = src.readRange(0, int(vkLen), SectionVK); err != nil {
 		return nil, err

@@ -6,7 +6,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -28,6 +30,11 @@ import (
 
 // overloadQueueCap is the queue cap TestServeOverload gives the engine.
 const overloadQueueCap = 8
+
+// overloadRSSMargin is what the process may hold beyond the budget during
+// the overload (docs/service.md, Overload): the Go runtime, gRPC, the 200
+// requests in flight and a decoded query while proving.
+const overloadRSSMargin = 512 << 20
 
 // TestServeOverload: 200 cheap requests at once — 100 WinningPoSt and 100
 // WindowPoSt partitions of the 2 KiB reference vectors — against a budget
@@ -88,6 +95,7 @@ func TestServeOverload(t *testing.T) {
 	t.Run("queue cap", func(t *testing.T) {
 		budget := params + 2*part
 		eng, prove := newServer(budget)
+		peakKnown := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil // reset VmHWM
 		stop := make(chan struct{})
 		sampled := make(chan error, 1)
 		go func() { // the budget in use, sampled while the requests run
@@ -146,6 +154,12 @@ func TestServeOverload(t *testing.T) {
 			}
 		}
 		t.Logf("%d accepted (proven and verified), %d refused naming the queue cap", accepted, len(out)-accepted)
+		if hwm := peakRSS(t); peakKnown {
+			t.Logf("peak RSS %d MiB; budget %d MiB + margin %d MiB", hwm>>20, budget>>20, overloadRSSMargin>>20)
+			if hwm > budget+overloadRSSMargin {
+				t.Errorf("peak RSS %d bytes over the budget %d + margin %d", hwm, budget, overloadRSSMargin)
+			}
+		}
 		if accepted < overloadQueueCap || accepted == len(out) {
 			t.Errorf("%d of %d accepted: want at least the queue cap (%d), and refusals", accepted, len(out), overloadQueueCap)
 		}
@@ -153,6 +167,24 @@ func TestServeOverload(t *testing.T) {
 			t.Errorf("counters %+v, want %d completed", c, accepted)
 		}
 	})
+}
+
+// peakRSS is the process's VmHWM in bytes (0 where /proc cannot say).
+func peakRSS(t *testing.T) uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			kb, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err != nil {
+				t.Fatalf("VmHWM %q: %v", v, err)
+			}
+			return kb << 10
+		}
+	}
+	return 0
 }
 
 // verifyPoSt verifies a WinningPoSt or WindowPoSt proof of v with the .vk

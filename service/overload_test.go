@@ -96,8 +96,9 @@ func TestServeOverload(t *testing.T) {
 	t.Run("queue cap", func(t *testing.T) {
 		budget := params + 2*part
 		eng, prove := newServer(budget)
-		debug.FreeOSMemory() // what earlier tests freed is not this test's peak
-		peakKnown := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil // reset VmHWM
+		// What earlier tests freed is not this test's peak; "5" resets VmHWM.
+		debug.FreeOSMemory()
+		peakKnown := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
 		stop := make(chan struct{})
 		sampled := make(chan error, 1)
 		go func() { // the budget in use, sampled while the requests run

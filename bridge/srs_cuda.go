@@ -57,8 +57,8 @@ func NewSRS(h, l, a, bg1 []bls12381.G1Affine, bg2 []bls12381.G2Affine, opts SRSO
 
 // NewSRSFromEncoded decodes the five query sections of a .params file
 // (docs/formats.md §1.1: uncompressed zcash encoding, big-endian, G1 96 bytes,
-// G2 192 bytes, without their u32 count prefixes — e.g. the mmap'd bytes of
-// groth16.Params.RawSection) natively, in parallel, into a new SRS. It
+// G2 192 bytes, without their u32 count prefixes — e.g. what
+// groth16.Params.RawSection reads) natively, in parallel, into a new SRS. It
 // checks the flags, canonical coordinates and rejects infinity; with
 // opts.Validate also on-curve (never the subgroup: use it for unchecked
 // params, as rust-fil-proofs does behind the file digest). Errors name the
@@ -81,7 +81,7 @@ func NewSRSFromEncoded(h, l, a, bg1, bg2 []byte, opts SRSOptions) (*SRS, error) 
 			return nil, fmt.Errorf("bridge: srs: section %s has %d bytes, not a multiple of %d", sec.name, len(sec.b), sec.size)
 		}
 		if len(sec.b) > 0 {
-			pin.Pin(&sec.b[0]) // no-op for mmap'd (non-Go) memory
+			pin.Pin(&sec.b[0]) // Go memory (a no-op for memory outside the Go heap)
 			ptr[i] = unsafe.Pointer(&sec.b[0])
 		}
 		n[i] = C.uint64_t(len(sec.b) / sec.size)

@@ -55,6 +55,8 @@ func serveCommand() *cli.Command {
 			synthWorkersFlag(),
 			&cli.IntFlag{Name: "partitions-waiting", Usage: "synthesized partitions waiting for a prover, per priority (0: provers + 1)"},
 			&cli.BoolFlag{Name: "no-critical-prover", Usage: "keep no CPU prover for CRITICAL work (WinningPoSt then waits for the next free prover)"},
+			&cli.StringFlag{Name: "device-memory-loss", Usage: "take a CUDA device out of service when its free memory, read while idle, has lost more than SIZE since its first idle reading (a leak); with none left, drain and exit 3 (default: a tenth of the device's memory)"},
+			&cli.IntFlag{Name: "max-queued", Usage: "jobs waiting to start before more are refused with RESOURCE_EXHAUSTED naming this cap (0: 1000; -1: no cap)"},
 			&cli.IntFlag{Name: "retain-jobs", Usage: "finished jobs kept for AwaitProof and repeated request ids (0: 1000)"},
 			&cli.DurationFlag{Name: "retain-for", Usage: "how long a finished job is kept (0: 1h)"},
 		},
@@ -157,6 +159,14 @@ func engineConfig(c *cli.Context) (engine.Config, error) {
 			return cfg, usageErrorf("--%s %d: must be at least 0", f.name, *f.dst)
 		}
 	}
+	if b := c.String("device-memory-loss"); b != "" {
+		if cfg.DeviceMemoryLoss, err = parseSize(b); err != nil || cfg.DeviceMemoryLoss == 0 {
+			return cfg, usageErrorf("--device-memory-loss %q: want a size such as 2GiB", b)
+		}
+	}
+	if cfg.MaxQueued = c.Int("max-queued"); cfg.MaxQueued < -1 {
+		return cfg, usageErrorf("--max-queued %d: want -1 (no cap), 0 (the default) or a count", cfg.MaxQueued)
+	}
 	if cfg.RetainFor = c.Duration("retain-for"); cfg.RetainFor < 0 {
 		return cfg, usageErrorf("--retain-for %s: must not be negative", cfg.RetainFor)
 	}
@@ -243,6 +253,8 @@ func serve(c *cli.Context, newEngine func(engine.Config) (*engine.Engine, error)
 		return internalError(fmt.Errorf("serving on %s: %w", listening, err))
 	case s := <-sigs:
 		fmt.Fprintf(c.App.ErrWriter, "cuseal serve: %s: draining (the submitted jobs have %s to finish, queued ones still start; a second signal stops at once)\n", s, drain)
+	case <-eng.DevicesLost():
+		fmt.Fprintf(c.App.ErrWriter, "cuseal serve: %v: draining, then exiting 3 for the service manager to restart serve\n", eng.DevicesLostErr())
 	}
 	signal.Stop(sigs)
 	signal.Reset(os.Interrupt, syscall.SIGTERM)
@@ -284,7 +296,7 @@ func serve(c *cli.Context, newEngine func(engine.Config) (*engine.Engine, error)
 	}
 	st := eng.Status().Counters
 	fmt.Fprintf(c.App.ErrWriter, "cuseal serve: stopped (%d completed, %d failed, %d cancelled)\n", st.Completed, st.Failed, st.Cancelled)
-	return nil
+	return internalError(eng.DevicesLostErr())
 }
 
 // cancelGrace is how long serve waits, after the drain timeout, for

@@ -50,16 +50,17 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// simServe parses "PARTITIONS,TIME[,uninterruptible]": serve's engine
+// simServe parses "PARTITIONS,TIME[,uninterruptible|leak]": serve's engine
 // proves POREP_SEAL_COMMIT as enginetest's simulated kind of PARTITIONS
 // partitions, each synthesized in a tenth of TIME and proven in TIME on
 // one simulated device named "double" (uninterruptible: its partition
-// ignores cancellation, as a backend stage does).
+// ignores cancellation, as a backend stage does; leak: a 1 GiB device
+// that loses 300 MiB of free memory per proof, enginetest.LeakyDevice).
 func simServe(sim string) (func(*engine.Config), error) {
 	f := strings.Split(sim, ",")
 	n, err := strconv.Atoi(f[0])
-	if err != nil || len(f) < 2 || len(f) > 3 || (len(f) == 3 && f[2] != "uninterruptible") {
-		return nil, fmt.Errorf("CUSEAL_TEST_SERVE_SIM %q: want PARTITIONS,TIME[,uninterruptible]", sim)
+	if err != nil || len(f) < 2 || len(f) > 3 || (len(f) == 3 && f[2] != "uninterruptible" && f[2] != "leak") {
+		return nil, fmt.Errorf("CUSEAL_TEST_SERVE_SIM %q: want PARTITIONS,TIME[,uninterruptible|leak]", sim)
 	}
 	d, err := time.ParseDuration(f[1])
 	if err != nil {
@@ -67,6 +68,10 @@ func simServe(sim string) (func(*engine.Config), error) {
 	}
 	return func(cfg *engine.Config) {
 		cfg.Families = map[engine.Kind]engine.Family{engine.KindPoRepC2: &enginetest.Family{Partitions: n, SynthesisTime: d / 10}}
+		if len(f) == 3 && f[2] == "leak" {
+			cfg.Provers = []engine.Prover{&enginetest.LeakyDevice{Prover: enginetest.Prover{PerPartition: d}, Total: 1 << 30, Leak: 300 << 20}}
+			return
+		}
 		cfg.Provers = []engine.Prover{&enginetest.Prover{PerPartition: d, IgnoreCancel: len(f) == 3}}
 	}, nil
 }

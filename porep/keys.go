@@ -43,7 +43,7 @@ func (k *Keys) Paths() (params, vk string) {
 }
 
 // Load applies the production-parameter policy to the .params and the .vk,
-// then returns the mapped .params and the prepared .vk after
+// then returns the opened .params and the prepared .vk after
 // paramfile.LoadProvingKeys's checks: regular readable files, the .meta's
 // sector size, the .params's shape against the circuit, and the .vk being
 // the .params's key (a mismatch names both files and the first differing
@@ -66,9 +66,9 @@ func (k *Keys) loadVK() (*groth16.PreparedVerifyingKey, error) {
 }
 
 // Evict drops the .params and .vk from the process-wide cache (a later
-// Load maps and prepares them again) and reports whether the .params was
-// loaded. The mapping is released when its last user lets go of it, so a
-// proof still running on it is not disturbed. The engine's parameter
+// Load opens and prepares them again) and reports whether the .params was
+// loaded. The file is closed when its last user lets go of it, so a proof
+// still running on it is not disturbed. The engine's parameter
 // residency uses it.
 func (k *Keys) Evict() (wasLoaded bool) { return paramfile.Evict(k.s.paramsDir, k.c) }
 

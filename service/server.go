@@ -261,7 +261,7 @@ func engineError(err error) error {
 		code = codes.Unimplemented
 	case errors.Is(err, engineapi.ErrUnknownJob):
 		code = codes.NotFound
-	case errors.Is(err, engineapi.ErrTooLarge):
+	case errors.Is(err, engineapi.ErrTooLarge), errors.Is(err, engineapi.ErrQueueFull):
 		code = codes.ResourceExhausted
 	case errors.Is(err, engineapi.ErrDraining):
 		code = codes.Unavailable
@@ -319,7 +319,10 @@ func StatusResponse(st engineapi.Status) *pb.GetStatusResponse {
 	}
 	for _, d := range st.Devices {
 		name := d.Name
-		if d.Quarantined {
+		switch {
+		case d.MemoryLost > 0:
+			name += fmt.Sprintf(" [quarantined: lost %d bytes of device memory]", d.MemoryLost)
+		case d.Quarantined:
 			name += fmt.Sprintf(" [quarantined after %d failures]", d.ConsecutiveFailures)
 		}
 		g := &pb.GPUStatus{Ordinal: clampU32(d.Ordinal), Name: name, VramTotalBytes: d.VRAMTotal,

@@ -320,8 +320,9 @@ func statusJob(j engineapi.JobStatus, now time.Time) StatusJob {
 
 // StatusDocFromWire is a cuzk.v1 GetStatusResponse as a StatusDoc taken
 // at now (SourceCuzk): what the wire does not carry is null. A device
-// whose name ends in cuseal's " [quarantined after N failures]" is
-// QUARANTINED, under its name without that suffix.
+// whose name ends in cuseal's " [quarantined after N failures]" (or
+// "[quarantined: lost N bytes of device memory]") is QUARANTINED, under its
+// name without that suffix.
 func StatusDocFromWire(r *pb.GetStatusResponse, now time.Time) StatusDoc {
 	d := StatusDoc{
 		Schema: StatusSchema, Source: SourceCuzk, Time: stamp(now), UptimeSeconds: float64(r.GetUptimeSeconds()),
@@ -367,8 +368,10 @@ func BaseNames(msg string) string {
 	})
 }
 
-// quarantineMark starts the suffix StatusResponse gives a quarantined device's name.
-const quarantineMark = " [quarantined after "
+// quarantineMark starts the suffix StatusResponse gives a quarantined
+// device's name (" [quarantined after N failures]", " [quarantined: lost N
+// bytes of device memory]").
+const quarantineMark = " [quarantined"
 
 func stamp(t time.Time) string { return t.UTC().Format(TimeFormat) }
 

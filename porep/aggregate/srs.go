@@ -16,7 +16,6 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/cuseal/cuseal/internal/parallel"
 	"github.com/cuseal/cuseal/porep/groth16"
-	"golang.org/x/sys/unix"
 )
 
 // SRSFileName is the official file name of the SnarkPack SRS
@@ -87,40 +86,60 @@ var srsVectors = [4]string{"g_alpha_powers", "g_beta_powers", "h_alpha_powers", 
 // is allowed, as blstrs G1Affine::from_bytes); the announced counts
 // must fit in the data. name is used in errors.
 func ParseSRS(data []byte, name string, maxLen int) (*GenericSRS, error) {
+	return parseSRS(bytes.NewReader(data), int64(len(data)), name, maxLen)
+}
+
+// parseSRS is ParseSRS over r, size bytes: it reads each count and the
+// points it decodes, nothing else.
+func parseSRS(r io.ReaderAt, size int64, name string, maxLen int) (*GenericSRS, error) {
 	var s GenericSRS
-	off := 0
+	off := int64(0)
+	read := func(b []byte, at int64, v int) error {
+		if _, err := r.ReadAt(b, at); err != nil {
+			return &SRSError{name, srsVectors[v], -1, at, fmt.Errorf("%w: %v (the file changed while it was read?)", errTruncated, err)}
+		}
+		return nil
+	}
 	for v := 0; v < 4; v++ {
 		psize := g1Size
 		if v >= 2 {
 			psize = g2Size
 		}
-		if len(data)-off < 4 {
-			return nil, &SRSError{name, srsVectors[v], -1, int64(off), fmt.Errorf("%w: %d bytes left, want a 4-byte count", errTruncated, len(data)-off)}
+		if size-off < 4 {
+			return nil, &SRSError{name, srsVectors[v], -1, off, fmt.Errorf("%w: %d bytes left, want a 4-byte count", errTruncated, size-off)}
 		}
-		cnt := int(binary.BigEndian.Uint32(data[off:]))
+		var cb [4]byte
+		if err := read(cb[:], off, v); err != nil {
+			return nil, err
+		}
+		cnt := int(binary.BigEndian.Uint32(cb[:]))
 		if cnt > MaxSRSSize {
-			return nil, &SRSError{name, srsVectors[v], -1, int64(off), fmt.Errorf("invalid SRS vector length %d (max %d)", cnt, MaxSRSSize)}
+			return nil, &SRSError{name, srsVectors[v], -1, off, fmt.Errorf("invalid SRS vector length %d (max %d)", cnt, MaxSRSSize)}
 		}
 		off += 4
-		if need := cnt * psize; len(data)-off < need {
-			return nil, &SRSError{name, srsVectors[v], -1, int64(off - 4), fmt.Errorf("%w: count %d needs %d bytes, %d left", errTruncated, cnt, need, len(data)-off)}
+		if need := int64(cnt * psize); size-off < need {
+			return nil, &SRSError{name, srsVectors[v], -1, off - 4, fmt.Errorf("%w: count %d needs %d bytes, %d left", errTruncated, cnt, need, size-off)}
 		}
 		k := min(cnt, maxLen)
+		data := make([]byte, k*psize)
+		if err := read(data, off, v); err != nil {
+			return nil, err
+		}
 		var err error
 		switch v {
 		case 0:
-			s.GAlpha, err = decodeG1Vec(data[off:], k, name, srsVectors[v], off)
+			s.GAlpha, err = decodeG1Vec(data, k, name, srsVectors[v], int(off))
 		case 1:
-			s.GBeta, err = decodeG1Vec(data[off:], k, name, srsVectors[v], off)
+			s.GBeta, err = decodeG1Vec(data, k, name, srsVectors[v], int(off))
 		case 2:
-			s.HAlpha, err = decodeG2Vec(data[off:], k, name, srsVectors[v], off)
+			s.HAlpha, err = decodeG2Vec(data, k, name, srsVectors[v], int(off))
 		case 3:
-			s.HBeta, err = decodeG2Vec(data[off:], k, name, srsVectors[v], off)
+			s.HBeta, err = decodeG2Vec(data, k, name, srsVectors[v], int(off))
 		}
 		if err != nil {
 			return nil, err
 		}
-		off += cnt * psize
+		off += int64(cnt * psize)
 	}
 	return &s, nil
 }
@@ -147,8 +166,10 @@ func decodeG2Vec(data []byte, k int, name, vec string, base int) ([]bls.G2Affine
 	return out, err
 }
 
-// ReadSRSFile maps path read-only and parses it with ParseSRS(.., ReadMaxLen),
-// as storage-proofs-core read_cached_srs_key does.
+// ReadSRSFile reads path (pread: the counts and the points it decodes,
+// never a mapping, so a file that shrinks meanwhile is an error, not a
+// fault) and parses it as ParseSRS(.., ReadMaxLen), as storage-proofs-core
+// read_cached_srs_key does.
 func ReadSRSFile(path string) (*GenericSRS, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -162,16 +183,7 @@ func ReadSRSFile(path string) (*GenericSRS, error) {
 	if st.Size() == 0 {
 		return nil, &SRSError{path, "", -1, 0, fmt.Errorf("%w: empty file", errTruncated)}
 	}
-	data, err := unix.Mmap(int(f.Fd()), 0, int(st.Size()), unix.PROT_READ, unix.MAP_SHARED)
-	if err != nil {
-		// Fall back to reading the file (e.g. a filesystem without mmap).
-		if data, err = io.ReadAll(f); err != nil {
-			return nil, fmt.Errorf("aggregate: SRS %s: %w", path, err)
-		}
-		return ParseSRS(data, path, ReadMaxLen)
-	}
-	defer unix.Munmap(data)
-	return ParseSRS(data, path, ReadMaxLen)
+	return parseSRS(f, st.Size(), path, ReadMaxLen)
 }
 
 // WriteTo writes the GenericSRS::write encoding.

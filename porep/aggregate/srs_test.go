@@ -152,3 +152,21 @@ func TestParseSRSErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestReadSRSFileTruncated: ReadSRSFile reads with pread, so an SRS file
+// cut short (as an interrupted download leaves it, or one truncated while
+// read) is an error naming the file and the vector, never a fault.
+func TestReadSRSFileTruncated(t *testing.T) {
+	want, err := os.ReadFile(goldenSRSPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "cut.srs")
+	if err := os.WriteFile(path, want[:len(want)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadSRSFile(path)
+	if !errors.Is(err, errTruncated) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "_powers") {
+		t.Fatalf("half an SRS file: %v", err)
+	}
+}

@@ -119,6 +119,9 @@ func (e *Engine) submit(ctx context.Context, req *Request) (*job, Ticket, error)
 	if j, t, ok := e.attachLocked(key); ok { // a twin won the race
 		return j, t, nil
 	}
+	if err := e.queueRoomLocked(); err != nil {
+		return nil, Ticket{}, err
+	}
 	e.seq++
 	prio := req.Priority
 	if prio == PriorityUnspecified {

@@ -50,6 +50,7 @@ var (
 	ErrUnsupportedKind = engineapi.ErrUnsupportedKind
 	ErrUnknownJob      = engineapi.ErrUnknownJob
 	ErrTooLarge        = engineapi.ErrTooLarge
+	ErrQueueFull       = engineapi.ErrQueueFull
 	ErrDraining        = engineapi.ErrDraining
 )
 

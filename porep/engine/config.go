@@ -43,6 +43,11 @@ type Config struct {
 	// 8 times the default measured no gain (docs/BENCHMARKS.md); it is a
 	// knob for `cuseal bench engine --critical-tasks`.
 	CriticalTasks int
+	// DeviceMemoryLoss is how much free memory a device may lose, between
+	// its first idle reading (after its first proof) and a later one,
+	// before it is taken out of service as leaking (0: a tenth of its total
+	// memory). Only provers that report a device (DeviceReporter) are read.
+	DeviceMemoryLoss uint64
 	// BudgetBytes is the memory budget (0: DefaultBudget()).
 	BudgetBytes uint64
 	// SynthesisWorkers is how many partitions are synthesized at once, per
@@ -57,6 +62,11 @@ type Config struct {
 	// a higher priority may use the bound again on top of lower work, so a
 	// CRITICAL job never waits for NORMAL partitions to drain.
 	PartitionsWaiting int
+	// MaxQueued caps the jobs waiting to start (queued, no partition
+	// begun): a submission past it is refused with ErrQueueFull (0:
+	// DefaultMaxQueued; < 0: no cap). Jobs that do not fit the budget wait
+	// in this queue; one that cannot fit it even alone is ErrTooLarge.
+	MaxQueued int
 	// RetainJobs and RetainFor bound how many finished jobs are kept, and
 	// for how long, for Await and for a repeated RequestID (0: 1000 jobs;
 	// 0: 1 hour).
@@ -87,6 +97,9 @@ func (c Config) withDefaults() Config {
 	if c.SynthesisThreads <= 0 {
 		c.SynthesisThreads = runtime.GOMAXPROCS(0)
 	}
+	if c.MaxQueued == 0 {
+		c.MaxQueued = DefaultMaxQueued
+	}
 	if c.RetainJobs <= 0 {
 		c.RetainJobs = 1000
 	}
@@ -98,6 +111,9 @@ func (c Config) withDefaults() Config {
 	}
 	return c
 }
+
+// DefaultMaxQueued is Config.MaxQueued's default: jobs waiting to start.
+const DefaultMaxQueued = 1000
 
 // DefaultBudget is the default memory budget: the smaller of MemTotal and
 // the cgroup's memory limit (v2 memory.max, v1 memory.limit_in_bytes),

@@ -24,6 +24,11 @@ type device struct {
 	// noted); spans are the finished ones that end within BusyWindow.
 	since time.Time
 	spans []span
+
+	// memBase is the device's free memory at its first idle reading;
+	// memLost what it had lost when the guard retired it (devguard.go).
+	memBase, memLost uint64
+	memBaseSet       bool
 }
 
 // span is one stretch of time, [from, to).

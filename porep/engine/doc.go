@@ -40,14 +40,20 @@
 // pooled, and the synthesized partitions waiting or proving (estimates:
 // porep.Keys.Memory). A partition starts only when it fits; a job
 // whose parameters and one partition exceed the budget is refused with
-// ErrTooLarge and the figures.
+// ErrTooLarge and the figures. At most Config.MaxQueued jobs wait to start;
+// one more is refused with ErrQueueFull naming the cap (queuecap.go).
 //
 // Correctness and faults: every partition proof is verified with the
 // verifier's key (.vk) before the job completes. A prover error (or a
 // proof that does not verify) is retried once on another prover if there
 // is one, else on the same; then the job fails naming the partition and
 // both causes. A prover failing twice in a row is quarantined (Status). A
-// panic in a kind or prover fails its job, never the process.
+// panic in a kind or prover fails its job, never the process. A parameter
+// file that changes on disk during a proof (groth16.ErrParamsChanged)
+// fails the job at once, without retry or blame on the prover, and the
+// next job loads the file afresh. A device whose free memory shrinks past
+// Config.DeviceMemoryLoss while idle is quarantined; with none left,
+// DevicesLost closes (devguard.go).
 //
 // Provers are pluggable (Prover: BackendProver over porep's backend
 // registry, or any other), and so

@@ -52,6 +52,10 @@ type Engine struct {
 	wake   *time.Timer
 	wakeAt time.Time
 	closed bool
+	// lost is closed when every device prover lost memory (devguard.go).
+	lost     chan struct{}
+	lostOnce sync.Once
+	lostErr  error
 }
 
 // budgetUse is what is reserved in the budget, bytes.
@@ -70,6 +74,7 @@ func New(cfg Config) (*Engine, error) {
 		changed: make(chan struct{}),
 		pool:    &cs.BufferPool{Max: cfg.SynthesisWorkers},
 		est:     map[estKey]time.Duration{},
+		lost:    make(chan struct{}),
 	}
 	if e.cfg.BudgetBytes == 0 {
 		e.cfg.BudgetBytes = DefaultBudget()

@@ -657,3 +657,104 @@ func TestDeviceStatus(t *testing.T) {
 		t.Fatal("the CPU backend reports a device")
 	}
 }
+
+// TestQueueCap: with MaxQueued 3 and a budget for one partition, a
+// running job and three queued ones fill the queue: a fifth job is
+// ErrQueueFull naming the cap, a repeated request id still attaches to
+// its queued job, and every accepted job completes.
+func TestQueueCap(t *testing.T) {
+	d := &enginetest.Prover{PerPartition: 50 * time.Millisecond}
+	e := newDouble(t, engine.Config{BudgetBytes: 1 << 20, MaxQueued: 3}, 0, d)
+	ctx := context.Background()
+	a, err := e.Submit(ctx, doubleReq("a", 1, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, e, a.JobID, func(js engine.JobStatus) bool { return js.State == engine.StateRunning })
+	ids := []string{a.JobID}
+	for _, id := range []string{"b", "c", "d"} {
+		tk, err := e.Submit(ctx, doubleReq(id, 1, 0))
+		if err != nil {
+			t.Fatalf("job %s: %v", id, err)
+		}
+		ids = append(ids, tk.JobID)
+	}
+	if _, err := e.Submit(ctx, doubleReq("e", 1, 0)); !errors.Is(err, engine.ErrQueueFull) || !strings.Contains(err.Error(), "the queue cap is 3") {
+		t.Fatalf("a fourth queued job: %v", err)
+	}
+	if tk, err := e.Submit(ctx, doubleReq("b", 1, 0)); err != nil || !tk.Attached || tk.JobID != ids[1] {
+		t.Fatalf("b again while the queue is full: %+v, %v", tk, err)
+	}
+	for _, id := range ids {
+		if r, err := e.Await(ctx, id); err != nil || r.State != engine.StateCompleted {
+			t.Fatalf("job %s: %+v, %v", id, r, err)
+		}
+	}
+	if _, err := e.Submit(ctx, doubleReq("e", 1, 0)); err != nil {
+		t.Fatalf("after the queue drained: %v", err)
+	}
+}
+
+// TestDeviceMemoryGuard: two simulated devices of 1 GiB (threshold: a
+// tenth) that lose 300 and 200 MiB of free memory per proof. Each is read
+// when idle after a proof: the first reading is its baseline, the next
+// one, past the threshold, takes it out of service (quarantined, the loss
+// in Status); the other goes on proving, and when it too is out,
+// DevicesLost is closed with the reason.
+func TestDeviceMemoryGuard(t *testing.T) {
+	a := &enginetest.LeakyDevice{Prover: enginetest.Prover{ProverName: "gpu0"}, Total: 1 << 30, Leak: 300 << 20}
+	b := &enginetest.LeakyDevice{Prover: enginetest.Prover{ProverName: "gpu1"}, Total: 1 << 30, Leak: 200 << 20}
+	e, err := engine.New(engine.Config{Provers: []engine.Prover{a, b}, BudgetBytes: 1 << 30,
+		Families: enginetest.Families(&enginetest.Family{Partitions: 1})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	// prove runs one job, which the first device still in service takes,
+	// and waits for the guard's reading after it.
+	prove := func(on *enginetest.LeakyDevice) {
+		t.Helper()
+		reads := on.Reads()
+		if r, err := e.Prove(context.Background(), doubleReq("", 1, 0)); err != nil || r.State != engine.StateCompleted {
+			t.Fatalf("job: %+v, %v", r, err)
+		}
+		for deadline := time.Now().Add(10 * time.Second); on.Reads() == reads; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: no idle reading after its proof", on.Name())
+			}
+		}
+	}
+	device := func(name string) engine.DeviceStatus {
+		for _, d := range e.Status().Devices {
+			if strings.HasPrefix(d.Name, name+" ") {
+				return d
+			}
+		}
+		t.Fatalf("no device %s in status", name)
+		return engine.DeviceStatus{}
+	}
+	prove(a) // baseline: 724 MiB free
+	if d := device("gpu0"); d.Quarantined || d.MemoryLost != 0 {
+		t.Fatalf("after its first proof: %+v", d)
+	}
+	prove(a) // 300 MiB lost > 102.4 MiB
+	if d := device("gpu0"); !d.Quarantined || d.MemoryLost != 300<<20 {
+		t.Fatalf("gpu0 after losing 300 MiB: %+v", d)
+	}
+	if e.DevicesLostErr() != nil {
+		t.Fatal("DevicesLost with gpu1 still in service")
+	}
+	prove(b)
+	prove(b)
+	if d := device("gpu1"); !d.Quarantined || d.MemoryLost != 200<<20 {
+		t.Fatalf("gpu1 after losing 200 MiB: %+v", d)
+	}
+	select {
+	case <-e.DevicesLost():
+	case <-time.After(10 * time.Second):
+		t.Fatal("DevicesLost not closed with every device out of service")
+	}
+	if err := e.DevicesLostErr(); err == nil || !strings.Contains(err.Error(), "gpu1") {
+		t.Fatalf("DevicesLostErr: %v", err)
+	}
+}

@@ -69,6 +69,10 @@ type Keys struct {
 	Evict  func() // drops the process-wide cache entry (nil: nothing)
 }
 
+// changed reports whether the loaded .params changed on disk since it was
+// opened (groth16.Params.Changed): the keys must be loaded afresh.
+func (k *Keys) changed() bool { return k != nil && k.Params != nil && k.Params.Changed() }
+
 // unsupported is the error for a kind this build cannot prove.
 func unsupported(k Kind, have []Kind) error {
 	names := make([]string, 0, len(have))

@@ -24,6 +24,7 @@ type metrics struct {
 	busy               *busyCollector       // prover: seconds proving
 	proving            *prometheus.GaugeVec // prover: 1 while proving
 	quarantined        *prometheus.GaugeVec // prover
+	memLost            *prometheus.GaugeVec // prover: bytes lost when retired
 	budget             *prometheus.GaugeVec // use
 	resident           *prometheus.GaugeVec // circuit
 	retries            prometheus.Counter
@@ -58,7 +59,9 @@ func newMetrics(e *Engine) *metrics {
 		proving: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "cuseal_engine_device_busy",
 			Help: "1 while the prover proves a partition."}, []string{"prover"}),
 		quarantined: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "cuseal_engine_device_quarantined",
-			Help: "1 when the prover failed twice in a row and takes no more work."}, []string{"prover"}),
+			Help: "1 when the prover takes no more work: it failed twice in a row, or its device lost memory."}, []string{"prover"}),
+		memLost: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "cuseal_engine_device_memory_lost_bytes",
+			Help: "Free device memory lost while idle, since the first idle reading, by a prover taken out of service for it (0: none)."}, []string{"prover"}),
 		budget: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "cuseal_engine_budget_bytes",
 			Help: "The memory budget (use=total) and its use: params, synthesis (in use or pooled), assignments."}, []string{"use"}),
 		resident: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "cuseal_engine_params_resident_bytes",
@@ -67,7 +70,7 @@ func newMetrics(e *Engine) *metrics {
 			Help: "Partitions proven again after a prover failed them."}),
 	}
 	m.reg.MustRegister(m.queued, m.inProgress, m.jobs, m.jobSeconds, m.synth, m.prove, m.proveWait, m.paramsLoad, m.busy,
-		m.proving, m.quarantined, m.budget, m.resident, m.retries)
+		m.proving, m.quarantined, m.memLost, m.budget, m.resident, m.retries)
 	for _, k := range e.order {
 		m.queued.WithLabelValues(k.String())
 		m.inProgress.WithLabelValues(k.String())
@@ -106,6 +109,7 @@ func (m *metrics) refreshLocked() {
 	for _, d := range e.devices {
 		m.proving.WithLabelValues(d.p.Name()).Set(b2f(d.busy))
 		m.quarantined.WithLabelValues(d.p.Name()).Set(b2f(d.quarantined))
+		m.memLost.WithLabelValues(d.p.Name()).Set(float64(d.memLost))
 	}
 	pooled := e.pooledBytes()
 	m.budget.WithLabelValues("total").Set(float64(e.cfg.BudgetBytes))

@@ -59,7 +59,7 @@ func (e *Engine) acquireKeys(j *job) (*Keys, time.Duration, error) {
 		e.mu.Unlock()
 		return nil, 0, nil
 	}
-	if pe.loaded {
+	if pe.loaded && !pe.keys.changed() {
 		e.mu.Unlock()
 		return pe.keys, 0, nil
 	}

@@ -3,6 +3,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strconv"
@@ -95,6 +96,7 @@ func (e *Engine) randomness(k int) (groth16.Randomness, error) {
 }
 
 func (e *Engine) runProve(d *device, j *job, p *part) {
+	defer e.guardDeviceMemory(d) // after the unlock below: d may be idle then
 	t0 := time.Now()
 	e.mu.Lock()
 	d.since = t0
@@ -148,6 +150,12 @@ func (e *Engine) runProve(d *device, j *job, p *part) {
 	switch {
 	case j.stopping:
 		e.freePartLocked(j, p)
+	case errors.Is(err, groth16.ErrParamsChanged):
+		// Not the prover's fault, and a retry would read another file: the
+		// job fails; the next acquireKeys loads the file afresh.
+		e.freePartLocked(j, p)
+		p.state = partFailed
+		e.failLocked(j, fmt.Errorf("engine: job %s: partition %d: %w", j.id, p.k, err))
 	case err != nil:
 		d.fails++
 		if d.fails >= 2 && !d.quarantined {

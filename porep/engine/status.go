@@ -39,7 +39,7 @@ func (e *Engine) Status() Status {
 	for _, d := range e.devices {
 		ds := DeviceStatus{
 			Ordinal: d.ord, Name: d.p.Name(), Backend: d.p.Backend(),
-			Quarantined: d.quarantined, ConsecutiveFailures: d.fails, Busy: d.busyAt(now), CriticalOnly: d.critical,
+			Quarantined: d.quarantined, MemoryLost: d.memLost, ConsecutiveFailures: d.fails, Busy: d.busyAt(now), CriticalOnly: d.critical,
 		}
 		if w := now.Sub(from); w > 0 {
 			ds.BusyFraction = min(1, float64(d.busyIn(from, now))/float64(w))
@@ -57,7 +57,7 @@ func (e *Engine) Status() Status {
 	for _, pe := range e.params {
 		ps := ParamsStatus{CircuitID: pe.spec.ID, File: pe.spec.File, Tier: "cold", Bytes: pe.spec.Bytes, RefCount: pe.refs, LastUsed: pe.lastUsed}
 		if pe.loaded {
-			ps.Tier = "warm" // mapped (and decoded on demand) in host memory
+			ps.Tier = "warm" // opened (and decoded on demand) in host memory
 		}
 		s.Params = append(s.Params, ps)
 	}

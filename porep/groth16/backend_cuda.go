@@ -161,10 +161,19 @@ func (b *CUDABackend) srsFor(params *Params) (*bridge.SRS, error) {
 	if s := b.srs[params]; s != nil {
 		return s.Clone()
 	}
+	// The SRS of a file that changed on disk is never used again (its
+	// Params is dropped by every cache): release it.
+	for p, s := range b.srs {
+		if p.Changed() {
+			delete(b.srs, p)
+			s.Close()
+		}
+	}
 	t0 := time.Now()
 	if params.Name() != "" && !params.Checked() {
-		// File-backed, unchecked: let the native side decode the mmap'd
-		// sections in parallel (flags, canonical, on-curve), no Go copies.
+		// File-backed, unchecked: let the native side decode the encoded
+		// sections in parallel (flags, canonical, on-curve); RawSection reads
+		// them through the parameter reader, one Go copy each, freed after.
 		var raw [5][]byte
 		for i, name := range []string{SectionH, SectionL, SectionA, SectionBG1, SectionBG2} {
 			b, err := params.RawSection(name)

@@ -5,6 +5,7 @@ package groth16
 import (
 	"context"
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc"
@@ -169,5 +170,31 @@ func BenchmarkVerify(b *testing.B) {
 		if err := pvk.Verify(&proofs[0], pub); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkParamsRead: open a .params file and decode its five queries
+// (unchecked, as the provers read them), the whole file's worth of points.
+// The file is $CUSEAL_BENCH_PARAMS (e.g. the 2 KiB PoRep test parameters);
+// skipped when unset.
+func BenchmarkParamsRead(b *testing.B) {
+	path := os.Getenv("CUSEAL_BENCH_PARAMS")
+	if path == "" {
+		b.Skip("set CUSEAL_BENCH_PARAMS to a .params file")
+	}
+	for i := 0; i < b.N; i++ {
+		p, err := OpenParams(path, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, q := range []func() ([]bls.G1Affine, error){p.H, p.L, p.A, p.BG1} {
+			if _, err := q(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := p.BG2(); err != nil {
+			b.Fatal(err)
+		}
+		p.Close()
 	}
 }

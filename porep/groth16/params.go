@@ -13,8 +13,6 @@ import (
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/cuseal/cuseal/internal/atomicfile"
-	"github.com/cuseal/cuseal/internal/parallel"
-	"golang.org/x/sys/unix"
 )
 
 // Section describes one point vector of a `.params` file: where its first
@@ -44,21 +42,22 @@ var queryNames = [numQueries]string{SectionH, SectionL, SectionA, SectionBG1, Se
 //
 // A Params is either file-backed (OpenParams / ParseParams: the vk is
 // decoded eagerly, each query is located by byte offset and decoded on
-// demand, in parallel, by H/L/A/BG1/BG2 — bellperson MappedParameters) or
+// demand, in parallel, by H/L/A/BG1/BG2 — bellperson MappedParameters,
+// read with pread instead of a mapping, see paramreader.go) or
 // memory-backed (Setup: the queries are held decoded). Query accessors
 // return fresh slices for file-backed params and the held slices for
 // memory-backed (or preloaded, see Preload) ones; callers must not modify
-// them.
+// them. A file that changes on disk while in use makes the reads fail
+// with ErrParamsChanged (and Changed report true), never the process.
 //
-// A Params is safe for concurrent use. Close releases the mapping.
+// A Params is safe for concurrent use. Close closes the file.
 type Params struct {
 	VK VerifyingKey
 
 	name    string // file path or caller-chosen name
 	path    string // the file, for OpenParams; "" otherwise
 	checked bool
-	data    []byte // whole file (mmap or caller bytes); nil when memory-backed
-	mapped  bool
+	src     *paramSource // nil when memory-backed or closed
 	sec     [numQueries]Section
 
 	mem *queries // memory-backed queries, nil when file-backed
@@ -77,8 +76,10 @@ type queries struct {
 	bg2          []bls.G2Affine
 }
 
-// OpenParams memory-maps a `.params` file and parses it: the vk eagerly
-// (always subgroup-checked), the query sections by offset only. checked
+// OpenParams opens a `.params` file and parses it: the vk eagerly
+// (always subgroup-checked), the query sections by offset only; the file
+// stays open and its identity (size, mtime, inode) is recorded, which
+// every later read checks (ErrParamsChanged). checked
 // selects how the queries are decoded later: true = on-curve and subgroup
 // checks (blstrs from_uncompressed), false = canonical coordinates and
 // on-curve only (from_uncompressed_unchecked, what rust-fil-proofs uses in
@@ -89,28 +90,20 @@ func OpenParams(path string, checked bool) (*Params, error) {
 	if err != nil {
 		return nil, fmt.Errorf("groth16: open params: %w", err)
 	}
-	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
+		f.Close()
 		return nil, fmt.Errorf("groth16: stat params: %w", err)
 	}
-	size := st.Size()
-	if size == 0 {
+	if st.Size() == 0 {
+		f.Close()
 		return nil, &FormatError{path, SectionVK, 0, 0, fmt.Errorf("%w: empty file", ErrTruncated)}
 	}
-	if int64(int(size)) != size {
-		return nil, fmt.Errorf("groth16: %s: file too large to map (%d bytes)", path, size)
-	}
-	data, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
+	p, err := parseParams(&paramSource{name: path, f: f, id: IdentityOf(st)}, checked)
 	if err != nil {
-		return nil, fmt.Errorf("groth16: mmap %s: %w", path, err)
-	}
-	p, err := parseParams(data, path, checked)
-	if err != nil {
-		unix.Munmap(data)
+		f.Close()
 		return nil, err
 	}
-	p.mapped = true
 	p.path = path
 	return p, nil
 }
@@ -118,40 +111,77 @@ func OpenParams(path string, checked bool) (*Params, error) {
 // ParseParams parses `.params` bytes held in memory (same checks as
 // OpenParams; data is retained, not copied). name is used in errors.
 func ParseParams(data []byte, name string, checked bool) (*Params, error) {
-	return parseParams(data, name, checked)
+	return parseParams(&paramSource{name: name, data: data}, checked)
 }
 
-func parseParams(data []byte, name string, checked bool) (*Params, error) {
-	vk, off, err := parseVK(data, name)
+// vkHeadSize is the vk's bytes before its IC points: the six fixed points
+// and the IC count.
+const vkHeadSize = vkFixedSize + 4
+
+func parseParams(src *paramSource, checked bool) (*Params, error) {
+	name, size := src.name, src.size()
+	head, err := src.readRange(0, int(min(size, vkHeadSize)), SectionVK)
 	if err != nil {
 		return nil, err
 	}
-	p := &Params{VK: *vk, name: name, checked: checked, data: data}
-	for q := 0; q < numQueries; q++ {
-		size := G1UncompressedSize
-		if q == qBG2 {
-			size = G2UncompressedSize
-		}
-		count, first, err := readCount(data, off, name, queryNames[q], size)
+	vkLen := int64(len(head))
+	if vkLen == vkHeadSize {
+		// An IC count past the end is refused before reading that far.
+		count, err := checkCount(head[vkFixedSize:], vkFixedSize, size, name, SectionIC, G1UncompressedSize)
 		if err != nil {
 			return nil, err
 		}
-		p.sec[q] = Section{Name: queryNames[q], Offset: int64(first), Count: count, ElemSize: size}
-		off = first + count*size
+		vkLen += int64(count) * G1UncompressedSize
 	}
-	if off != len(data) {
-		return nil, &FormatError{name, SectionBG2, -1, int64(off), fmt.Errorf("%w: %d bytes after b_g2", ErrTrailingData, len(data)-off)}
+	if head, err = src.readRange(0, int(vkLen), SectionVK); err != nil {
+		return nil, err
+	}
+	vk, o, err := parseVK(head, name)
+	if err != nil {
+		return nil, err
+	}
+	off := int64(o)
+	p := &Params{VK: *vk, name: name, checked: checked, src: src}
+	for q := 0; q < numQueries; q++ {
+		esize := G1UncompressedSize
+		if q == qBG2 {
+			esize = G2UncompressedSize
+		}
+		var b []byte
+		if size-off >= 4 {
+			if b, err = src.readRange(off, 4, queryNames[q]); err != nil {
+				return nil, err
+			}
+		}
+		count, err := checkCount(b, off, size, name, queryNames[q], esize)
+		if err != nil {
+			return nil, err
+		}
+		p.sec[q] = Section{Name: queryNames[q], Offset: off + 4, Count: count, ElemSize: esize}
+		off += 4 + int64(count*esize)
+	}
+	if off != size {
+		return nil, &FormatError{name, SectionBG2, -1, off, fmt.Errorf("%w: %d bytes after b_g2", ErrTrailingData, size-off)}
 	}
 	return p, nil
 }
 
-// Close unmaps a file-backed Params. Accessors must not be called after.
+// Changed reports whether the file of a file-backed Params has changed
+// since it was opened (size, mtime, inode or device, of the open file or
+// of its path): its reads then fail with ErrParamsChanged, and a cache
+// holding it must open the file afresh. The check costs two stat calls.
+func (p *Params) Changed() bool {
+	src := p.src
+	return src != nil && src.check() != nil
+}
+
+// Close closes the file of a file-backed Params. Accessors must not be
+// called after (they then fail: the file is closed).
 func (p *Params) Close() error {
 	p.closeOnce.Do(func() {
-		if p.mapped && p.data != nil {
-			p.closeErr = unix.Munmap(p.data)
+		if p.src != nil && p.src.f != nil {
+			p.closeErr = p.src.f.Close()
 		}
-		p.data = nil
 		p.preloaded.Store(nil)
 	})
 	return p.closeErr
@@ -245,16 +275,25 @@ func (p *Params) NumBG2() int { return p.Sections()[qBG2].Count }
 func (p *Params) DomainSize() int { return p.NumH() + 1 }
 
 // RawSection returns the encoded points of a file-backed section (no count
-// prefix) without decoding them: the mmap'd bytes, valid until Close. It is
-// meant for native loaders that deserialize on their own. It fails for
-// memory-backed params.
+// prefix) without decoding them: a new slice read through the parameter
+// reader (chunked pread, identity-checked: ErrParamsChanged), the
+// section's size in memory. It is meant for native loaders that
+// deserialize on their own. It fails for memory-backed params.
 func (p *Params) RawSection(name string) ([]byte, error) {
-	if p.mem != nil || p.data == nil {
+	if p.mem != nil || p.src == nil {
 		return nil, fmt.Errorf("groth16: RawSection(%q): params are not file-backed", name)
 	}
 	for _, s := range p.sec {
 		if s.Name == name {
-			return p.data[s.Offset : s.Offset+int64(s.Count*s.ElemSize)], nil
+			out := make([]byte, s.Count*s.ElemSize)
+			err := p.src.readSection(s, 0, s.Count, func(i int, b []byte) error {
+				copy(out[i*s.ElemSize:], b)
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			return out, nil
 		}
 	}
 	return nil, fmt.Errorf("groth16: RawSection: unknown section %q", name)
@@ -277,22 +316,7 @@ func (p *Params) BG2() ([]bls.G2Affine, error) {
 	if d := p.decoded(); d != nil {
 		return d.bg2, nil
 	}
-	s := p.sec[qBG2]
-	if p.data == nil {
-		return nil, fmt.Errorf("groth16: %s: params closed", p.name)
-	}
-	out := make([]bls.G2Affine, s.Count)
-	err := parallel.Each(s.Count, func(i int) error {
-		off := s.Offset + int64(i*s.ElemSize)
-		if err := decodeG2Uncompressed(&out[i], p.data[off:], p.checked); err != nil {
-			return &FormatError{p.name, s.Name, i, off, err}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return readQuery[bls.G2Affine](p, qBG2, decodeG2Uncompressed)
 }
 
 func (p *Params) g1Query(q int) ([]bls.G1Affine, error) {
@@ -308,17 +332,19 @@ func (p *Params) g1Query(q int) ([]bls.G1Affine, error) {
 			return d.bg1, nil
 		}
 	}
-	if p.data == nil {
+	return readQuery[bls.G1Affine](p, q, decodeG1Uncompressed)
+}
+
+// readQuery decodes query q of a file-backed Params whole, through the
+// parameter reader.
+func readQuery[P any](p *Params, q int, decode func(*P, []byte, bool) error) ([]P, error) {
+	if p.src == nil {
 		return nil, fmt.Errorf("groth16: %s: params closed", p.name)
 	}
 	s := p.sec[q]
-	out := make([]bls.G1Affine, s.Count)
-	err := parallel.Each(s.Count, func(i int) error {
-		off := s.Offset + int64(i*s.ElemSize)
-		if err := decodeG1Uncompressed(&out[i], p.data[off:], p.checked); err != nil {
-			return &FormatError{p.name, s.Name, i, off, err}
-		}
-		return nil
+	out := make([]P, s.Count)
+	err := p.src.readSection(s, 0, s.Count, func(i int, b []byte) error {
+		return decode(&out[i], b, p.checked)
 	})
 	if err != nil {
 		return nil, err
@@ -349,7 +375,7 @@ func (p *Params) WriteTo(w io.Writer) (int64, error) {
 func (p *Params) writeQuery(w io.Writer, q int) (int64, error) {
 	var buf [4]byte
 	if p.mem == nil {
-		if p.data == nil {
+		if p.src == nil {
 			return 0, fmt.Errorf("groth16: %s: params closed", p.name)
 		}
 		s := p.sec[q]
@@ -357,8 +383,26 @@ func (p *Params) writeQuery(w io.Writer, q int) (int64, error) {
 		if _, err := w.Write(buf[:]); err != nil {
 			return 0, err
 		}
-		k, err := w.Write(p.data[s.Offset : s.Offset+int64(s.Count*s.ElemSize)])
-		return int64(k) + 4, err
+		// One chunk at a time, in order: the points of a chunk are
+		// gathered, then written.
+		n := int64(4)
+		for lo := 0; lo < s.Count; lo += writeChunkPoints {
+			hi := min(lo+writeChunkPoints, s.Count)
+			b := make([]byte, (hi-lo)*s.ElemSize)
+			err := p.src.readSection(s, lo, hi, func(i int, e []byte) error {
+				copy(b[(i-lo)*s.ElemSize:], e)
+				return nil
+			})
+			if err != nil {
+				return n, err
+			}
+			k, err := w.Write(b)
+			n += int64(k)
+			if err != nil {
+				return n, err
+			}
+		}
+		return n, nil
 	}
 	var g1 []bls.G1Affine
 	switch q {
@@ -401,6 +445,9 @@ func (p *Params) writeQuery(w io.Writer, q int) (int64, error) {
 	}
 	return n, nil
 }
+
+// writeChunkPoints is how many points WriteTo copies at a time.
+const writeChunkPoints = 1 << 16
 
 // WriteParamsFile writes p to path atomically (temporary file in the same
 // directory, fsync, rename): an existing file is replaced only by a

@@ -132,15 +132,22 @@ func parseVK(data []byte, file string) (*VerifyingKey, int, error) {
 // that count elements of elemSize bytes follow. It returns the count and
 // the offset of the first element.
 func readCount(data []byte, off int, file, section string, elemSize int) (int, int, error) {
-	if len(data)-off < 4 {
-		return 0, 0, &FormatError{file, section, -1, int64(off), fmt.Errorf("%w: missing u32 count (%d bytes left)", ErrTruncated, len(data)-off)}
+	count, err := checkCount(data[min(off, len(data)):], int64(off), int64(len(data)), file, section, elemSize)
+	return count, off + 4, err
+}
+
+// checkCount is readCount over b, the bytes from off on (at least 4 when
+// the file has them), in a file of size bytes.
+func checkCount(b []byte, off, size int64, file, section string, elemSize int) (int, error) {
+	if size-off < 4 {
+		return 0, &FormatError{file, section, -1, off, fmt.Errorf("%w: missing u32 count (%d bytes left)", ErrTruncated, size-off)}
 	}
-	count := int64(binary.BigEndian.Uint32(data[off:]))
+	count := int64(binary.BigEndian.Uint32(b))
 	need := count * int64(elemSize)
-	if have := int64(len(data) - off - 4); need > have {
-		return 0, 0, &FormatError{file, section, -1, int64(off), fmt.Errorf("%w: count %d needs %d bytes, %d left", ErrTruncated, count, need, have)}
+	if have := size - off - 4; need > have {
+		return 0, &FormatError{file, section, -1, off, fmt.Errorf("%w: count %d needs %d bytes, %d left", ErrTruncated, count, need, have)}
 	}
-	return int(count), off + 4, nil
+	return int(count), nil
 }
 
 // ParseVerifyingKey decodes a `.vk` file's bytes. The data must be exactly

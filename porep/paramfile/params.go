@@ -49,9 +49,11 @@ func badInputf(format string, a ...any) error {
 }
 
 // Opened parameters and prepared verifying keys are kept for the life of
-// the process, keyed by path and file identity (size, mtime), as
-// rust-fil-proofs keeps its parameter caches: mapping a .params file and
-// preparing a vk are done once, and a regenerated file is picked up.
+// the process, keyed by path and file identity (size, mtime, inode), as
+// rust-fil-proofs keeps its parameter caches: opening a .params file and
+// preparing a vk are done once, and a regenerated file is picked up. An
+// opened .params that changed on disk while in use (groth16.Params.Changed)
+// is dropped, so the next load reads the file afresh.
 var (
 	paramsCacheMu sync.Mutex
 	paramsCache   = map[string]cachedParams{}
@@ -59,10 +61,10 @@ var (
 )
 
 // Evict drops c's .params and .vk in dir from the process-wide caches (a
-// later LoadParams, LoadVK or LoadProvingKeys maps and prepares them again)
-// and reports whether the .params was loaded. The mapping is released when
-// its last user lets go of it (a finalizer calls Close), so a proof still
-// running on it is not disturbed. The engine's parameter residency uses it.
+// later LoadParams, LoadVK or LoadProvingKeys opens and prepares them
+// again) and reports whether the .params was loaded. The file is closed
+// when its last user lets go of it (a finalizer calls Close), so a proof
+// still running on it is not disturbed. The engine's parameter residency uses it.
 func Evict(dir string, c Circuit) (wasLoaded bool) {
 	pp, vp, _ := c.ParameterPaths(dir)
 	paramsCacheMu.Lock()
@@ -76,11 +78,14 @@ func Evict(dir string, c Circuit) (wasLoaded bool) {
 	return wasLoaded
 }
 
-// FileID is a file's identity for the caches keyed by path: its size and
-// modification time (ns). Compare with ==.
+// FileID is a file's identity for the caches keyed by path: its size,
+// modification time (ns), inode and device, so that a file replaced by
+// rename is a new one even with the same size and mtime. Compare with ==.
 type FileID struct {
 	size  int64
 	mtime int64
+	ino   uint64
+	dev   uint64
 }
 
 type cachedParams struct {
@@ -102,7 +107,8 @@ func StatID(path string) (FileID, error) {
 	if err != nil {
 		return FileID{}, err
 	}
-	return FileID{fi.Size(), fi.ModTime().UnixNano()}, nil
+	gid := groth16.IdentityOf(fi)
+	return FileID{fi.Size(), fi.ModTime().UnixNano(), gid.Inode, gid.Device}, nil
 }
 
 // checkParamFile checks that path is a regular file that can be read. A
@@ -152,10 +158,11 @@ func paramFileError(path string, err error) error {
 // LoadParams opens (or returns the already opened) .params file of c in
 // dir, unchecked as rust-fil-proofs reads it in production, and checks its
 // .meta (sector size) and its shape against the circuit (one IC point per
-// public input, L and domain sizes). The mapping is kept for the life of
-// the process, keyed by path, size and mtime; the caller must not close
-// it. Errors wrap ErrParamsNotFound or ErrBadInput, naming the file, or are
-// internal (a failed mmap).
+// public input, L and domain sizes). The open file is kept for the life of
+// the process, keyed by path, size, mtime and inode, until it changes on
+// disk; the caller must not close it. Errors wrap ErrParamsNotFound or
+// ErrBadInput, naming the file, groth16.ErrParamsChanged (the file changed
+// while it was read), or are internal (a failed read).
 func LoadParams(dir string, c Circuit) (*groth16.Params, error) {
 	path, _, _ := c.ParameterPaths(dir)
 	id, err := StatID(path)
@@ -164,7 +171,7 @@ func LoadParams(dir string, c Circuit) (*groth16.Params, error) {
 	}
 	paramsCacheMu.Lock()
 	defer paramsCacheMu.Unlock()
-	if e, ok := paramsCache[path]; ok && e.id == id {
+	if e, ok := paramsCache[path]; ok && e.id == id && !e.p.Changed() {
 		return e.p, nil
 	}
 	if err := checkMeta(dir, c); err != nil {
@@ -178,8 +185,8 @@ func LoadParams(dir string, c Circuit) (*groth16.Params, error) {
 		p.Close()
 		return nil, err
 	}
-	// An older mapping of a replaced file stays open: a concurrent call may
-	// still be using it.
+	// An older Params of a replaced file stays open while a concurrent
+	// call may still use it (its file closes when it becomes unreachable).
 	paramsCache[path] = cachedParams{id, p}
 	return p, nil
 }
@@ -226,7 +233,7 @@ func loadVKFile(dir string, c Circuit) (*groth16.VerifyingKey, *groth16.Prepared
 // paramReadError classifies an error from decoding a parameter file: a
 // corrupt or truncated file (*groth16.FormatError) and an os error about the
 // file are the user's input (ErrBadInput / ErrParamsNotFound); anything else
-// (a failed mmap) is not.
+// (a failed read, a file changed while read) is not.
 func paramReadError(path string, err error) error {
 	var fe *groth16.FormatError
 	var pe *fs.PathError

@@ -15,6 +15,7 @@ import (
 	"github.com/cuseal/cuseal/porep/post"
 	"github.com/cuseal/cuseal/porep/stacked"
 	"github.com/cuseal/cuseal/testsupport/goldentest"
+	"github.com/cuseal/cuseal/testsupport/testparams"
 )
 
 // Vector is one PoSt reference vector of porep/post/testdata (made by
@@ -103,4 +104,19 @@ func Load(t testing.TB, folder string) *Vector {
 func (v *Vector) ParamsDir(t testing.TB) string {
 	t.Helper()
 	return ParamsDir(t, v.Proof, v.ToxicSeed, v.VKFile)
+}
+
+// OwnParamsDir is ParamsDir with a private copy of the .params (not a link
+// into the shared test parameters), for a test that changes the file on
+// disk: it returns the directory, the .params path and testparams.OwnCopy's
+// restore.
+func (v *Vector) OwnParamsDir(t testing.TB) (dir, params string, restore func()) {
+	t.Helper()
+	dir = v.ParamsDir(t)
+	cfg, err := post.ConfigFor(v.Proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params, _, _ = cfg.ParameterPaths(dir)
+	return dir, params, testparams.OwnCopy(t, params)
 }

@@ -117,6 +117,9 @@ var (
 	// ErrTooLarge: the job cannot fit the memory budget even alone; the
 	// message gives both figures.
 	ErrTooLarge = errors.New("engine: job exceeds the memory budget")
+	// ErrQueueFull: as many jobs as the queue cap allows are already
+	// waiting to start; the message gives the cap. Retry later.
+	ErrQueueFull = errors.New("engine: queue full")
 	// ErrDraining: the engine no longer accepts work (Drain or Close).
 	ErrDraining = errors.New("engine: draining, not accepting new work")
 )
@@ -181,6 +184,9 @@ type DeviceStatus struct {
 	CurrentJobID        string
 	CurrentKind         Kind
 	Quarantined         bool
+	// MemoryLost: the device's free memory lost while idle when the
+	// device-memory guard took it out of service (Quarantined); 0: not so.
+	MemoryLost          uint64
 	ConsecutiveFailures int
 	Busy                time.Duration // total time proving since start, the proof in progress included
 	// BusyFraction is the share of the last BusyWindow (or of the

@@ -215,3 +215,29 @@ func (p *plan) Verify(k int, _ *cs.Assignment, proof *groth16.Proof, _ *engine.K
 func (p *plan) Finish(proofs []groth16.Proof) ([]byte, error) {
 	return groth16.EncodeProofs(proofs), nil
 }
+
+// LeakyDevice is a Prover on a simulated device of Total bytes whose free
+// memory drops by Leak after every proof, as a leaking driver or library
+// makes it (for the device-memory guard; engine.DeviceReporter).
+type LeakyDevice struct {
+	Prover
+	Total, Leak uint64
+	lost        atomic.Uint64
+	reads       atomic.Int64
+}
+
+// Reads is how many times DeviceInfo was called.
+func (d *LeakyDevice) Reads() int { return int(d.reads.Load()) }
+
+// Prove is Prover.Prove, then the leak.
+func (d *LeakyDevice) Prove(ctx context.Context, w *engine.Work) (groth16.Proof, error) {
+	p, err := d.Prover.Prove(ctx, w)
+	d.lost.Add(d.Leak)
+	return p, err
+}
+
+// DeviceInfo reports the simulated device: Total, less what leaked.
+func (d *LeakyDevice) DeviceInfo() (string, uint64, uint64, error) {
+	defer d.reads.Add(1)
+	return d.Name() + " (simulated device)", d.Total, d.Total - min(d.lost.Load(), d.Total), nil
+}

@@ -156,17 +156,7 @@ func TestBlockPathMatchesGeneric(t *testing.T) {
 				return p.Assignment(), nil
 			},
 		}
-		for kind, run := range runs {
-			var got *cs.Assignment
-			var err error
-			withEvaluatedPath(true, func() { got, err = run() })
-			if err != nil {
-				t.Fatalf("%s, %s: %v", bc.name, kind, err)
-			}
-			for _, what := range testcs.AssignmentDiff(got, want) {
-				t.Errorf("%s, %s: %s differs from the generic path", bc.name, kind, what)
-			}
-		}
+		testcs.CheckPaths(t, bc.name, want, runs, func(f func()) { withEvaluatedPath(true, f) })
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"testing"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
@@ -165,4 +166,23 @@ func AssignmentDiff(got, want *cs.Assignment) []string {
 		}
 	}
 	return diff
+}
+
+// CheckPaths runs each of runs inside wrap (which switches a gadget's
+// evaluated path on) and reports, under name and the run's key, every
+// part of its assignment that differs from want (AssignmentDiff), or its
+// error.
+func CheckPaths(t testing.TB, name string, want *cs.Assignment, runs map[string]func() (*cs.Assignment, error), wrap func(func())) {
+	t.Helper()
+	for kind, run := range runs {
+		var got *cs.Assignment
+		var err error
+		wrap(func() { got, err = run() })
+		if err != nil {
+			t.Fatalf("%s, %s: %v", name, kind, err)
+		}
+		for _, what := range AssignmentDiff(got, want) {
+			t.Errorf("%s, %s: %s differs from the generic path", name, kind, what)
+		}
+	}
 }

@@ -20,7 +20,8 @@
 #                              --cuda: with the native CUDA core, needs nvcc)
 #   ./build.sh dist            release archives in dist/ (DIST_OUT): cuseal-VERSION-linux-amd64.tar.gz
 #                              (bin/cuseal, lib/ libcuseal.so + .a, include/, systemd/, docs/), a -cuda
-#                              one when nvcc is present, SHA256SUMS; reproducible (docs/releasing.md)
+#                              one when nvcc is present (DIST_CUDA=0: none), SHA256SUMS; reproducible
+#                              (docs/releasing.md)
 #   ./build.sh demo [FLAGS]    bin/cuseal demo: seal, prove and verify a 2 KiB sector; print phase
 #                              timings (test parameters cached in testdata/cache/params; FLAGS go
 #                              to cuseal demo, e.g. --json, --no-gpu)
@@ -545,7 +546,9 @@ cmd_dist() {
 	export GOFLAGS="-trimpath -buildvcs=auto -ldflags=-X=$pkg.ldVCS=$rev,$vcstime,$modified"
 	export CGO_CFLAGS="-O2 -g"
 	local variants=(cpu)
-	if have nvcc && has_native; then
+	if [ "${DIST_CUDA:-}" = 0 ]; then
+		log "dist: DIST_CUDA=0: no -cuda archive"
+	elif have nvcc && has_native; then
 		variants+=(cuda)
 	else
 		log "dist: nvcc not found: no -cuda archive"

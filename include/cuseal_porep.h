@@ -229,8 +229,10 @@ uint32_t cuseal_porep_abi_version(void);
  * with -tags cuda), "backends" (registered), "native_version" (cuda
  * builds), "warnings" (ABI 3: every warning the calls of this process
  * gave so far, in order, such as "TEST parameters: proofs will not verify
- * on chain (FILE ...)"; [] when none)}. Free with
- * cuseal_porep_string_free. */
+ * on chain (FILE ...)"; [] when none), "build" (ABI 3: what `cuseal
+ * version --json` prints: "version", "module_version", "revision",
+ * "time", "modified" where the build recorded them, "go_version",
+ * "tags", ...)}. Free with cuseal_porep_string_free. */
 int cuseal_porep_info(char** json_out, char** err_msg);
 
 /* cuseal_porep_seal_commit_phase2: filecoin-ffi's seal_commit_phase2.

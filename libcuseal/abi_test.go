@@ -408,6 +408,9 @@ func checkInfo(t *testing.T, js string) {
 		slices.Contains(info.Backends, porep.BackendCUDA) != cudaBuild || !slices.Contains(info.Backends, porep.BackendCPU) {
 		t.Errorf("info = %+v (abi %d, version %s, cuda %v)", info, abiVersion, version, cudaBuild)
 	}
+	if b := info.Build; b.Version != version || b.GoVersion == "" || b.CUDA != cudaBuild || b.NativeVersion != info.NativeVersion {
+		t.Errorf("info: build %+v, want version %s, cuda %v, the native version %q", b, version, cudaBuild, info.NativeVersion)
+	}
 	if cudaBuild && info.NativeVersion == "" {
 		t.Errorf("info: a cuda build names no native library: %+v", info)
 	}

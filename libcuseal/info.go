@@ -5,6 +5,7 @@ package main
 import (
 	"runtime"
 
+	"github.com/cuseal/cuseal/internal/buildinfo"
 	"github.com/cuseal/cuseal/porep"
 )
 
@@ -22,6 +23,9 @@ type libInfo struct {
 	// Warnings is every warning the calls of this process gave so far
 	// (test parameters in use), in order.
 	Warnings []string `json:"warnings"`
+	// Build is the library's build facts, as `cuseal version --json`
+	// prints a binary's (internal/buildinfo; native fields from the bridge).
+	Build buildinfo.Info `json:"build"`
 }
 
 func collectInfo() libInfo {
@@ -34,7 +38,10 @@ func collectInfo() libInfo {
 		CUDA:       cudaBuild,
 		Backends:   porep.Backends(),
 		Warnings:   testWarnings.all(),
+		Build:      buildinfo.Read(),
 	}
 	probeNative(&info)
+	info.Build.CUDA = cudaBuild
+	info.Build.NativeVersion = info.NativeVersion
 	return info
 }

@@ -6,12 +6,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/cuseal/cuseal/porep/engine"
-	"github.com/cuseal/cuseal/porep/engine/enginetest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/engine/enginetest"
+	"github.com/cuseal/cuseal/porep/groth16"
 )
 
 // newDouble starts an engine with the test double: provers of the given
@@ -757,4 +760,39 @@ func TestDeviceMemoryGuard(t *testing.T) {
 	if err := e.DevicesLostErr(); err == nil || !strings.Contains(err.Error(), "gpu1") {
 		t.Fatalf("DevicesLostErr: %v", err)
 	}
+}
+
+// TestParamsFaultNotTheProvers: a prover whose parameter file does not
+// decode (a `.params` corrupted in place: a *groth16.FormatError naming the
+// file) or changed while in use fails its job at once, naming the file,
+// without a retry and without counting against the prover: after several
+// such jobs no prover is quarantined and the next good job completes.
+func TestParamsFaultNotTheProvers(t *testing.T) {
+	bad := []error{
+		&groth16.FormatError{File: "/p/v28-x.params", Section: groth16.SectionL, Index: 3, Offset: 20000, Err: groth16.ErrNonCanonical},
+		fmt.Errorf("cpu prover: %w", &groth16.ChangedError{File: "/p/v28-x.params"}),
+	}
+	var fail atomic.Int64
+	d := &enginetest.Prover{PerPartition: time.Millisecond, Fail: func(int, *engine.Work) error {
+		if n := fail.Add(-1); n >= 0 {
+			return bad[n%2]
+		}
+		return nil
+	}}
+	e := newDouble(t, engine.Config{}, 0, d)
+	ctx := context.Background()
+	fail.Store(4)
+	for i := range 4 {
+		r, err := e.Prove(ctx, doubleReq(fmt.Sprintf("bad%d", i), 1, 0))
+		if err != nil || r.State != engine.StateFailed || !strings.Contains(r.Err.Error(), "/p/v28-x.params") || strings.Contains(r.Err.Error(), "failed twice") {
+			t.Fatalf("job %d on a bad parameter file: %+v, %v", i, r, err)
+		}
+	}
+	if s := e.Status(); s.Devices[0].Quarantined || s.Counters.Retries != 0 {
+		t.Fatalf("a parameter file's fault counted against the prover: %+v", s)
+	}
+	if r, err := e.Prove(ctx, doubleReq("good", 1, 0)); err != nil || r.State != engine.StateCompleted {
+		t.Fatalf("the next job: %+v, %v", r, err)
+	}
+	budgetIdle(t, e)
 }

@@ -56,7 +56,11 @@ func (e *Engine) dispatchProofsLocked() {
 			if j.prio == PriorityCritical && critical > 0 {
 				continue // the critical prover still takes it
 			}
-			e.failLocked(j, fmt.Errorf("engine: job %s: every prover is quarantined after failing twice in a row", j.id))
+			what := "every prover is quarantined after failing twice in a row"
+			if critical > 0 {
+				what = "every general prover is quarantined after failing twice in a row (the kept CPU prover takes CRITICAL work only)"
+			}
+			e.failLocked(j, fmt.Errorf("engine: job %s: %s", j.id, what))
 		}
 		if critical == 0 {
 			return

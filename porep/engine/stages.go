@@ -150,9 +150,10 @@ func (e *Engine) runProve(d *device, j *job, p *part) {
 	switch {
 	case j.stopping:
 		e.freePartLocked(j, p)
-	case errors.Is(err, groth16.ErrParamsChanged):
-		// Not the prover's fault, and a retry would read another file: the
-		// job fails; the next acquireKeys loads the file afresh.
+	case paramsFault(err):
+		// Not the prover's fault, and a retry reads the same bad (or another)
+		// file: the job fails and the prover is not counted against; the
+		// next acquireKeys loads a changed file afresh.
 		e.freePartLocked(j, p)
 		p.state = partFailed
 		e.failLocked(j, fmt.Errorf("engine: job %s: partition %d: %w", j.id, p.k, err))
@@ -184,4 +185,16 @@ func (e *Engine) runProve(d *device, j *job, p *part) {
 	}
 	e.settleLocked(j)
 	e.dispatchLocked()
+}
+
+// paramsFault reports whether err is the parameter file's, not the
+// prover's: the file changed while in use, or a query's bytes do not
+// decode (a `.params` corrupted or rewritten in place, *groth16.FormatError
+// naming the file and its section).
+func paramsFault(err error) bool {
+	if errors.Is(err, groth16.ErrParamsChanged) {
+		return true
+	}
+	var fe *groth16.FormatError
+	return errors.As(err, &fe) && fe.File != "" && fe.Section != groth16.SectionProof
 }

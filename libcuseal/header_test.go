@@ -7,6 +7,7 @@ package main
 // declarations and the documentation's Python examples.
 
 import (
+	"bytes"
 	"encoding/hex"
 	"fmt"
 	"os"
@@ -122,6 +123,18 @@ func TestDocExamples(t *testing.T) {
 	}
 	if out := string(runEnv(t, env, programs[2], args...)); !strings.Contains(out, "verified=true") {
 		t.Errorf("the WindowPoSt example printed:\n%s", out)
+	}
+	// A failing call: its message reaches the output (check reads err after the call; a
+	// new user found the examples printing "status 2: " and nothing more).
+	missing := filepath.Join(t.TempDir(), "no-params")
+	cmd, _ := command(t, programs[2], append([]string{missing}, args[1:]...)...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err == nil || !strings.Contains(stderr.String(), "generate_window_post_with_vanilla: status") || !strings.Contains(stderr.String(), missing) {
+		t.Errorf("the WindowPoSt example without its parameters: %v, stderr:\n%s", err, stderr.String())
 	}
 }
 

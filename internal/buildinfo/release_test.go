@@ -69,3 +69,20 @@ func TestVersionAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestServiceUnitRunsTheArchivesBinary: the systemd unit the archives ship
+// starts the binary they ship (bin/cuseal, installed as /usr/local/bin/cuseal),
+// not a source build's other name (a new user's trial found cuseal-cuda).
+func TestServiceUnitRunsTheArchivesBinary(t *testing.T) {
+	unit, err := os.ReadFile("../../docs/cuseal-serve.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ""
+	if m := regexp.MustCompile(`(?m)^ExecStart=(\S+)`).FindSubmatch(unit); m != nil {
+		got = string(m[1])
+	}
+	if got != "/usr/local/bin/cuseal" {
+		t.Errorf("docs/cuseal-serve.service: ExecStart runs %q, want /usr/local/bin/cuseal (the archives' bin/cuseal)", got)
+	}
+}

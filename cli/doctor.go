@@ -82,6 +82,7 @@ type doctorProbes struct {
 	gpu         func() gpuFacts
 	lookupGroup func(name string) (int, error) // service.LookupGroup
 	groups      func() ([]int, error)          // this process's groups (os.Getgroups plus os.Getgid)
+	uid         int                            // this process's user (root needs no group membership)
 }
 
 // realProbes reads this machine.
@@ -92,6 +93,7 @@ func realProbes() doctorProbes {
 			AVX512: cpu.X86.HasAVX512F, IFMA: cpu.X86.HasAVX512IFMA},
 		gpu:         gpuProbe,
 		lookupGroup: service.LookupGroup,
+		uid:         os.Getuid(),
 		groups: func() ([]int, error) {
 			g, err := os.Getgroups()
 			return append(g, os.Getgid()), err
@@ -419,6 +421,11 @@ func doctorGPU(p doctorProbes, backend string, circuits []doctorCircuit, dir str
 		if !wantGPU {
 			return []doctorRow{{Check: "gpu", Status: doctorOK, Detail: "not built in; --backend cpu"}}
 		}
+		if backend != porep.BackendAuto {
+			// serve --backend cuda (or supraseal) exits 2 with this binary.
+			return []doctorRow{{Check: "gpu", Status: doctorFail, Detail: "--backend " + backend + ": this binary is built without CUDA",
+				Remedy: "use cuseal-cuda: the -cuda release archive, or ./build.sh build on a machine with nvcc (docs/building.md); or --backend cpu"}}
+		}
 		return []doctorRow{{Check: "gpu", Status: doctorWarn, Detail: "this binary is built without CUDA: it proves on the CPU",
 			Remedy: "to prove on NVIDIA GPUs use cuseal-cuda: the -cuda release archive, or ./build.sh build on a machine with nvcc (docs/building.md)"}}
 	}
@@ -543,6 +550,11 @@ func doctorSocket(p doctorProbes, listen, group string) []doctorRow {
 		row.Remedy = "choose another --listen path"
 	default:
 		row.Detail = fmt.Sprintf("%s (directory %s, mode %04o)", addr, dir, fi.Mode().Perm())
+		if fi, err := os.Lstat(addr); err == nil && fi.Mode()&os.ModeSocket == 0 {
+			// serve replaces a stale socket but nothing else.
+			row.Status, row.Detail = doctorFail, fmt.Sprintf("%s exists and is not a socket (%s)", addr, service.FileKind(fi.Mode()))
+			row.Remedy = "move it away, or choose another --listen path"
+		}
 	}
 	rows := []doctorRow{row}
 	if group != "" {
@@ -553,7 +565,10 @@ func doctorSocket(p doctorProbes, listen, group string) []doctorRow {
 		} else {
 			mine, _ := p.groups()
 			g.Detail = fmt.Sprintf("%s (gid %d): the socket is mode 0660, that group", group, gid)
-			if !slices.Contains(mine, gid) {
+			switch {
+			case p.uid == 0:
+				g.Detail += "; root may give the socket any group"
+			case !slices.Contains(mine, gid):
 				g.Status = doctorFail
 				g.Detail += "; this user is not in it"
 				g.Remedy = fmt.Sprintf("add serve's user to %s (usermod -aG %s USER; systemd: SupplementaryGroups=%s)", group, group, group)

@@ -49,6 +49,7 @@ func newDoctorScene(t *testing.T) *doctorScene {
 			return 0, fmt.Errorf("group %q not found", name)
 		},
 		groups: func() ([]int, error) { return []int{0, 1234}, nil },
+		uid:    1000,
 	}
 	doctorProbesHook = func(p *doctorProbes) { *p = s.probes }
 	t.Cleanup(func() { hostmem.MemInfoPath, hostmem.CgroupPaths, doctorProbesHook = oldMem, oldCg, nil })
@@ -236,10 +237,23 @@ func TestDoctorRows(t *testing.T) {
 			"socket group", doctorFail, "not found"},
 		{"not in the socket group", func(s *doctorScene) []string {
 			s.probes.groups = func() ([]int, error) { return []int{0}, nil }
+			s.probes.uid = 1000
 			return []string{"--socket-group", "curio"}
 		}, "socket group", doctorFail, "this user is not in it"},
 		{"TCP not on loopback", func(s *doctorScene) []string { return []string{"--listen", "0.0.0.0:9820"} },
 			"socket", doctorWarn, "not loopback"},
+		// A new user's trial: each of these passed doctor and then made serve exit 2.
+		{"--backend cuda without CUDA", func(s *doctorScene) []string { return []string{"--backend", "cuda"} },
+			"gpu", doctorFail, "--backend cuda: this binary is built without CUDA"},
+		{"a regular file at the socket path", func(s *doctorScene) []string {
+			s.write(filepath.Join(s.sock, "cuseal.sock"), "not a socket")
+			return []string{"--listen", "unix://" + filepath.Join(s.sock, "cuseal.sock")}
+		}, "socket", doctorFail, "exists and is not a socket (a regular file)"},
+		{"root and a group it is not in", func(s *doctorScene) []string {
+			s.probes.groups = func() ([]int, error) { return []int{0}, nil }
+			s.probes.uid = 0
+			return []string{"--socket-group", "curio"}
+		}, "socket group", doctorOK, "root may give the socket any group"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newDoctorScene(t)

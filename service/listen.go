@@ -185,7 +185,7 @@ func listenUnix(path string, gid int) (net.Listener, error) {
 	case err != nil:
 		return nil, err
 	case fi.Mode().Type() != fs.ModeSocket:
-		return nil, fmt.Errorf("%s exists and is not a socket (%s); not removing it", path, fileKind(fi.Mode()))
+		return nil, fmt.Errorf("%s exists and is not a socket (%s); not removing it", path, FileKind(fi.Mode()))
 	default:
 		c, derr := net.DialTimeout("unix", path, time.Second)
 		if derr == nil {
@@ -246,8 +246,9 @@ func mkdirs(dir string) error {
 	return nil
 }
 
-// fileKind names a file's type in words ("a regular file", "a directory").
-func fileKind(m fs.FileMode) string {
+// FileKind names a file's type in words ("a regular file", "a directory"), as serve's
+// refusal of a --listen path that is not a socket does (and doctor with it).
+func FileKind(m fs.FileMode) string {
 	switch t := m.Type(); {
 	case t == 0:
 		return "a regular file"

@@ -525,6 +525,9 @@ cmd_dist() {
 	build=${DIST_BUILD:-build/dist}
 	rev=$(git rev-parse HEAD 2>/dev/null) || die "dist: not a git checkout: the archives are made from a commit"
 	epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
+	if [ "$(git tag --points-at HEAD 2>/dev/null | grep -cx "v$version")" = 0 ]; then
+		log "dist: warning: HEAD is not tagged v$version: these archives are named $version but are not that release (docs/releasing.md)"
+	fi
 	local modified=false
 	if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
 		modified=true

@@ -21,7 +21,7 @@
 #           job: no proof made)                                                  4 requests
 #   snap    a SnapDeals chain on request id soak-snap-R: sent with a 3 s deadline (expires; the
 #           server cancels the job), then retried once that job has ended        2 requests
-#   bad     a malformed request, in turn: WindowPoSt vanilla proofs out of sector order, a
+#   bad     a malformed request, in turn: a WindowPoSt of a WinningPoSt's vanilla proof, a
 #           WinningPoSt of another randomness, a SnapDeals update whose new comm_r is the old,
 #           a request id of 300 bytes, a C1 sent as another sector's              1 request
 # Round 1 is the warm-up (parameters load). After each round the script waits until the server
@@ -106,7 +106,7 @@ postargs() { # postargs DIR: --proof-type, --miner, --randomness and --vanilla o
 }
 mapfile -t WIN_ARGS < <(postargs "$WIN")
 mapfile -t WND_ARGS < <(postargs "$WND")
-WND_BAD=(--proof-type 10 --miner t01000 --randomness "$(jq -r .randomness "$WND/meta.json")" --vanilla "$WND/vanilla/001.bin" --vanilla "$WND/vanilla/000.bin")
+WND_BAD=("${WND_ARGS[@]:0:6}" --vanilla "$WIN/vanilla/000.bin") # a WinningPoSt's vanilla proof
 WIN_BAD=("${WIN_ARGS[@]}")
 WIN_BAD[5]=$(jq -r .randomness "$WND/meta.json") # another randomness than the vanilla proof's
 UPD_COMMS=(--comm-r-old "$(jq -r .comm_r_old "$UPD/meta.json")" --comm-r-new "$(jq -r .comm_r_new "$UPD/meta.json")"
@@ -123,8 +123,8 @@ elapsed() { since "$T0" | cut -d. -f1; }
 
 # --- serve --------------------------------------------------------------------------------
 A=unix://$SOCKDIR/s.sock
-"$BIN" serve --backend cpu --params-dir "$PARAMS" --listen "$A" --metrics-listen 127.0.0.1:0 --budget "$BUDGET" \
-	--retain-jobs $((ROUNDS * ROUND + 100)) --drain-timeout 2m --log-level warn 2>"$OUT/serve.log" &
+"$BIN" --log-level warn serve --backend cpu --params-dir "$PARAMS" --listen "$A" --metrics-listen 127.0.0.1:0 --budget "$BUDGET" \
+	--retain-jobs $((ROUNDS * ROUND + 100)) --drain-timeout 2m 2>"$OUT/serve.log" &
 SP=$!
 SAMPLER=""
 cleanup() {

@@ -347,7 +347,8 @@ for r in $(seq "$ROUNDS"); do
 done
 for j in $(jobs -rp); do [ "$j" != "$SP" ] && [ "$j" != "$SAMPLER" ] && wait "$j"; done
 wait_idle
-after_gc
+# after a collection; the last round's second reading was one, and nothing ran since
+[ "$(tail -1 "$OUT/idle.tsv" | cut -f7)" = yes ] || after_gc
 idle_point end yes
 curl -sf --max-time 10 "$H/metrics" >"$OUT/metrics.txt"
 curl -sf --max-time 10 "$H/status" >"$OUT/status.json"

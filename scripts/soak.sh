@@ -38,9 +38,12 @@
 #                the distinct job ids the clients got; partitions proven (the prove histogram's
 #                count) are those of the completed jobs plus at most the cancelled jobs'; no job
 #                failed, no partition retried
-#   rss          the idle RSS of every round after the second stays within +PCT % of the second
-#                round's (the first after warm-up), and so does each kind's peak RSS (the largest
-#                sample while a job of that kind was in progress)
+#   rss          the memory in use at idle (VmRSS less the free heap the Go runtime keeps for
+#                reuse, go_memstats_heap_idle_bytes - _released_bytes) after every round from the
+#                third stays within +PCT % of round 2's (the first after warm-up), read after a
+#                collection for round 2, the end and any round over the limit; each kind's peak
+#                in use (the largest sample while it, and no heavier kind, runs) is flat: the
+#                later half of the rounds' largest within +PCT % of the first half's
 #   leaks        goroutines and open fds at every idle point after warm-up and after the last
 #                drain are at most the first idle point's (after warm-up) + 3
 #   serve        serve stays up and exits 0 on SIGTERM
@@ -164,16 +167,21 @@ KINDS="POREP_SEAL_COMMIT SNAP_DEALS_UPDATE WINDOW_POST_PARTITION WINNING_POST"
 # sample: one line of samples.tsv: seconds, RSS KiB, fds, goroutines, parameter bytes, jobs
 # queued, jobs in progress, then in progress per kind (KINDS' order); "-" where unreadable.
 sample() {
-	local rss fds gor st
+	local rss fds m gor free st
 	rss=$(awk '/^VmRSS:/ { print $2 }' /proc/$SP/status 2>/dev/null)
 	fds=$(ls /proc/$SP/fd 2>/dev/null | wc -l)
-	gor=$(curl -sf --max-time 5 "$H/metrics" | awk '$1 == "go_goroutines" { print $2 }')
+	m=$(curl -sf --max-time 5 "$H/metrics")
+	gor=$(awk '$1 == "go_goroutines" { print $2 }' <<<"$m")
+	# free heap: spans the Go runtime holds for reuse, not yet returned to the OS (in the RSS)
+	free=$(awk '$1 == "go_memstats_heap_idle_bytes" { i = $2 } $1 == "go_memstats_heap_released_bytes" { r = $2 }
+		END { if (i != "") printf "%.0f", (i - r) / 1024 }' <<<"$m")
 	st=$(curl -sf --max-time 5 "$H/status?jobs=0" | jq -r --arg kinds "$KINDS" '(.queues | map({(.kind): .in_progress}) | add // {}) as $q
 		| [.memory.by_use.params_bytes // 0, ([.queues[].pending] | add // 0), ([.queues[].in_progress] | add // 0)]
 		+ [($kinds | split(" "))[] | $q[.] // 0] | map(tostring) | join("\t")' 2>/dev/null)
-	printf '%s\t%s\t%s\t%s\t%s\n' "$(since "$T0")" "${rss:--}" "${fds:--}" "${gor:--}" "${st:--}"
+	[ -n "$st" ] || st=$(printf -- '-\t-\t-\t-\t-\t-\t-')
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(since "$T0")" "${rss:--}" "${fds:--}" "${gor:--}" "$st" "${free:--}"
 }
-printf 'seconds\trss_kib\tfds\tgoroutines\tparams_bytes\tqueued\tin_progress\t%s\n' "${KINDS// /$'\t'}" >"$OUT/samples.tsv"
+printf 'seconds\trss_kib\tfds\tgoroutines\tparams_bytes\tqueued\tin_progress\t%s\tfree_heap_kib\n' "${KINDS// /$'\t'}" >"$OUT/samples.tsv"
 (while kill -0 $SP 2>/dev/null; do sample >>"$OUT/samples.tsv"; sleep 1; done) &
 SAMPLER=$!
 
@@ -286,9 +294,10 @@ while [ $rest -gt 0 ]; do
 	done
 done
 
-printf 'round\tseconds\trss_kib\tgoroutines\tfds\tparams_bytes\tafter_gc\n' >"$OUT/idle.tsv"
+# idle.tsv: in_use_kib is the RSS less the free heap: what the process holds in use.
+printf 'round\tseconds\trss_kib\tgoroutines\tfds\tparams_bytes\tafter_gc\tfree_heap_kib\tin_use_kib\n' >"$OUT/idle.tsv"
 idle_point() { # idle_point ROUND AFTER_GC: a line of idle.tsv
-	sample | awk -F'\t' -v OFS='\t' -v r="$1" -v gc="$2" '{ print r, $1, $2, $4, $3, $5, gc }' >>"$OUT/idle.tsv"
+	sample | awk -F'\t' -v OFS='\t' -v r="$1" -v gc="$2" '{ print r, $1, $2, $4, $3, $5, gc, $12, ($2 == "-" || $12 == "-") ? "-" : $2 - $12 }' >>"$OUT/idle.tsv"
 }
 # after_gc: wait (at most 150 s) for the server runtime's next garbage collection, which Go
 # forces every 2 minutes when nothing allocates: an idle RSS read after it does not count the
@@ -311,11 +320,11 @@ idle_checked() {
 	if [ "$1" = 2 ]; then
 		after_gc
 		idle_point 2 yes
-		LIM=$(awk -F'\t' -v t="$TOL" '$1 == 2 { printf "%.0f", $3 * (1 + t / 100) }' "$OUT/idle.tsv")
+		LIM=$(awk -F'\t' -v t="$TOL" '$1 == 2 { printf "%.0f", $9 * (1 + t / 100) }' "$OUT/idle.tsv")
 		return
 	fi
 	idle_point "$1" no
-	if [ -n "$LIM" ] && [ "$(tail -1 "$OUT/idle.tsv" | cut -f3)" -gt "$LIM" ]; then
+	if [ -n "$LIM" ] && [ "$(tail -1 "$OUT/idle.tsv" | cut -f9)" -gt "$LIM" ]; then
 		after_gc
 		idle_point "$1" yes
 	fi
@@ -343,7 +352,7 @@ for r in $(seq "$ROUNDS"); do
 	for j in $(jobs -rp); do [ "$j" != "$SP" ] && [ "$j" != "$SAMPLER" ] && wait "$j"; done
 	wait_idle
 	idle_checked "$r"
-	echo "soak: round $r/$ROUNDS done at $(elapsed) s: idle $(tail -1 "$OUT/idle.tsv" | cut -f3) KiB" >&2
+	echo "soak: round $r/$ROUNDS done at $(elapsed) s: idle RSS $(tail -1 "$OUT/idle.tsv" | cut -f3) KiB, in use $(tail -1 "$OUT/idle.tsv" | cut -f9) KiB" >&2
 done
 for j in $(jobs -rp); do [ "$j" != "$SP" ] && [ "$j" != "$SAMPLER" ] && wait "$j"; done
 wait_idle
@@ -428,25 +437,26 @@ got=$(msum "$OUT/metrics.txt" cuseal_engine_partition_retries_total)
 awk -F'\t' '{ k = $1; if (!(k in row)) ord[++n] = k; row[k] = $0 } END { for (i = 1; i <= n; i++) print row[ord[i]] }' \
 	"$OUT/idle.tsv" >"$OUT/idle-last.tsv"
 [ -n "$LIM" ] || fail "rss: no idle point after round 2 (the reference)"
-while IFS=$'\t' read -r round secs rss gor fds params gc; do
+while IFS=$'\t' read -r round secs rss gor fds params gc free inuse; do
 	case $round in round | 0 | 1 | 2) continue ;; esac
-	[ "$rss" != - ] && [ "$rss" -le "${LIM:-0}" ] || fail "rss: idle after round $round: $rss KiB (read after a collection: $gc), over round 2's + $TOL % ($LIM KiB)"
+	[ "$inuse" != - ] && [ "$inuse" -le "${LIM:-0}" ] ||
+		fail "rss: idle after round $round: $inuse KiB in use (RSS $rss less free heap $free; after a collection: $gc), over round 2's + $TOL % ($LIM KiB)"
 done <"$OUT/idle-last.tsv"
 read -r G0 F0 < <(awk -F'\t' '$1 == 1 { print $4, $5 }' "$OUT/idle-last.tsv")
-while IFS=$'\t' read -r round secs rss gor fds params gc; do
+while IFS=$'\t' read -r round secs rss gor fds params gc free inuse; do
 	case $round in round | 0 | 1) continue ;; esac
 	[ "$gor" != - ] && [ "$gor" -le $((G0 + SLACK)) ] || fail "leaks: $gor goroutines idle after round $round, $G0 after warm-up"
 	[ "$fds" != - ] && [ "$fds" -le $((F0 + SLACK)) ] || fail "leaks: $fds open fds idle after round $round, $F0 after warm-up"
 done <"$OUT/idle-last.tsv"
-# peaks.tsv: round, then each kind's peak RSS (KiB): the largest sample while a job of that kind
+# peaks.tsv: round, then each kind's peak in use (RSS less free heap, KiB): the largest sample while a job of that kind
 # and none of a heavier one (KINDS' order) was in progress. "Flat": the largest of the later half
 # of the rounds after warm-up is within +TOL % of the largest of the first half (each round's
 # peak alone varies with where the runtime's collection cycle stands).
 awk -F'\t' -v OFS='\t' -v kinds="$KINDS" 'NR == FNR { if (FNR > 1 && $1 ~ /^[0-9]+$/) { n++; end[n] = $2; rd[n] = $1 } next }
 	FNR == 1 { nk = split(kinds, K, " "); next }
-	NF >= 7 + nk && $2 != "-" { r = "tail"; for (i = n; i >= 1; i--) if ($1 <= end[i]) r = rd[i]
+	NF >= 8 + nk && $2 != "-" && $(8 + nk) != "-" { r = "tail"; for (i = n; i >= 1; i--) if ($1 <= end[i]) r = rd[i]
 		for (k = 1; k <= nk; k++) if ($(7 + k) > 0) break
-		if (k <= nk && $2 > pk[r, k]) pk[r, k] = $2; seen[r] = 1 }
+		v = $2 - $(8 + nk); if (k <= nk && v > pk[r, k]) pk[r, k] = v; seen[r] = 1 }
 	END { printf "round"; for (k = 1; k <= nk; k++) printf "\t%s", K[k]; print ""
 		for (i = 1; i <= n; i++) { if (!(rd[i] in seen)) continue; printf "%s", rd[i]
 			for (k = 1; k <= nk; k++) printf "\t%s", ((rd[i], k) in pk) ? pk[rd[i], k] : "-"; print "" } }' \
@@ -490,7 +500,7 @@ awk -F'\t' -v lim="${LIM:-0}" -v tol="$TOL" -v title="cuseal serve soak: $((ROUN
 		printf "<text transform=\"translate(%d %d) rotate(90)\" text-anchor=\"middle\" fill=\"#d9730d\">jobs queued + in progress</text>\n", W - 14, (T + H - B) / 2
 		for (i = 1; i <= ni; i++) { printf "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#999\" stroke-dasharray=\"2 3\"/>\n", x(it[i]), x(it[i]), T, H - B
 			if (il[i] ~ /^[0-9]+$/ && il[i] > 0) printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"9\" fill=\"#666\">%s</text>\n", x(it[i]), T - 4, il[i] }
-		if (lim > 0) printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#c00\" stroke-dasharray=\"6 4\"/><text x=\"%d\" y=\"%.1f\" fill=\"#c00\" text-anchor=\"end\">idle limit: round 2 + %s %%</text>\n", L, W - R, y(lim / 1024), y(lim / 1024), W - R - 4, y(lim / 1024) - 4, tol
+		if (lim > 0) printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#c00\" stroke-dasharray=\"6 4\"/><text x=\"%d\" y=\"%.1f\" fill=\"#c00\" text-anchor=\"end\">idle limit (in use): round 2 + %s %%</text>\n", L, W - R, y(lim / 1024), y(lim / 1024), W - R - 4, y(lim / 1024) - 4, tol
 		line(q, "#d9730d", "q"); line(p, "#2a9d3a", "y"); line(r, "#1f5fbf", "y")
 		for (i = 1; i <= ni; i++) printf "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#1f5fbf\"/>\n", x(it[i]), y(ir[i])
 		printf "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333\"/>\n", L, T, W - L - R, H - T - B
@@ -519,12 +529,13 @@ awk -F'\t' -v lim="${LIM:-0}" -v tol="$TOL" -v title="cuseal serve soak: $((ROUN
 	grep -E '^cuseal_engine_partition_(prove_seconds_count|retries_total)' "$OUT/metrics.txt" | sed 's/^/  /'
 	echo
 	echo "idle points (after each round; round 1 is the warm-up, round 2 the reference; a second reading after a collection):"
-	awk -F'\t' -v OFS='\t' 'NR == 1 { print "  round", "seconds", "RSS MiB", "goroutines", "fds", "params MiB", "after a GC"; next }
-		{ print "  " $1, $2, ($3 == "-" ? "-" : sprintf("%.1f", $3 / 1024)), $4, $5, ($6 == "-" ? "-" : sprintf("%.1f", $6 / 1048576)), $7 }' "$OUT/idle.tsv"
-	awk -F'\t' '$1 == 2 { r = $3 } $1 ~ /^[0-9]+$/ && $1 > 2 || $1 == "end" { l = $3; if (l > m) m = l }
-		END { if (r) printf "  idle RSS (last reading of each point): round 2 %.1f MiB, largest after it %.1f MiB (%+.1f %%), at the end %.1f MiB (%+.1f %%); limit +%s %%\n", r / 1024, m / 1024, (m / r - 1) * 100, l / 1024, (l / r - 1) * 100, tol }' tol="$TOL" "$OUT/idle-last.tsv"
+	awk -F'\t' -v OFS='\t' 'function m(v) { return v == "-" ? "-" : sprintf("%.1f", v / 1024) }
+		NR == 1 { print "  round", "seconds", "RSS MiB", "free heap MiB", "in use MiB", "goroutines", "fds", "params MiB", "after a GC"; next }
+		{ print "  " $1, $2, m($3), m($8), m($9), $4, $5, m($6 / 1024), $7 }' "$OUT/idle.tsv"
+	awk -F'\t' '$1 == 2 { r = $9 } $1 ~ /^[0-9]+$/ && $1 > 2 || $1 == "end" { l = $9; if (l > m) m = l }
+		END { if (r) printf "  idle in use (RSS less free heap; last reading of each point): round 2 %.1f MiB, largest after it %.1f MiB (%+.1f %%), at the end %.1f MiB (%+.1f %%); limit +%s %%\n", r / 1024, m / 1024, (m / r - 1) * 100, l / 1024, (l / r - 1) * 100, tol }' tol="$TOL" "$OUT/idle-last.tsv"
 	echo
-	echo "peak RSS (MiB) per round while a job of each kind (and none of a kind left of it) was in progress:"
+	echo "peak in use (RSS less free heap, MiB) per round while a job of each kind (and none of a kind left of it) was in progress:"
 	awk -F'\t' 'NR == 1 { s = "  round"; for (k = 2; k <= NF; k++) s = s "\t" $k; print s; next }
 		{ s = "  " $1; for (k = 2; k <= NF; k++) s = s "\t" ($k == "-" ? "-" : sprintf("%.1f", $k / 1024)); print s }' "$OUT/peaks.tsv"
 	awk -F'\t' '{ printf "  %s: largest in rounds 2-%s %.1f MiB, in rounds %s-%s %.1f MiB (%+.1f %%)\n", $1, $2, $4 / 1024, $2 + 1, $3, $5 / 1024, $4 ? ($5 / $4 - 1) * 100 : 0 }' "$OUT/peakcheck.tsv"

@@ -152,14 +152,16 @@ func (e *Engine) submit(ctx context.Context, req *Request) (*job, Ticket, error)
 }
 
 // attachLocked returns the job key names when it is pending, running, or
-// completed and retained.
+// completed and retained. A job being cancelled or failed (stopping: its
+// partition in flight has yet to return) is not attached to: a caller's
+// retry right after its deadline would get that job's CANCELLED.
 func (e *Engine) attachLocked(key string) (*job, Ticket, bool) {
 	if key == "" {
 		return nil, Ticket{}, false
 	}
 	e.pruneLocked()
 	j := e.byKey[key]
-	if j == nil || (j.state.Final() && j.state != StateCompleted) {
+	if j == nil || j.stopping || (j.state.Final() && j.state != StateCompleted) {
 		return nil, Ticket{}, false
 	}
 	t := Ticket{JobID: j.id, Attached: true, Device: e.onlyProverLocked()}

@@ -145,6 +145,38 @@ func TestConcurrentDuplicates(t *testing.T) {
 	}
 }
 
+// TestRetryWhileCancelling: a request id sent again while its cancelled job
+// still waits for a partition that cannot be interrupted (a kernel in
+// flight, the CPU's MSM) starts a new job instead of attaching to the
+// dying one, as Curio's retry right after its deadline does (issue 42's
+// soak); the new job then answers the id.
+func TestRetryWhileCancelling(t *testing.T) {
+	d := &enginetest.Prover{PerPartition: 300 * time.Millisecond, IgnoreCancel: true}
+	e := newDouble(t, engine.Config{}, 0, d)
+	ctx := context.Background()
+	a, err := e.Submit(ctx, doubleReq("retry", 1, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, e, a.JobID, partitionProving)
+	if _, err := e.Cancel(a.JobID); err != nil {
+		t.Fatal(err)
+	}
+	b, err := e.Submit(ctx, doubleReq("retry", 1, 0))
+	if err != nil || b.Attached || b.JobID == a.JobID {
+		t.Fatalf("sent again while job %s stops: %+v, %v; want a new job", a.JobID, b, err)
+	}
+	ra, _ := e.Await(ctx, a.JobID)
+	rb, err := e.Await(ctx, b.JobID)
+	if ra == nil || ra.State != engine.StateCancelled || err != nil || rb.State != engine.StateCompleted || len(rb.Proof) != 192 {
+		t.Fatalf("cancelled job %+v; the retry's %+v, %v", ra, rb, err)
+	}
+	c, err := e.Submit(ctx, doubleReq("retry", 1, 0))
+	if err != nil || !c.Attached || c.JobID != b.JobID {
+		t.Fatalf("sent a third time: %+v, %v; want job %s attached", c, err, b.JobID)
+	}
+}
+
 // TestSameIDOtherContent: the same RequestID with other inputs is another job.
 func TestSameIDOtherContent(t *testing.T) {
 	d := &enginetest.Prover{PerPartition: time.Millisecond}

@@ -38,8 +38,10 @@
 #                the distinct job ids the clients got; partitions proven (the prove histogram's
 #                count) are those of the completed jobs plus at most the cancelled jobs'; no job
 #                failed, no partition retried
-#   rss          the memory in use at idle (VmRSS less the free heap the Go runtime keeps for
-#                reuse, go_memstats_heap_idle_bytes - _released_bytes) after every round from the
+#   rss          the memory in use at idle (RssAnon less the free heap the Go runtime keeps for
+#                reuse, go_memstats_heap_idle_bytes - _released_bytes; RssFile, the binary's and
+#                mapped files' page cache that the kernel evicts and faults back under other
+#                processes' pressure, is recorded apart and not counted) after every round from the
 #                third stays within +PCT % of round 2's (the first after warm-up), read after a
 #                collection for round 2, the end and any round over the limit; each kind's peak
 #                in use (the largest sample while it, and no heavier kind, runs) is flat: the
@@ -167,8 +169,9 @@ KINDS="POREP_SEAL_COMMIT SNAP_DEALS_UPDATE WINDOW_POST_PARTITION WINNING_POST"
 # sample: one line of samples.tsv: seconds, RSS KiB, fds, goroutines, parameter bytes, jobs
 # queued, jobs in progress, then in progress per kind (KINDS' order); "-" where unreadable.
 sample() {
-	local rss fds m gor free st
-	rss=$(awk '/^VmRSS:/ { print $2 }' /proc/$SP/status 2>/dev/null)
+	local rss fds m gor free st anon file
+	read -r rss anon file < <(awk '/^VmRSS:/ { r = $2 } /^RssAnon:/ { a = $2 } /^RssFile:/ { f = $2 }
+		END { print (r == "" ? "-" : r), (a == "" ? "-" : a), (f == "" ? "-" : f) }' /proc/$SP/status 2>/dev/null)
 	fds=$(ls /proc/$SP/fd 2>/dev/null | wc -l)
 	m=$(curl -sf --max-time 5 "$H/metrics")
 	gor=$(awk '$1 == "go_goroutines" { print $2 }' <<<"$m")
@@ -179,9 +182,9 @@ sample() {
 		| [.memory.by_use.params_bytes // 0, ([.queues[].pending] | add // 0), ([.queues[].in_progress] | add // 0)]
 		+ [($kinds | split(" "))[] | $q[.] // 0] | map(tostring) | join("\t")' 2>/dev/null)
 	[ -n "$st" ] || st=$(printf -- '-\t-\t-\t-\t-\t-\t-')
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(since "$T0")" "${rss:--}" "${fds:--}" "${gor:--}" "$st" "${free:--}"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(since "$T0")" "${rss:--}" "${fds:--}" "${gor:--}" "$st" "${free:--}" "${anon:--}" "${file:--}"
 }
-printf 'seconds\trss_kib\tfds\tgoroutines\tparams_bytes\tqueued\tin_progress\t%s\tfree_heap_kib\n' "${KINDS// /$'\t'}" >"$OUT/samples.tsv"
+printf 'seconds\trss_kib\tfds\tgoroutines\tparams_bytes\tqueued\tin_progress\t%s\tfree_heap_kib\trss_anon_kib\trss_file_kib\n' "${KINDS// /$'\t'}" >"$OUT/samples.tsv"
 (while kill -0 $SP 2>/dev/null; do sample >>"$OUT/samples.tsv"; sleep 1; done) &
 SAMPLER=$!
 
@@ -294,10 +297,10 @@ while [ $rest -gt 0 ]; do
 	done
 done
 
-# idle.tsv: in_use_kib is the RSS less the free heap: what the process holds in use.
-printf 'round\tseconds\trss_kib\tgoroutines\tfds\tparams_bytes\tafter_gc\tfree_heap_kib\tin_use_kib\n' >"$OUT/idle.tsv"
+# idle.tsv: in_use_kib is the anonymous RSS less the free heap: what the process holds in use.
+printf 'round\tseconds\trss_kib\tgoroutines\tfds\tparams_bytes\tafter_gc\tfree_heap_kib\tin_use_kib\trss_anon_kib\trss_file_kib\n' >"$OUT/idle.tsv"
 idle_point() { # idle_point ROUND AFTER_GC: a line of idle.tsv
-	sample | awk -F'\t' -v OFS='\t' -v r="$1" -v gc="$2" '{ print r, $1, $2, $4, $3, $5, gc, $12, ($2 == "-" || $12 == "-") ? "-" : $2 - $12 }' >>"$OUT/idle.tsv"
+	sample | awk -F'\t' -v OFS='\t' -v r="$1" -v gc="$2" '{ print r, $1, $2, $4, $3, $5, gc, $12, ($13 == "-" || $12 == "-") ? "-" : $13 - $12, $13, $14 }' >>"$OUT/idle.tsv"
 }
 # after_gc: wait (at most 150 s) for the server runtime's next garbage collection, which Go
 # forces every 2 minutes when nothing allocates: an idle RSS read after it does not count the
@@ -437,26 +440,26 @@ got=$(msum "$OUT/metrics.txt" cuseal_engine_partition_retries_total)
 awk -F'\t' '{ k = $1; if (!(k in row)) ord[++n] = k; row[k] = $0 } END { for (i = 1; i <= n; i++) print row[ord[i]] }' \
 	"$OUT/idle.tsv" >"$OUT/idle-last.tsv"
 [ -n "$LIM" ] || fail "rss: no idle point after round 2 (the reference)"
-while IFS=$'\t' read -r round secs rss gor fds params gc free inuse; do
+while IFS=$'\t' read -r round secs rss gor fds params gc free inuse _; do
 	case $round in round | 0 | 1 | 2) continue ;; esac
 	[ "$inuse" != - ] && [ "$inuse" -le "${LIM:-0}" ] ||
-		fail "rss: idle after round $round: $inuse KiB in use (RSS $rss less free heap $free; after a collection: $gc), over round 2's + $TOL % ($LIM KiB)"
+		fail "rss: idle after round $round: $inuse KiB in use (anonymous RSS less free heap $free, of RSS $rss; after a collection: $gc), over round 2's + $TOL % ($LIM KiB)"
 done <"$OUT/idle-last.tsv"
 read -r G0 F0 < <(awk -F'\t' '$1 == 1 { print $4, $5 }' "$OUT/idle-last.tsv")
-while IFS=$'\t' read -r round secs rss gor fds params gc free inuse; do
+while IFS=$'\t' read -r round secs rss gor fds params gc free inuse _; do
 	case $round in round | 0 | 1) continue ;; esac
 	[ "$gor" != - ] && [ "$gor" -le $((G0 + SLACK)) ] || fail "leaks: $gor goroutines idle after round $round, $G0 after warm-up"
 	[ "$fds" != - ] && [ "$fds" -le $((F0 + SLACK)) ] || fail "leaks: $fds open fds idle after round $round, $F0 after warm-up"
 done <"$OUT/idle-last.tsv"
-# peaks.tsv: round, then each kind's peak in use (RSS less free heap, KiB): the largest sample while a job of that kind
+# peaks.tsv: round, then each kind's peak in use (anonymous RSS less free heap, KiB): the largest sample while a job of that kind
 # and none of a heavier one (KINDS' order) was in progress. "Flat": the largest of the later half
 # of the rounds after warm-up is within +TOL % of the largest of the first half (each round's
 # peak alone varies with where the runtime's collection cycle stands).
 awk -F'\t' -v OFS='\t' -v kinds="$KINDS" 'NR == FNR { if (FNR > 1 && $1 ~ /^[0-9]+$/) { n++; end[n] = $2; rd[n] = $1 } next }
 	FNR == 1 { nk = split(kinds, K, " "); next }
-	NF >= 8 + nk && $2 != "-" && $(8 + nk) != "-" { r = "tail"; for (i = n; i >= 1; i--) if ($1 <= end[i]) r = rd[i]
+	NF >= 9 + nk && $(9 + nk) != "-" && $(8 + nk) != "-" { r = "tail"; for (i = n; i >= 1; i--) if ($1 <= end[i]) r = rd[i]
 		for (k = 1; k <= nk; k++) if ($(7 + k) > 0) break
-		v = $2 - $(8 + nk); if (k <= nk && v > pk[r, k]) pk[r, k] = v; seen[r] = 1 }
+		v = $(9 + nk) - $(8 + nk); if (k <= nk && v > pk[r, k]) pk[r, k] = v; seen[r] = 1 }
 	END { printf "round"; for (k = 1; k <= nk; k++) printf "\t%s", K[k]; print ""
 		for (i = 1; i <= n; i++) { if (!(rd[i] in seen)) continue; printf "%s", rd[i]
 			for (k = 1; k <= nk; k++) printf "\t%s", ((rd[i], k) in pk) ? pk[rd[i], k] : "-"; print "" } }' \
@@ -530,12 +533,12 @@ awk -F'\t' -v lim="${LIM:-0}" -v tol="$TOL" -v title="cuseal serve soak: $((ROUN
 	echo
 	echo "idle points (after each round; round 1 is the warm-up, round 2 the reference; a second reading after a collection):"
 	awk -F'\t' -v OFS='\t' 'function m(v) { return v == "-" ? "-" : sprintf("%.1f", v / 1024) }
-		NR == 1 { print "  round", "seconds", "RSS MiB", "free heap MiB", "in use MiB", "goroutines", "fds", "params MiB", "after a GC"; next }
-		{ print "  " $1, $2, m($3), m($8), m($9), $4, $5, m($6 / 1024), $7 }' "$OUT/idle.tsv"
+		NR == 1 { print "  round", "seconds", "RSS MiB", "free heap MiB", "in use MiB", "goroutines", "fds", "params MiB", "after a GC", "anon MiB", "file MiB"; next }
+		{ print "  " $1, $2, m($3), m($8), m($9), $4, $5, m($6 / 1024), $7, m($10), m($11) }' "$OUT/idle.tsv"
 	awk -F'\t' '$1 == 2 { r = $9 } $1 ~ /^[0-9]+$/ && $1 > 2 || $1 == "end" { l = $9; if (l > m) m = l }
-		END { if (r) printf "  idle in use (RSS less free heap; last reading of each point): round 2 %.1f MiB, largest after it %.1f MiB (%+.1f %%), at the end %.1f MiB (%+.1f %%); limit +%s %%\n", r / 1024, m / 1024, (m / r - 1) * 100, l / 1024, (l / r - 1) * 100, tol }' tol="$TOL" "$OUT/idle-last.tsv"
+		END { if (r) printf "  idle in use (anonymous RSS less free heap; last reading of each point): round 2 %.1f MiB, largest after it %.1f MiB (%+.1f %%), at the end %.1f MiB (%+.1f %%); limit +%s %%\n", r / 1024, m / 1024, (m / r - 1) * 100, l / 1024, (l / r - 1) * 100, tol }' tol="$TOL" "$OUT/idle-last.tsv"
 	echo
-	echo "peak in use (RSS less free heap, MiB) per round while a job of each kind (and none of a kind left of it) was in progress:"
+	echo "peak in use (anonymous RSS less free heap, MiB) per round while a job of each kind (and none of a kind left of it) was in progress:"
 	awk -F'\t' 'NR == 1 { s = "  round"; for (k = 2; k <= NF; k++) s = s "\t" $k; print s; next }
 		{ s = "  " $1; for (k = 2; k <= NF; k++) s = s "\t" ($k == "-" ? "-" : sprintf("%.1f", $k / 1024)); print s }' "$OUT/peaks.tsv"
 	awk -F'\t' '{ printf "  %s: largest in rounds 2-%s %.1f MiB, in rounds %s-%s %.1f MiB (%+.1f %%)\n", $1, $2, $4 / 1024, $2 + 1, $3, $5 / 1024, $4 ? ($5 / $4 - 1) * 100 : 0 }' "$OUT/peakcheck.tsv"

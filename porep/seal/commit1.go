@@ -266,7 +266,9 @@ func (s *sector) column(node uint64) ([]stacked.Domain, error) {
 	return rows, nil
 }
 
-func (s *sector) CommDProof(node uint64) (stacked.MerkleProof, error) { return s.treeD.Proof(node), nil }
+func (s *sector) CommDProof(node uint64) (stacked.MerkleProof, error) {
+	return s.treeD.Proof(node), nil
+}
 
 func (s *sector) CommRLastProof(node uint64) (stacked.MerkleProof, error) {
 	return stacked.PoseidonProof(s.treeR, s.cfg.Shape, node)

@@ -59,6 +59,13 @@ type C1Set struct {
 // comm_r (synthetic PoRep, NI-PoRep): comm_r depends on which nodes are
 // challenged, so no sparse sector can be built for them (seal a real one).
 func ValidC1(ctx context.Context, cfg stacked.SectorConfig, opt ValidC1Options) (*C1Set, error) {
+	return validC1(ctx, cfg, opt, nil)
+}
+
+// validC1 is ValidC1; tamper, when set, may change the labeled columns
+// before the trees are hashed (tests: an inconsistent label under
+// consistent paths). On a failed self-check it returns the set too.
+func validC1(ctx context.Context, cfg stacked.SectorConfig, opt ValidC1Options, tamper func(cols map[uint64][]stacked.Domain)) (*C1Set, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("synthetic c1: %w", err)
 	}
@@ -95,6 +102,9 @@ func ValidC1(ctx context.Context, cfg stacked.SectorConfig, opt ValidC1Options) 
 	if err := src.label(rid, nodes); err != nil {
 		return nil, fmt.Errorf("synthetic c1: %s: %w", cfg.Name, err)
 	}
+	if tamper != nil {
+		tamper(src.cols)
+	}
 	if err := src.trees(randomFr(rng)); err != nil {
 		return nil, fmt.Errorf("synthetic c1: %s: %w", cfg.Name, err)
 	}
@@ -110,7 +120,7 @@ func ValidC1(ctx context.Context, cfg stacked.SectorConfig, opt ValidC1Options) 
 		Ticket:          ticket,
 	}
 	if err := seal.FillVanillaProofs(ctx, &cfg, src, set.C1); err != nil {
-		return nil, fmt.Errorf("synthetic c1: %s: %w", cfg.Name, err)
+		return set, fmt.Errorf("synthetic c1: %s: %w", cfg.Name, err)
 	}
 	return set, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep/seal"
 	"github.com/cuseal/cuseal/porep/stacked"
+	"github.com/cuseal/cuseal/testsupport/testcs"
 	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
@@ -95,5 +96,56 @@ func TestValidC1Refuses(t *testing.T) {
 		if _, err := ValidC1(context.Background(), cfg, ValidC1Options{}); err == nil || !strings.Contains(err.Error(), "comm_r") {
 			t.Errorf("%s: %v", cfg.Name, err)
 		}
+	}
+}
+
+// TestValidC1Circuit: the 2 KiB ValidC1 output satisfies the stacked
+// circuit of each partition with the public inputs the verifier derives;
+// with one label of a challenged node changed before the trees are hashed
+// (every path and column hash consistent, the label not) the self-check
+// names the labeling proof, and the circuit is not satisfied.
+func TestValidC1Circuit(t *testing.T) {
+	cfg, _ := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
+	set, err := ValidC1(context.Background(), cfg, ValidC1Options{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := stacked.GraphFor(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	satisfied := func(c1 *stacked.C1Output) error {
+		circ, err := stacked.NewCircuit(c1, &cfg, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sys := testcs.New()
+		if err := circ.Synthesize(context.Background(), sys); err != nil {
+			t.Fatal(err)
+		}
+		want, err := c1.PublicInputs(&cfg, g, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := sys.Inputs()[1:]
+		for i := range want {
+			if i >= len(got) || !got[i].Equal(&want[i]) {
+				t.Fatalf("public input %d differs from the verifier's", i+1)
+			}
+		}
+		return sys.Validate()
+	}
+	if err := satisfied(set.C1); err != nil {
+		t.Fatalf("valid synthetic C1: %v", err)
+	}
+	first := set.C1.VanillaProofs[0][0].Challenge()
+	bad, err := validC1(context.Background(), cfg, ValidC1Options{Seed: 5}, func(cols map[uint64][]stacked.Domain) {
+		cols[first][1][4] ^= 1
+	})
+	if err == nil || !strings.Contains(err.Error(), "labeling_proofs[1]") || !strings.Contains(err.Error(), "recomputed label") {
+		t.Fatalf("tampered label: self-check %v, want the labeling proof named", err)
+	}
+	if err := satisfied(bad.C1); err == nil {
+		t.Fatal("a C1 with one inconsistent label satisfied the circuit")
 	}
 }

@@ -21,7 +21,7 @@ import (
 // TestSyntheticC1Verifies: a C2 proof of porep/synthetic.ValidC1's 2 KiB
 // C1 (CPU, the shared 2 KiB test parameters) passes VerifySeal with the
 // .vk for its miner, sector, ticket, seed and commitments, and fails for
-// another sector number; the same C1 with one label of a challenged node
+// another sector number (WithOnlyPartition(1) is refused); the same C1 with one label of a challenged node
 // changed is refused before a proof comes out.
 func TestSyntheticC1Verifies(t *testing.T) {
 	dir := testparams.Get2K(t)
@@ -31,7 +31,9 @@ func TestSyntheticC1Verifies(t *testing.T) {
 	}
 	c1 := set.C1.Marshal()
 	start := time.Now()
-	pf, err := SealCommitPhase2(c1, set.Sector, set.Miner, WithParamsDir(dir), WithBackend(BackendCPU))
+	// Its one partition through WithOnlyPartition: the whole proof of a
+	// one-partition sector, so VerifySeal checks that path too.
+	pf, err := SealCommitPhase2(c1, set.Sector, set.Miner, WithParamsDir(dir), WithBackend(BackendCPU), WithOnlyPartition(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,6 +61,10 @@ func TestSyntheticC1Verifies(t *testing.T) {
 	info.SectorID.Number++
 	if ok, err := VerifySeal(info, WithParamsDir(dir)); ok || err != nil {
 		t.Fatalf("VerifySeal for sector %d = %v, %v; want false, nil", info.SectorID.Number, ok, err)
+	}
+
+	if _, err := SealCommitPhase2(c1, set.Sector, set.Miner, WithParamsDir(dir), WithOnlyPartition(1)); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "partition 1 of 1") {
+		t.Fatalf("WithOnlyPartition(1) of a one-partition sector: %v, want ErrBadInput", err)
 	}
 
 	bad := *set.C1

@@ -57,6 +57,9 @@ func TestValidC1(t *testing.T) {
 			if err := seal.VerifyC1(parsed, &cfg); err != nil {
 				t.Fatal(err)
 			}
+			if err := parsed.ValidateInclusionProofs(&cfg); err != nil { // the prover's own input check
+				t.Fatal(err)
+			}
 			if err := seal.ValidateReplicaID(parsed, &cfg, stacked.ProverID(1234), 42); err != nil {
 				t.Fatal(err)
 			}

@@ -556,35 +556,6 @@ func ChallengeSizeHint(cfg *SectorConfig) (cs.SizeHint, error) {
 	return v.(cs.SizeHint), nil
 }
 
-// querySizes caches QuerySizes per circuit shape.
-var querySizes sync.Map // queryKey → [2]int
-
-type queryKey struct {
-	hintKey
-	challenges int
-}
-
-// QuerySizes returns the lengths of the A and B queries (|a|, |b_g1| =
-// |b_g2|) of the .params file of cfg's partition circuit, counted from its
-// structure (cs.PartsQuerySizes over one- and two-challenge blank
-// circuits) and cached per shape: paramfile.EstimateParamsBytes.
-func (c *SectorConfig) QuerySizes() (a, b int, err error) {
-	key := queryKey{hintKey{c.Layers, c.Shape, c.Nodes}, c.ChallengesPerPartition}
-	if v, ok := querySizes.Load(key); ok {
-		q := v.([2]int)
-		return q[0], q[1], nil
-	}
-	a, b, err = cs.PartsQuerySizes(c.ChallengesPerPartition, func(n int) cs.Circuit {
-		one := *c
-		one.ChallengesPerPartition = n
-		return BlankCircuit(&one)
-	})
-	if err == nil {
-		querySizes.Store(key, [2]int{a, b})
-	}
-	return a, b, err
-}
-
 // SizeHintFor returns the exact size of one partition circuit of cfg
 // (circuit constraints without the per-input rows, aux, inputs with ONE),
 // to pre-size a cs.ProvingAssignment so that synthesis never reallocates

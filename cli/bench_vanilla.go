@@ -124,6 +124,18 @@ func benchVanillaPoSt(c *cli.Context, spec *circuitSpec, start time.Time) error 
 	return nil
 }
 
+// benchVanillaStart readies --out for meta (prepareVanillaOut) and starts the profiles
+// (stop ends them).
+func benchVanillaStart(c *cli.Context, meta string) (stop func() error, err error) {
+	if err := prepareVanillaOut(c.String("out"), meta, c.Bool("force")); err != nil {
+		return nil, err
+	}
+	if err := checkProfilePaths(c); err != nil {
+		return nil, err
+	}
+	return startProfiling(c)
+}
+
 // prepareVanillaOut readies bench vanilla's --out DIR: it refuses a DIR that holds meta
 // already (unless force), creates DIR and checks that it is writable.
 func prepareVanillaOut(dir, meta string, force bool) error {

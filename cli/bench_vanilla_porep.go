@@ -63,13 +63,7 @@ func benchVanillaPoRep(c *cli.Context, spec *circuitSpec, start time.Time) error
 		return usageErrorf("--sector 0: sector numbers of this command start at 1")
 	}
 	dir := c.String("out")
-	if err := prepareVanillaOut(dir, porepInfoFile, c.Bool("force")); err != nil {
-		return err
-	}
-	if err := checkProfilePaths(c); err != nil {
-		return err
-	}
-	stop, err := startProfiling(c)
+	stop, err := benchVanillaStart(c, porepInfoFile)
 	if err != nil {
 		return err
 	}

@@ -60,13 +60,7 @@ func benchVanillaUpdate(c *cli.Context, _ *circuitSpec, start time.Time) error {
 	}
 	dir := c.String("out")
 	meta := filepath.Join(dir, updateCommitmentsFile)
-	if err := prepareVanillaOut(dir, updateCommitmentsFile, c.Bool("force")); err != nil {
-		return err
-	}
-	if err := checkProfilePaths(c); err != nil {
-		return err
-	}
-	stop, err := startProfiling(c)
+	stop, err := benchVanillaStart(c, updateCommitmentsFile)
 	if err != nil {
 		return err
 	}

@@ -25,14 +25,7 @@ func runHugeScript(t *testing.T, size string, onePartition bool) {
 			t.Skipf("%s not found: scripts/huge-32g.sh needs it", tool)
 		}
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "cuseal")
-	if err := os.WriteFile(bin, []byte("#!/bin/sh\nCUSEAL_TEST_AS_CUSEAL=1 exec '"+exe+"' \"$@\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bin := testBinaryAsCuseal(t)
 	work := t.TempDir()
 	cmd := exec.Command("bash", filepath.Join("..", "scripts", "huge-32g.sh"), "--sector-size", size, "--work", work, "--cuseal", bin)
 	var log bytes.Buffer
@@ -63,6 +56,21 @@ func runHugeScript(t *testing.T, size string, onePartition bool) {
 	if _, err := os.Stat(filepath.Join(work, "params")); !os.IsNotExist(err) {
 		t.Errorf("the parameter directory is still there (%v)", err)
 	}
+}
+
+// testBinaryAsCuseal writes a two-line wrapper that runs this test binary as cuseal
+// (CUSEAL_TEST_AS_CUSEAL, TestMain), for the scripts' tests, and returns its path.
+func testBinaryAsCuseal(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "cuseal")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\nCUSEAL_TEST_AS_CUSEAL=1 exec '"+exe+"' \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }
 
 // TestHugeScript2KiB checks scripts/huge-32g.sh's logic at 2 KiB.

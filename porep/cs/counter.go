@@ -4,6 +4,7 @@ package cs
 
 import (
 	"context"
+	"sync"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 )
@@ -91,12 +92,21 @@ func (c *Counter) QuerySizes() (a, b int) {
 	return c.Inputs + c.aDenAux.ones, c.bDenIn.ones + c.bDenAux.ones
 }
 
+// partsQueries caches PartsQuerySizes by its callers' keys.
+var partsQueries sync.Map // key → [2]int
+
 // PartsQuerySizes is QuerySizes of a circuit of n equal parts (a PoRep
 // partition's challenges, a PoSt partition's sectors), counted on blank
 // circuits of one part and of two (blank(parts)): each part past the first
 // adds what the second added — its own variables; what the parts share
 // (inputs, the top part's variables) the first part already counts. n ≥ 1.
-func PartsQuerySizes(n int, blank func(parts int) Circuit) (a, b int, err error) {
+// The result is cached under key (comparable, of a type of the caller's
+// package, naming the circuit's shape and n).
+func PartsQuerySizes(key any, n int, blank func(parts int) Circuit) (a, b int, err error) {
+	if v, ok := partsQueries.Load(key); ok {
+		q := v.([2]int)
+		return q[0], q[1], nil
+	}
 	var qa, qb [2]int
 	for i := range min(n, 2) {
 		cnt := NewCounter()
@@ -105,8 +115,10 @@ func PartsQuerySizes(n int, blank func(parts int) Circuit) (a, b int, err error)
 		}
 		qa[i], qb[i] = cnt.QuerySizes()
 	}
-	if n == 1 {
-		return qa[0], qb[0], nil
+	if n > 1 {
+		qa[0] += (n - 1) * (qa[1] - qa[0])
+		qb[0] += (n - 1) * (qb[1] - qb[0])
 	}
-	return qa[0] + (n-1)*(qa[1]-qa[0]), qb[0] + (n-1)*(qb[1]-qb[0]), nil
+	partsQueries.Store(key, [2]int{qa[0], qb[0]})
+	return qa[0], qb[0], nil
 }

@@ -279,27 +279,16 @@ func SectorSizeHint(cfg *Config) (cs.SizeHint, error) {
 	return h, nil
 }
 
-// querySizes caches QuerySizes per registered proof.
-var querySizes sync.Map // abi.RegisteredPoStProof → [2]int
-
 // QuerySizes returns the lengths of the A and B queries (|a|, |b_g1| =
 // |b_g2|) of the .params file of cfg's partition circuit, counted from its
 // structure (cs.PartsQuerySizes over one- and two-slot blank circuits) and
-// cached: paramfile.EstimateParamsBytes.
+// cached per registered proof: paramfile.EstimateParamsBytes.
 func (c *Config) QuerySizes() (a, b int, err error) {
-	if v, ok := querySizes.Load(c.Proof); ok {
-		q := v.([2]int)
-		return q[0], q[1], nil
-	}
-	a, b, err = cs.PartsQuerySizes(c.Slots, func(n int) cs.Circuit {
+	return cs.PartsQuerySizes(c.Proof, c.Slots, func(n int) cs.Circuit {
 		one := *c
 		one.Slots = n
 		return BlankCircuit(&one)
 	})
-	if err == nil {
-		querySizes.Store(c.Proof, [2]int{a, b})
-	}
-	return a, b, err
 }
 
 // SizeHintFor returns the exact size of one partition circuit of cfg

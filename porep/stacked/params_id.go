@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 
 	"github.com/cuseal/cuseal/porep/cs"
 )
@@ -107,9 +106,7 @@ func (c *SectorConfig) SizeHint() (cs.SizeHint, error) { return SizeHintFor(c) }
 // BlankCircuit is BlankCircuit(c), the circuit parameters are made for.
 func (c *SectorConfig) BlankCircuit() cs.Circuit { return BlankCircuit(c) }
 
-// querySizes caches QuerySizes per circuit shape.
-var querySizes sync.Map // queryKey → [2]int
-
+// queryKey names a partition circuit's shape for cs.PartsQuerySizes.
 type queryKey struct {
 	hintKey
 	challenges int
@@ -121,17 +118,9 @@ type queryKey struct {
 // circuits) and cached per shape: paramfile.EstimateParamsBytes.
 func (c *SectorConfig) QuerySizes() (a, b int, err error) {
 	key := queryKey{hintKey{c.Layers, c.Shape, c.Nodes}, c.ChallengesPerPartition}
-	if v, ok := querySizes.Load(key); ok {
-		q := v.([2]int)
-		return q[0], q[1], nil
-	}
-	a, b, err = cs.PartsQuerySizes(c.ChallengesPerPartition, func(n int) cs.Circuit {
+	return cs.PartsQuerySizes(key, c.ChallengesPerPartition, func(n int) cs.Circuit {
 		one := *c
 		one.ChallengesPerPartition = n
 		return BlankCircuit(&one)
 	})
-	if err == nil {
-		querySizes.Store(key, [2]int{a, b})
-	}
-	return a, b, err
 }

@@ -71,10 +71,11 @@ func benchVanillaAction(c *cli.Context) error {
 // benchVanillaPoSt is bench vanilla of a PoSt circuit: --sectors synthetic sectors' vanilla
 // proofs.
 func benchVanillaPoSt(c *cli.Context, spec *circuitSpec, start time.Time) error {
-	for _, f := range []string{"partition", "sector"} {
-		if c.IsSet(f) {
-			return usageErrorf("--%s: not with --circuit %s", f, spec.name)
-		}
+	if c.IsSet("partition") {
+		return usageErrorf("--partition: only with --circuit %s", circuitUpdate)
+	}
+	if c.IsSet("sector") {
+		return usageErrorf("--sector: only with --circuit %s", circuitPoRep)
 	}
 	cfg, err := configForSize[*post.Config](spec, c.String("sector-size"))
 	if err != nil {

@@ -68,7 +68,7 @@ func TestBenchVanillaPoRep(t *testing.T) {
 		{[]string{"bench", "vanilla", "--circuit", circuitPoRep, "--sector-size", "2KiB", "--out", dir}, "--force"},
 		{[]string{"bench", "vanilla", "--circuit", circuitPoRep, "--sector-size", "2KiB", "--partition", "0", "--out", t.TempDir()}, "--partition"},
 		{[]string{"bench", "vanilla", "--circuit", circuitPoRep, "--sector-size", "2KiB", "--sector", "0", "--out", t.TempDir()}, "--sector 0"},
-		{[]string{"bench", "vanilla", "--circuit", circuitWindowPoSt, "--sector-size", "2KiB", "--sector", "3", "--out", t.TempDir()}, "--sector"},
+		{[]string{"bench", "vanilla", "--circuit", circuitWindowPoSt, "--sector-size", "2KiB", "--sector", "3", "--out", t.TempDir()}, "--sector: only with --circuit porep"},
 		{[]string{"bench", "prove", "--c1", c1Path, "--miner", "t01234", "--sector", "7", "--partition", "1"}, "--partition 1"},
 		{[]string{"bench", "prove", "--circuit", circuitWindowPoSt, "--synthetic", "--sector-size", "2KiB", "--partition", "0"}, "--partition"},
 	} {

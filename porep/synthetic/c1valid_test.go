@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/filecoin-project/go-state-types/abi"
 
+	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/seal"
 	"github.com/cuseal/cuseal/porep/stacked"
 	"github.com/cuseal/cuseal/testsupport/testcs"
@@ -151,4 +153,72 @@ func TestValidC1Circuit(t *testing.T) {
 	if err := satisfied(bad.C1); err == nil {
 		t.Fatal("a C1 with one inconsistent label satisfied the circuit")
 	}
+}
+
+// TestValidC1Larger: a whole 512 MiB partition, and a 32 GiB one cut to one
+// challenge (a config override: 7.2 M constraints, ~1 GB), of ValidC1's
+// output synthesized as the prover does (stacked.SynthesizePartition)
+// satisfy every constraint (⟨A,w⟩·⟨B,w⟩ = ⟨C,w⟩ row by row) with the public
+// inputs the verifier derives (C1Output.PublicInputs).
+func TestValidC1Larger(t *testing.T) {
+	testenv.Long(t, "a 512 MiB partition and a one-challenge 32 GiB partition synthesized and checked row by row (~10 M constraints, ~1 GB)")
+	cfg512, _ := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg512MiBV1_1)
+	cfg32, _ := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg32GiBV1_1)
+	cfg32.Partitions, cfg32.ChallengesPerPartition = 1, 1
+	for _, cfg := range []stacked.SectorConfig{cfg512, cfg32} {
+		set, err := ValidC1(context.Background(), cfg, ValidC1Options{Seed: 11})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		a, err := stacked.SynthesizePartition(context.Background(), set.C1, &cfg, 0, nil, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i := unsatisfiedRow(a); i >= 0 {
+			t.Fatalf("%s: constraint row %d of %d is not satisfied", cfg.Name, i, len(a.A))
+		}
+		g, err := stacked.GraphFor(&cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := set.C1.PublicInputs(&cfg, g, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) != len(a.Input)-1 {
+			t.Fatalf("%s: %d public inputs synthesized, the verifier derives %d", cfg.Name, len(a.Input)-1, len(want))
+		}
+		for i := range want {
+			if !want[i].Equal(&a.Input[i+1]) {
+				t.Fatalf("%s: public input %d differs from the verifier's", cfg.Name, i+1)
+			}
+		}
+		t.Logf("%s (%d challenge(s)): %d rows satisfied in %v", cfg.Name, cfg.ChallengesPerPartition, len(a.A), time.Since(start))
+	}
+	// The same check fails for one inconsistent label under consistent paths.
+	bad, _ := validC1(context.Background(), cfg512, ValidC1Options{Seed: 11}, func(cols map[uint64][]stacked.Domain) {
+		for c := range cols {
+			cols[c][1][2] ^= 1
+			break
+		}
+	})
+	a, err := stacked.SynthesizePartition(context.Background(), bad.C1, &cfg512, 0, nil, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unsatisfiedRow(a) < 0 {
+		t.Fatal("a 512 MiB partition with one inconsistent label satisfied every row")
+	}
+}
+
+// unsatisfiedRow is the first row of a whose ⟨A,w⟩·⟨B,w⟩ ≠ ⟨C,w⟩, or −1.
+func unsatisfiedRow(a *cs.Assignment) int {
+	for i := range a.A {
+		var ab fr.Element
+		if ab.Mul(&a.A[i], &a.B[i]); !ab.Equal(&a.C[i]) {
+			return i
+		}
+	}
+	return -1
 }

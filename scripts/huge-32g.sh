@@ -17,7 +17,8 @@
 #                  (default: a new temporary directory)
 #   --cuseal BIN   the binary (default: built into DIR/cuseal from this checkout)
 #   --keep-params  keep each kind's parameters (only where they fit together)
-#   --gen-flags    extra flags of `cuseal params generate` (e.g. --force)
+#   --gen-flags    extra flags of `cuseal params generate` (e.g. --force: its memory preflight
+#                  refuses a 32 GiB setup until generation runs in bounded memory, issue 40 item 1)
 #   --prove-flags  extra flags of the provers (e.g. --synth-workers 1; --force past the memory
 #                  preflight of bench prove and commit2)
 #
@@ -27,6 +28,8 @@
 # `cuseal verify`. WindowPoSt: `post window` proves the partition, `post verify` checks it with
 # the .vk. results.tsv has one row per step: kind, step, wall seconds, peak RSS KiB, disk bytes
 # (the parameter directory after generation; the work directory otherwise), exit status.
+# At 32 GiB each kind first checks that its .params (47.4 GB PoRep, 60.8 GB WindowPoSt) and
+# 2 GiB fit in the free space under --work, and stops if they do not.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -46,7 +49,7 @@ while [ $# -gt 0 ]; do
 	--keep-params) KEEP=1; shift ;;
 	--gen-flags) GEN_FLAGS=$2; shift 2 ;;
 	--prove-flags) PROVE_FLAGS=$2; shift 2 ;;
-	-h | --help) sed -n '3,29p' "$0"; exit 0 ;;
+	-h | --help) awk 'NR > 2 && /^set -euo/ {exit} NR > 2' "$0"; exit 0 ;;
 	*) echo "huge-32g.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -88,10 +91,26 @@ step() {
 	fi
 }
 
+# params_bytes KIND: the size of KIND's 32 GiB .params (paramfile.EstimateParamsBytes, exact
+# for every 2 KiB file: porep TestEstimateParamsBytes); empty for other sizes.
+params_bytes() {
+	[ "$SIZE" = 32GiB ] || return 0
+	case $1 in porep) echo 47373928632 ;; window-post) echo 60780374232 ;; esac
+}
+
 for kind in $KINDS; do
 	rm -rf "$PARAMS"
 	mkdir -p "$PARAMS"
 	df -h "$WORK" | tail -1 >&2
+	need=$(params_bytes "$kind")
+	if [ -n "$need" ]; then
+		need=$((need + (2 << 30))) # the .vk, inputs, proofs and logs
+		avail=$(df --output=avail -B1 "$WORK" | tail -1)
+		if [ "$avail" -lt "$need" ]; then
+			echo "huge-32g.sh: $kind: $need bytes needed in $WORK (its .params and 2 GiB), $avail available" >&2
+			exit 1
+		fi
+	fi
 	# shellcheck disable=SC2086
 	step "$kind" generate "$PARAMS" "$CUSEAL" params generate --circuit "$kind" --sector-size "$SIZE" --out "$PARAMS" --json $GEN_FLAGS
 	in=$WORK/$kind-input

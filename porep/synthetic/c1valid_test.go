@@ -104,23 +104,20 @@ func TestValidC1Refuses(t *testing.T) {
 	}
 }
 
-// TestValidC1Circuit: the 2 KiB ValidC1 output satisfies the stacked
-// circuit of each partition with the public inputs the verifier derives;
-// with one label of a challenged node changed before the trees are hashed
-// (every path and column hash consistent, the label not) the self-check
-// names the labeling proof, and the circuit is not satisfied.
+// TestValidC1Circuit: ValidC1's output satisfies the stacked circuit of a
+// partition with the public inputs the verifier derives, at 2 KiB and for
+// the sub- and top-tree test shapes (4 KiB 8-2-0; long tier: 32 KiB 8-8-2); with one
+// label of a challenged node changed before the trees are hashed (every
+// path and column hash consistent, the label not) the self-check names the
+// labeling proof, and the circuit is not satisfied.
 func TestValidC1Circuit(t *testing.T) {
 	cfg, _ := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg2KiBV1_1)
-	set, err := ValidC1(context.Background(), cfg, ValidC1Options{Seed: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := stacked.GraphFor(&cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	satisfied := func(c1 *stacked.C1Output) error {
-		circ, err := stacked.NewCircuit(c1, &cfg, 0)
+	satisfied := func(c1 *stacked.C1Output, cfg *stacked.SectorConfig) error {
+		g, err := stacked.GraphFor(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		circ, err := stacked.NewCircuit(c1, cfg, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,20 +125,42 @@ func TestValidC1Circuit(t *testing.T) {
 		if err := circ.Synthesize(context.Background(), sys); err != nil {
 			t.Fatal(err)
 		}
-		want, err := c1.PublicInputs(&cfg, g, 0)
+		want, err := c1.PublicInputs(cfg, g, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		got := sys.Inputs()[1:]
 		for i := range want {
 			if i >= len(got) || !got[i].Equal(&want[i]) {
-				t.Fatalf("public input %d differs from the verifier's", i+1)
+				t.Fatalf("%s: public input %d differs from the verifier's", cfg.Name, i+1)
 			}
 		}
 		return sys.Validate()
 	}
-	if err := satisfied(set.C1); err != nil {
-		t.Fatalf("valid synthetic C1: %v", err)
+	cfg4k, err := stacked.NewTestConfig(4<<10, stacked.Shape820, [32]byte{44}, stacked.APIVersion1_1_0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg32k, err := stacked.NewTestConfig(32<<10, stacked.Shape882, [32]byte{44}, stacked.APIVersion1_1_0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgs := []stacked.SectorConfig{cfg, cfg4k}
+	if testenv.Enabled(testenv.TierLong) {
+		cfgs = append(cfgs, cfg32k) // ~10 s in testcs
+	}
+	var set *C1Set
+	for _, c := range cfgs {
+		s, err := ValidC1(context.Background(), c, ValidC1Options{Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := satisfied(s.C1, &c); err != nil {
+			t.Fatalf("valid synthetic C1 of %s: %v", c.Name, err)
+		}
+		if set == nil {
+			set = s
+		}
 	}
 	first := set.C1.VanillaProofs[0][0].Challenge()
 	bad, err := validC1(context.Background(), cfg, ValidC1Options{Seed: 5}, func(cols map[uint64][]stacked.Domain) {
@@ -150,7 +169,7 @@ func TestValidC1Circuit(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "labeling_proofs[1]") || !strings.Contains(err.Error(), "recomputed label") {
 		t.Fatalf("tampered label: self-check %v, want the labeling proof named", err)
 	}
-	if err := satisfied(bad.C1); err == nil {
+	if err := satisfied(bad.C1, &cfg); err == nil {
 		t.Fatal("a C1 with one inconsistent label satisfied the circuit")
 	}
 }

@@ -132,7 +132,7 @@ func TestBenchPoStBadInput(t *testing.T) {
 		want string
 	}{
 		{"vanilla: unknown circuit", []string{"bench", "vanilla", "--circuit", "nope", "--sector-size", "2KiB", "--out", tmp}, `--circuit "nope"`},
-		{"vanilla: porep", []string{"bench", "vanilla", "--circuit", "porep", "--sector-size", "2KiB", "--out", tmp}, "want winning-post, window-post"},
+		{"vanilla: porep sectors", []string{"bench", "vanilla", "--circuit", "porep", "--sector-size", "2KiB", "--sectors", "2", "--out", tmp}, "--sectors: not with --circuit porep"},
 		{"vanilla: two winning sectors", []string{"bench", "vanilla", "--circuit", circuitWinningPoSt, "--sector-size", "2KiB", "--sectors", "2", "--out", tmp}, "exactly 1 sector"},
 		{"vanilla: zero sectors", []string{"bench", "vanilla", "--circuit", circuitWindowPoSt, "--sector-size", "2KiB", "--sectors", "0", "--out", tmp}, "--sectors 0"},
 		{"vanilla: bad size", []string{"bench", "vanilla", "--circuit", circuitWindowPoSt, "--sector-size", "3KiB", "--out", tmp}, "not a Filecoin sector size"},

@@ -38,6 +38,7 @@ func benchProveCommand() *cli.Command {
 			sectorFlag(),
 			&cli.StringFlag{Name: "backend", Usage: backendUsage() + "; a comma-separated list (cpu,cuda,supraseal) runs each on the same C1 in turn, with the same fixed blinding (r, s), and reports them side by side with whether their proofs are byte-identical", Value: porep.BackendAuto},
 			noGPUFlag(),
+			&cli.IntFlag{Name: "partition", Usage: "porep: prove only partition `K` of the C1 (verified with the .vk like every partition; one partition of a 32GiB sector)", Value: -1},
 			&cli.IntFlag{Name: "runs", Usage: "measured runs", Value: 1},
 			&cli.BoolFlag{Name: "force", Usage: "prove even when the estimated memory need exceeds the available memory"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
@@ -212,18 +213,28 @@ func porepProveInput(c *cli.Context, spec *circuitSpec, backends []string) (*pro
 	if err != nil {
 		return nil, err
 	}
+	parts, only := in.cfg.Partitions, c.Int("partition")
+	if c.IsSet("partition") {
+		if only < 0 || only >= parts {
+			return nil, usageErrorf("--partition %d: %s has partitions 0 to %d", only, in.cfg.Name, parts-1)
+		}
+		parts = 1
+	}
 	if err := preflightProve(c, in, backends); err != nil {
 		return nil, err
 	}
-	return &proveJob{circuit: spec.name, name: in.cfg.Name, label: stacked.SizeLabel(in.cfg.SectorSize), partitions: in.cfg.Partitions,
+	return &proveJob{circuit: spec.name, name: in.cfg.Name, label: stacked.SizeLabel(in.cfg.SectorSize), partitions: parts,
 		prove: func(opts []porep.Option) ([]byte, error) {
+			if c.IsSet("partition") {
+				opts = append(opts, porep.WithOnlyPartition(only))
+			}
 			return porep.SealCommitPhase2(in.data, in.sector, in.miner, opts...)
 		}}, nil
 }
 
 // postProveInput is bench prove's PoSt job: its vanilla proofs, then benchReady.
 func postProveInput(c *cli.Context, spec *circuitSpec, backends []string) (*proveJob, error) {
-	for _, f := range []string{"c1", "sector", "partitions-in-flight", "preload-params"} {
+	for _, f := range []string{"c1", "sector", "partition", "partitions-in-flight", "preload-params"} {
 		if c.IsSet(f) {
 			return nil, usageErrorf("--%s: only with --circuit %s", f, circuitPoRep)
 		}

@@ -147,7 +147,7 @@ func updateSynthInput(c *cli.Context, _ *circuitSpec) (*synthJob, error) {
 // updateProveInput is bench prove's update job: the whole update proof as
 // update prove makes it, after the parameter and memory checks.
 func updateProveInput(c *cli.Context, _ *circuitSpec, backends []string) (*proveJob, error) {
-	for _, f := range []string{"sector", "preload-params"} {
+	for _, f := range []string{"sector", "partition", "preload-params"} {
 		if c.IsSet(f) {
 			return nil, usageErrorf("--%s: only with --circuit %s", f, circuitPoRep)
 		}

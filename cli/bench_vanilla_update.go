@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -39,7 +38,7 @@ type updateCommitmentsJSON struct {
 
 // benchVanillaUpdate is bench vanilla --circuit update.
 func benchVanillaUpdate(c *cli.Context, _ *circuitSpec, start time.Time) error {
-	for _, f := range []string{"sectors", "miner"} {
+	for _, f := range []string{"sectors", "miner", "sector"} {
 		if c.IsSet(f) {
 			return usageErrorf("--%s: not with --circuit %s", f, circuitUpdate)
 		}
@@ -61,13 +60,7 @@ func benchVanillaUpdate(c *cli.Context, _ *circuitSpec, start time.Time) error {
 	}
 	dir := c.String("out")
 	meta := filepath.Join(dir, updateCommitmentsFile)
-	if _, err := os.Lstat(meta); err == nil && !c.Bool("force") {
-		return usageErrorf("--out %s: holds %s already; refusing to overwrite it (pass --force to replace it)", dir, updateCommitmentsFile)
-	}
-	if err := checkProfilePaths(c); err != nil {
-		return err
-	}
-	stop, err := startProfiling(c)
+	stop, err := benchVanillaStart(c, updateCommitmentsFile)
 	if err != nil {
 		return err
 	}
@@ -89,12 +82,6 @@ func benchVanillaUpdate(c *cli.Context, _ *circuitSpec, start time.Time) error {
 	if err != nil {
 		return internalError(err)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return inputError(fmt.Errorf("--out: %w", fileError(err)))
-	}
-	if err := checkWritableDir(dir); err != nil {
-		return err
-	}
 	total := 0
 	for i, k := range parts {
 		if err := writeFileAtomic(filepath.Join(dir, partitionProofFile(k)), proofs[i]); err != nil {
@@ -112,7 +99,7 @@ func benchVanillaUpdate(c *cli.Context, _ *circuitSpec, start time.Time) error {
 	if err := writeFileAtomic(meta, append(b, '\n')); err != nil {
 		return inputError(fmt.Errorf("--out: %w", fileError(err)))
 	}
-	out := benchVanillaOutput{RegisteredProof: cfg.Name, Partitions: len(parts), Bytes: total, Dir: dir, Seconds: time.Since(start).Seconds()}
+	out := benchVanillaOutput{RegisteredProof: cfg.Name, Partitions: len(parts), Bytes: total, Dir: dir, Seconds: time.Since(start).Seconds(), PeakRSSBytes: peakRSS()}
 	if c.Bool("json") {
 		return writeJSON(c, out)
 	}

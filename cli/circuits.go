@@ -60,7 +60,7 @@ var circuits []circuitSpec
 func init() {
 	circuits = []circuitSpec{
 		{name: circuitPoRep, about: "PoRep C2 (StackedDrg…V1_1)", config: porepCircuitConfig, constraints: porepConstraints,
-			proveJob: porepProveInput, synthJob: porepSynthInput, request: clientPoRepRequest},
+			proveJob: porepProveInput, synthJob: porepSynthInput, benchVanilla: benchVanillaPoRep, request: clientPoRepRequest},
 		{name: circuitWinningPoSt, about: "WinningPoSt (StackedDrgWinning…V1)", postKind: post.Winning, config: postCircuitConfig, constraints: hintConstraints,
 			proveJob: postProveInput, synthJob: postSynthInput, benchVanilla: benchVanillaPoSt, request: clientPoStRequest},
 		{name: circuitWindowPoSt, about: "WindowPoSt (StackedDrgWindow…V1_1)", postKind: post.Window, config: postCircuitConfig, constraints: hintConstraints,
@@ -82,8 +82,8 @@ func circuitNamed(name string) *circuitSpec {
 
 // The circuits of the commands that offer only some.
 var (
-	postCircuits    = []string{circuitWinningPoSt, circuitWindowPoSt}                // post vanilla
-	vanillaCircuits = []string{circuitWinningPoSt, circuitWindowPoSt, circuitUpdate} // bench vanilla
+	postCircuits    = []string{circuitWinningPoSt, circuitWindowPoSt}                              // post vanilla
+	vanillaCircuits = []string{circuitPoRep, circuitWinningPoSt, circuitWindowPoSt, circuitUpdate} // bench vanilla
 )
 
 // offeredCircuits are the circuits named in only, in table order; every circuit when only

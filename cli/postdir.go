@@ -68,13 +68,7 @@ func vanillaFileName(n abi.SectorNumber) string { return fmt.Sprintf("sector-%d.
 // vanilla.json is refused unless force.
 func writeVanillaDir(dir string, s *postVanillaSet, force bool) error {
 	meta := filepath.Join(dir, vanillaDirMeta)
-	if _, err := os.Lstat(meta); err == nil && !force {
-		return usageErrorf("--out %s: holds %s already; refusing to overwrite it (pass --force to replace it)", dir, vanillaDirMeta)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return inputError(fmt.Errorf("--out: %w", fileError(err)))
-	}
-	if err := checkWritableDir(dir); err != nil {
+	if err := prepareVanillaOut(dir, vanillaDirMeta, force); err != nil {
 		return err
 	}
 	j := vanillaDirJSON{RegisteredProof: s.cfg.Name, ProofType: int64(s.cfg.Proof), Miner: uint64(s.miner),

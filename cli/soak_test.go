@@ -41,14 +41,7 @@ func TestSoakShort(t *testing.T) {
 		}
 	}
 	params := testpost.JoinParamsDirs(t, win.ParamsDir(t), w.ParamsDir(t), u.ParamsDir(t), porep)
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "cuseal")
-	if err := os.WriteFile(bin, []byte("#!/bin/sh\nCUSEAL_TEST_AS_CUSEAL=1 exec '"+exe+"' \"$@\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bin := testBinaryAsCuseal(t)
 	out := t.TempDir()
 	cmd := exec.Command("bash", filepath.Join("..", "scripts", "soak.sh"), "--requests", "51", "--mix", "win=4,window=3,windup=1,c2=1,snap=1,bad=2",
 		"--time-limit", "1500", "--bin", bin, "--params-dir", params, "--out", out)

@@ -207,6 +207,11 @@ func (j *Job) Finish(proofs []groth16.Proof) ([]byte, error) {
 func (j *Job) prove() ([]byte, error) {
 	s, f := j.s, j.f
 	c := f.circuit()
+	if s.only != nil {
+		if err := j.checkPartition(*s.only); err != nil {
+			return nil, badInputf("%w (WithOnlyPartition)", err)
+		}
+	}
 	backend, bname, err := newBackend(s.backend, s.log)
 	if err != nil {
 		return nil, err
@@ -223,13 +228,17 @@ func (j *Job) prove() ([]byte, error) {
 		}
 		s.log.Info("params preloaded", "params", params.Name(), "took", time.Since(t0))
 	}
-	n := f.partitions()
+	n, first := f.partitions(), 0
+	if s.only != nil {
+		n, first = 1, *s.only
+	}
 	s.log.Info(f.what()+" start", "proof", c.ProofName(), "partitions", n, "backend", bname, "params", params.Name())
 	s.progress(PhaseEvent{Phase: PhaseStart, Partition: -1, Partitions: n, Backend: bname})
 
 	ctx := s.ctx
 	proofs := make([]groth16.Proof, n)
 	synth := func(k int) (*cs.Assignment, error) {
+		k += first
 		t0 := time.Now()
 		s.progress(PhaseEvent{Phase: PhaseSynthesizing, Partition: k, Backend: bname})
 		a, err := j.SynthesizePartition(ctx, k, synthPool, s.synthWorkers())
@@ -242,6 +251,7 @@ func (j *Job) prove() ([]byte, error) {
 		return a, nil
 	}
 	prove := func(k int, a *cs.Assignment) error {
+		k += first
 		t0 := time.Now()
 		public, err := j.PublicInputs(k, a)
 		if err != nil {
@@ -262,7 +272,7 @@ func (j *Job) prove() ([]byte, error) {
 		if err := j.VerifyPartition(pvk, k, &ps[0], public); err != nil {
 			return err
 		}
-		proofs[k] = ps[0]
+		proofs[k-first] = ps[0]
 		synthPool.Release(a) // a is not used after this
 		took := time.Since(t0)
 		s.log.Info("partition proven", "k", k, "took", took)
@@ -272,6 +282,10 @@ func (j *Job) prove() ([]byte, error) {
 	synthPool.Reserve(s.inFlight)
 	if err := pipeline(ctx, n, s.inFlight, synth, prove); err != nil {
 		return nil, err
+	}
+	if s.only != nil {
+		b := proofs[0].Bytes()
+		return b[:], nil
 	}
 	out, err := j.Finish(proofs)
 	if err != nil {

@@ -26,7 +26,8 @@ type settings struct {
 	progress  func(PhaseEvent)
 	inFlight  int
 	preload   bool
-	workers   int // synthesis workers per partition; 0: GOMAXPROCS
+	workers   int  // synthesis workers per partition; 0: GOMAXPROCS
+	only      *int // WithOnlyPartition's index; nil: every partition
 
 	requireProduction bool
 	digestCacheFile   string
@@ -224,6 +225,17 @@ func (s *settings) synthWorkers() int {
 		return s.workers
 	}
 	return runtime.GOMAXPROCS(0)
+}
+
+// WithOnlyPartition makes a prover (SealCommitPhase2, the Generate* calls)
+// synthesize, prove and verify (with the .vk and the verifier's public
+// inputs) only partition k of its job, and return that partition's proof
+// alone (groth16.ProofSize bytes, blinded as partition k): for measuring one
+// partition of a large sector. The result is the whole proof only for a
+// one-partition job; NI-PoRep's aggregate is not made. Errors: k out of the
+// job's range (ErrBadInput), when the prover starts.
+func WithOnlyPartition(k int) Option {
+	return func(s *settings) { s.only = &k }
 }
 
 // WithPreloadParams decodes the whole .params file of a proof's circuit

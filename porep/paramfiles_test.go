@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/filecoin-project/go-state-types/abi"
 
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/paramfile"
@@ -248,5 +249,81 @@ func TestVKMismatchEveryFamily(t *testing.T) {
 			_, _, err = KeysFor(c.circuit, WithParamsDir(dir)).Load()
 			check("Keys.Load", err)
 		})
+	}
+}
+
+// TestEstimateParamsBytes: paramfile.EstimateParamsBytes, counted from each
+// circuit's structure, is the exact size of the 2 KiB test parameters of
+// every family (PoRep C2, WinningPoSt, WindowPoSt, SnapDeals); at 32 GiB it
+// is within 3 % of the published sizes of the official files
+// (../shared/docs/formats.md §1.5: PoRep 44 GiB on disk, WindowPoSt 57 GiB,
+// WinningPoSt 183 MiB).
+func TestEstimateParamsBytes(t *testing.T) {
+	porep2K := config2K(t)
+	window := testpost.Load(t, "post-window-2KiB-s21")
+	winning := testpost.Load(t, "post-winning-2KiB-s22")
+	up := testupdate.Load(t)
+	upCfg, err := update.ConfigFor(up.Proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	postCfg := func(v *testpost.Vector) *post.Config {
+		cfg, err := post.ConfigFor(v.Proof)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &cfg
+	}
+	for _, tc := range []struct {
+		c   paramfile.Circuit
+		dir string
+	}{
+		{&porep2K, testparams.Get2K(t)},
+		{postCfg(window), window.ParamsDir(t)},
+		{postCfg(winning), winning.ParamsDir(t)},
+		{&upCfg, up.ParamsDir(t)},
+	} {
+		pp, _, _ := tc.c.ParameterPaths(tc.dir)
+		st, err := os.Stat(pp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := paramfile.EstimateParamsBytes(tc.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != uint64(st.Size()) {
+			t.Errorf("%s: estimate %d bytes, the file has %d", tc.c.ProofName(), got, st.Size())
+		}
+	}
+
+	porep32, err := stacked.ConfigFor(abi.RegisteredSealProof_StackedDrg32GiBV1_1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	window32, err := post.ConfigFor(abi.RegisteredPoStProof_StackedDrgWindow32GiBV1_1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	winning32, err := post.ConfigFor(abi.RegisteredPoStProof_StackedDrgWinning32GiBV1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		c    paramfile.Circuit
+		want float64 // bytes, published
+	}{
+		{&winning32, 183 << 20},
+		{&window32, 57 << 30},
+		{&porep32, 44 << 30},
+	} {
+		got, err := paramfile.EstimateParamsBytes(tc.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := float64(got) / tc.want; r < 0.97 || r > 1.03 {
+			t.Errorf("%s: estimate %d bytes, %.3f × the published size", tc.c.ProofName(), got, r)
+		}
+		t.Logf("%s: %d bytes (%.2f GiB)", tc.c.ProofName(), got, float64(got)/(1<<30))
 	}
 }

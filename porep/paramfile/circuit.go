@@ -57,18 +57,38 @@ func domainSize(h cs.SizeHint) int {
 	return d
 }
 
+// QuerySizer is implemented by the Circuits that count their .params A
+// and B query lengths from their structure (the registered proofs'
+// configurations: stacked.SectorConfig.QuerySizes and its PoSt and update
+// twins): |a| and |b_g1| = |b_g2|, the variables in bellperson's A and B
+// densities.
+type QuerySizer interface {
+	QuerySizes() (a, b int, err error)
+}
+
 // EstimateParamsBytes is the size in bytes of c's .params file as its
-// shape gives it, for when the file cannot be read: the vk, then the h
-// (domain − 1), l (aux) and a, b_g1, b_g2 queries (about half as dense as
-// l) as uncompressed points (2 KiB PoRep: 1.18 GB for a 1.11 GB file).
+// shape gives it, for when the file cannot be read (bellperson
+// Parameters::write): the vk (six points, the u32 IC count, one G1 per
+// input), then h (domain − 1), l (aux), a, b_g1 and b_g2, each a u32 count
+// and uncompressed points. With a QuerySizer the a and b lengths are
+// counted, and the size is exact (the 2 KiB test parameters of every
+// family: porep TestEstimateParamsBytes); otherwise a and b are taken as
+// half the aux variables each.
 func EstimateParamsBytes(c Circuit) (uint64, error) {
 	h, err := c.SizeHint()
 	if err != nil {
 		return 0, fmt.Errorf("porep: %s: %w", c.ProofName(), err)
 	}
+	a, b := h.Inputs+h.Aux/2, h.Inputs+h.Aux/2
+	if q, ok := c.(QuerySizer); ok {
+		if a, b, err = q.QuerySizes(); err != nil {
+			return 0, fmt.Errorf("porep: %s: %w", c.ProofName(), err)
+		}
+	}
 	const g1, g2 = groth16.G1UncompressedSize, groth16.G2UncompressedSize
-	aux := uint64(h.Aux)
-	return 2048 + uint64(domainSize(h)-1)*g1 + aux*g1 + aux/2*(2*g1+g2), nil
+	vk := uint64(3*g1+3*g2+4) + uint64(h.Inputs)*g1
+	points := uint64(domainSize(h)-1+h.Aux+a)*g1 + uint64(b)*(g1+g2)
+	return vk + 5*4 + points, nil
 }
 
 // ParamsBytes is what c's .params in dir keeps resident once loaded (its

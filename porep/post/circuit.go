@@ -279,6 +279,18 @@ func SectorSizeHint(cfg *Config) (cs.SizeHint, error) {
 	return h, nil
 }
 
+// QuerySizes returns the lengths of the A and B queries (|a|, |b_g1| =
+// |b_g2|) of the .params file of cfg's partition circuit, counted from its
+// structure (cs.PartsQuerySizes over one- and two-slot blank circuits) and
+// cached per registered proof: paramfile.EstimateParamsBytes.
+func (c *Config) QuerySizes() (a, b int, err error) {
+	return cs.PartsQuerySizes(c.Proof, c.Slots, func(n int) cs.Circuit {
+		one := *c
+		one.Slots = n
+		return BlankCircuit(&one)
+	})
+}
+
 // SizeHintFor returns the exact size of one partition circuit of cfg
 // (circuit constraints without the per-input rows, aux, inputs with ONE) to
 // pre-size a cs.ProvingAssignment: Slots × SectorSizeHint.

@@ -95,10 +95,6 @@ func CommitPhase1Output(ctx context.Context, cfg stacked.SectorConfig, sealedCID
 	if s.treeC.Root != mustFr(m.CommC) || s.treeR.Root != mustFr(m.CommRLast) || s.treeD.Root() != m.CommD {
 		return nil, fmt.Errorf("c1: files in %s do not match %s (trees rebuilt to other roots)", outDir, FileMeta)
 	}
-	g, err := stacked.GraphFor(&cfg)
-	if err != nil {
-		return nil, err
-	}
 	out := &stacked.C1Output{
 		RegisteredProof: cfg.Name,
 		VanillaTag:      cfg.VanillaTag(),
@@ -108,27 +104,57 @@ func CommitPhase1Output(ctx context.Context, cfg stacked.SectorConfig, sealedCID
 		Seed:            sd,
 		Ticket:          tk,
 	}
+	if err := FillVanillaProofs(ctx, &cfg, s, out); err != nil {
+		return nil, fmt.Errorf("c1: sector files in %s: %w", outDir, err)
+	}
+	return out, nil
+}
+
+// VanillaSource is what a C1 output's vanilla proofs are read from: a sealed
+// sector's files (CommitPhase1) or porep/synthetic's sparse trees.
+type VanillaSource interface {
+	// CommDProof is node's path in tree D (SHA-256, to comm_d).
+	CommDProof(node uint64) (stacked.MerkleProof, error)
+	// CommRLastProof is node's path in tree R_last (to comm_r_last).
+	CommRLastProof(node uint64) (stacked.MerkleProof, error)
+	// ColumnProof is node's column (its labels in layers 1..L) and the
+	// column hash's path in tree C.
+	ColumnProof(node uint64) (stacked.ColumnProof, error)
+}
+
+// FillVanillaProofs sets out.VanillaProofs: for every partition, the vanilla
+// proof of each challenge derived from out's replica_id, comm_r and seed
+// (stacked.PartitionChallenges), read from src (the challenge's tree D and
+// R_last paths, its column and its 14 parents' columns, the labeling and
+// encoding proofs built from them: vanilla prove_layers). Like
+// rust-fil-proofs' seal_commit_phase1 it then checks what it hands out
+// (VerifyC1). Errors name the partition, challenge and node.
+func FillVanillaProofs(ctx context.Context, cfg *stacked.SectorConfig, src VanillaSource, out *stacked.C1Output) error {
+	g, err := stacked.GraphFor(cfg)
+	if err != nil {
+		return err
+	}
+	out.VanillaProofs = nil
 	for k := 0; k < cfg.Partitions; k++ {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
-		chs, err := stacked.PartitionChallenges(&cfg, m.ReplicaID, m.CommR, sd, k)
+		chs, err := stacked.PartitionChallenges(cfg, out.ReplicaID, out.CommR, out.Seed, k)
 		if err != nil {
-			return nil, fmt.Errorf("c1: %w", err)
+			return err
 		}
 		part := make([]stacked.VanillaProof, len(chs))
 		for i, c := range chs {
-			if err := s.vanillaProof(g, c, &part[i]); err != nil {
-				return nil, fmt.Errorf("c1: partition %d challenge %d (node %d): %w", k, i, c, err)
+			if err := vanillaProof(cfg, g, src, c, &part[i]); err != nil {
+				return fmt.Errorf("partition %d challenge %d (node %d): %w", k, i, c, err)
 			}
 		}
 		out.VanillaProofs = append(out.VanillaProofs, part)
 	}
-	// Like rust-fil-proofs' seal_commit_phase1, check what we hand out.
-	if err := VerifyC1(out, &cfg); err != nil {
-		return nil, fmt.Errorf("c1: self-check of the generated vanilla proofs failed (corrupted sector files in %s?): %w", outDir, err)
+	if err := VerifyC1(out, cfg); err != nil {
+		return fmt.Errorf("self-check of the generated vanilla proofs failed: %w", err)
 	}
-	return out, nil
+	return nil
 }
 
 func mustFr(d stacked.Domain) fr.Element {
@@ -240,7 +266,15 @@ func (s *sector) column(node uint64) ([]stacked.Domain, error) {
 	return rows, nil
 }
 
-func (s *sector) columnProof(node uint64) (stacked.ColumnProof, error) {
+func (s *sector) CommDProof(node uint64) (stacked.MerkleProof, error) {
+	return s.treeD.Proof(node), nil
+}
+
+func (s *sector) CommRLastProof(node uint64) (stacked.MerkleProof, error) {
+	return stacked.PoseidonProof(s.treeR, s.cfg.Shape, node)
+}
+
+func (s *sector) ColumnProof(node uint64) (stacked.ColumnProof, error) {
 	rows, err := s.column(node)
 	if err != nil {
 		return stacked.ColumnProof{}, err
@@ -255,45 +289,55 @@ func (s *sector) columnProof(node uint64) (stacked.ColumnProof, error) {
 // LabelingProofs builds the labeling proofs of all layers and the encoding
 // proof of challenge from its parent columns (drg: the base parents, exp:
 // the expander parents; Rows[l] is layer l+1), as params.rs
-// Proof::from_parts does. Exported for porep/synthetic's C1.
+// Proof::from_parts does.
 func LabelingProofs(layers int, challenge uint64, drg, exp []stacked.ColumnProof) ([]stacked.LabelingProof, stacked.EncodingProof) {
 	lps := make([]stacked.LabelingProof, layers)
-	for li := 0; li < layers; li++ {
-		layer := li + 1
-		var base []stacked.Domain
-		for _, cp := range drg {
-			base = append(base, cp.Column.Rows[layer-1])
-		}
-		if layer > 1 {
-			for _, cp := range exp {
-				base = append(base, cp.Column.Rows[layer-2])
-			}
-		}
-		parents := make([]stacked.Domain, stacked.TotalParents)
-		for k := range parents {
-			parents[k] = base[k%len(base)]
-		}
-		lps[li] = stacked.LabelingProof{Parents: parents, LayerIndex: uint32(layer), Node: challenge}
+	for li := range lps {
+		lps[li] = stacked.LabelingProof{Parents: LayerParents(li+1, drg, exp), LayerIndex: uint32(li + 1), Node: challenge}
 	}
 	last := lps[layers-1]
 	enc := stacked.EncodingProof{Parents: append([]stacked.Domain(nil), last.Parents...), LayerIndex: last.LayerIndex, Node: last.Node}
 	return lps, enc
 }
 
-func (s *sector) vanillaProof(g *stacked.Graph, c uint64, v *stacked.VanillaProof) error {
+// LayerParents are the 37 parent labels hashed into a node's label in layer
+// (1-based), from its parent columns as LabelingProofs takes them: layer 1
+// cycles the base parents' layer-1 labels, later layers the base parents'
+// labels of the layer and the expander parents' of the layer before
+// (create_label / create_label_exp).
+func LayerParents(layer int, drg, exp []stacked.ColumnProof) []stacked.Domain {
+	var base []stacked.Domain
+	for _, cp := range drg {
+		base = append(base, cp.Column.Rows[layer-1])
+	}
+	if layer > 1 {
+		for _, cp := range exp {
+			base = append(base, cp.Column.Rows[layer-2])
+		}
+	}
+	parents := make([]stacked.Domain, stacked.TotalParents)
+	for k := range parents {
+		parents[k] = base[k%len(base)]
+	}
+	return parents
+}
+
+func vanillaProof(cfg *stacked.SectorConfig, g *stacked.Graph, src VanillaSource, c uint64, v *stacked.VanillaProof) error {
 	var err error
-	v.CommDProofs = s.treeD.Proof(c)
-	if v.CommRLastProof, err = stacked.PoseidonProof(s.treeR, s.cfg.Shape, c); err != nil {
+	if v.CommDProofs, err = src.CommDProof(c); err != nil {
+		return err
+	}
+	if v.CommRLastProof, err = src.CommRLastProof(c); err != nil {
 		return err
 	}
 	rc := &v.ReplicaColumnProofs
-	if rc.CX, err = s.columnProof(c); err != nil {
+	if rc.CX, err = src.ColumnProof(c); err != nil {
 		return err
 	}
 	var par [stacked.Degree]uint32
 	g.Parents(uint32(c), &par)
 	for j, p := range par {
-		cp, err := s.columnProof(uint64(p))
+		cp, err := src.ColumnProof(uint64(p))
 		if err != nil {
 			return err
 		}
@@ -303,6 +347,6 @@ func (s *sector) vanillaProof(g *stacked.Graph, c uint64, v *stacked.VanillaProo
 			rc.ExpParents = append(rc.ExpParents, cp)
 		}
 	}
-	v.LabelingProofs, v.EncodingProof = LabelingProofs(s.cfg.Layers, c, rc.DRGParents, rc.ExpParents)
+	v.LabelingProofs, v.EncodingProof = LabelingProofs(cfg.Layers, c, rc.DRGParents, rc.ExpParents)
 	return nil
 }

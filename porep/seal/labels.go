@@ -67,9 +67,10 @@ func labelLayer(ctx context.Context, parents []uint32, replicaID *[32]byte, laye
 	return nil
 }
 
-// labelFromParents recomputes a label from its 37 parent labels
+// LabelFromParents is the label of node in layer (1-based) from its 37
+// parent labels (LayerParents), trimmed to 254 bits
 // (LabelingProof::create_label).
-func labelFromParents(replicaID *[32]byte, layer uint32, node uint64, parents []stacked.Domain) stacked.Domain {
+func LabelFromParents(replicaID *[32]byte, layer uint32, node uint64, parents []stacked.Domain) stacked.Domain {
 	h := sha256.New()
 	var hdr [64]byte
 	labelHeader(hdr[:], replicaID, layer, node)

@@ -100,7 +100,7 @@ func verifyVanilla(v *stacked.VanillaProof, cfg *stacked.SectorConfig, rid *[32]
 				return verr(fmt.Sprintf("%s.parents[%d]", lpath, j), "differs from the parent columns' layer rows")
 			}
 		}
-		label := labelFromParents(rid, lp.LayerIndex, lp.Node, lp.Parents)
+		label := LabelFromParents(rid, lp.LayerIndex, lp.Node, lp.Parents)
 		if label != rc.CX.Column.Rows[li] {
 			return verr(lpath, "recomputed label %x differs from c_x row %d", label, li)
 		}
@@ -111,7 +111,7 @@ func verifyVanilla(v *stacked.VanillaProof, cfg *stacked.SectorConfig, rid *[32]
 			return verr(fmt.Sprintf("%s.encoding_proof.parents[%d]", p, j), "differs from the last labeling proof")
 		}
 	}
-	key := labelFromParents(rid, ep.LayerIndex, ep.Node, ep.Parents)
+	key := LabelFromParents(rid, ep.LayerIndex, ep.Node, ep.Parents)
 	kf, _ := stacked.FrFromBytes((*[32]byte)(&key))
 	df, _ := stacked.FrFromBytes((*[32]byte)(&v.CommDProofs.Leaf))
 	kf.Add(&kf, &df)

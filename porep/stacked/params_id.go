@@ -105,3 +105,22 @@ func (c *SectorConfig) SizeHint() (cs.SizeHint, error) { return SizeHintFor(c) }
 
 // BlankCircuit is BlankCircuit(c), the circuit parameters are made for.
 func (c *SectorConfig) BlankCircuit() cs.Circuit { return BlankCircuit(c) }
+
+// queryKey names a partition circuit's shape for cs.PartsQuerySizes.
+type queryKey struct {
+	hintKey
+	challenges int
+}
+
+// QuerySizes returns the lengths of the A and B queries (|a|, |b_g1| =
+// |b_g2|) of the .params file of cfg's partition circuit, counted from its
+// structure (cs.PartsQuerySizes over one- and two-challenge blank
+// circuits) and cached per shape: paramfile.EstimateParamsBytes.
+func (c *SectorConfig) QuerySizes() (a, b int, err error) {
+	key := queryKey{hintKey{c.Layers, c.Shape, c.Nodes}, c.ChallengesPerPartition}
+	return cs.PartsQuerySizes(key, c.ChallengesPerPartition, func(n int) cs.Circuit {
+		one := *c
+		one.ChallengesPerPartition = n
+		return BlankCircuit(&one)
+	})
+}

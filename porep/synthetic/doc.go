@@ -6,6 +6,11 @@
 //     synthesis of PoRep partitions can be measured and tested. Nothing made
 //     from them can become a proof (they carry stacked.SyntheticMarkerField,
 //     which every prover entry refuses with stacked.ErrSyntheticC1).
+//   - ValidC1: valid C1 outputs of interactive-PoRep sectors of any size: a
+//     CC sector whose trees C and R_last are sparse — only the challenged
+//     nodes are labeled (from their parents' labels), every other node has
+//     one fill column — so a 32 GiB C1 costs its challenged paths. Proofs
+//     made from them verify.
 //   - PoSt: valid WindowPoSt/WinningPoSt vanilla proofs (GenerateSingleVanillaProof
 //     bytes) of synthetic sectors whose trees R are sparse — every leaf but
 //     the challenged ones holds one fill value, so a sector costs only its

@@ -71,12 +71,11 @@ func (s *updateSource) NodeProofs(cfg *update.Config, c uint64) (update.Challeng
 		tree *sparseTree
 		out  *stacked.MerkleProof
 	}{{s.rOld, &cp.ProofROld}, {s.rNew, &cp.ProofRNew}} {
-		leaf, path, err := t.tree.LeafProof(int(c))
+		p, err := sparseProof(t.tree, c, cfg.Shape)
 		if err != nil {
 			return cp, err
 		}
-		root := t.tree.RootHash()
-		*t.out = stacked.PoseidonPathProof(&root, &leaf, path, cfg.Shape)
+		*t.out = p
 	}
 	cp.ProofDNew = s.d.proof(c)
 	return cp, nil

@@ -555,23 +555,44 @@ func (c *Circuit) SynthesizeParallel(ctx context.Context, p *cs.ProvingAssignmen
 	})
 }
 
-// sizeHints caches SizeHintFor per registered proof.
-var sizeHints sync.Map // abi.RegisteredUpdateProof → cs.SizeHint
+// shapes caches the counts of the blank circuit per registered proof.
+var shapes sync.Map // abi.RegisteredUpdateProof → shape
+
+// shape is what one count of the blank circuit gives.
+type shape struct {
+	hint cs.SizeHint
+	a, b int // cs.Counter.QuerySizes
+}
+
+// count synthesizes cfg's blank circuit into a cs.Counter once per
+// registered proof (seconds at 32 GiB) and caches the result.
+func count(cfg *Config) (shape, error) {
+	if v, ok := shapes.Load(cfg.Proof); ok {
+		return v.(shape), nil
+	}
+	cnt := cs.NewCounter()
+	if err := BlankCircuit(cfg).Synthesize(context.Background(), cnt); err != nil {
+		return shape{}, err
+	}
+	sh := shape{hint: cs.SizeHint{Constraints: cnt.Constraints, Aux: cnt.Aux, Inputs: cnt.Inputs}}
+	sh.a, sh.b = cnt.QuerySizes()
+	shapes.Store(cfg.Proof, sh)
+	return sh, nil
+}
 
 // SizeHintFor returns the exact size of one partition circuit of cfg
 // (circuit constraints without the per-input rows, aux, inputs with ONE),
 // measured once per registered proof by synthesizing the blank circuit into
-// a cs.Counter, and cached. It costs one shape-only synthesis (seconds at
-// 32 GiB).
+// a cs.Counter, and cached.
 func SizeHintFor(cfg *Config) (cs.SizeHint, error) {
-	if v, ok := sizeHints.Load(cfg.Proof); ok {
-		return v.(cs.SizeHint), nil
-	}
-	cnt := cs.NewCounter()
-	if err := BlankCircuit(cfg).Synthesize(context.Background(), cnt); err != nil {
-		return cs.SizeHint{}, err
-	}
-	h := cs.SizeHint{Constraints: cnt.Constraints, Aux: cnt.Aux, Inputs: cnt.Inputs}
-	sizeHints.Store(cfg.Proof, h)
-	return h, nil
+	sh, err := count(cfg)
+	return sh.hint, err
+}
+
+// QuerySizes returns the lengths of the A and B queries (|a|, |b_g1| =
+// |b_g2|) of the .params file of cfg's circuit, from the same count as
+// SizeHintFor: paramfile.EstimateParamsBytes.
+func (c *Config) QuerySizes() (a, b int, err error) {
+	sh, err := count(c)
+	return sh.a, sh.b, err
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"runtime"
 	"sync"
 	"unsafe"
 
@@ -35,7 +36,7 @@ type CPUBackend struct {
 // DefaultChunkPoints is the CPU backend's MSM chunk in points: two chunk
 // buffers of G1 points (96 bytes each in memory; G2 chunks hold half as
 // many points in the same bytes) are all of a query the backend holds.
-const DefaultChunkPoints = 1 << 21
+const DefaultChunkPoints = 1 << 20
 
 var _ Backend = (*CPUBackend)(nil)
 
@@ -88,11 +89,12 @@ type cpuRun struct {
 	cfg    ecc.MultiExpConfig
 	chunk  int // points per chunk
 
-	n   int               // points per G1 chunk (G2: n/2), once allocated
-	g1  [2][]bls.G1Affine // chunk buffers; the G2 ones share their memory
-	g2  [2][]bls.G2Affine
-	sc  []fr.Element // one chunk's scalars (A, B)
-	buf [][]byte     // what the buffers live in, released at the end
+	n  int               // points per G1 chunk (G2: n/2), once allocated
+	g1 [2][]bls.G1Affine // chunk buffers; the G2 ones share their memory
+	g2 [2][]bls.G2Affine
+	sc []fr.Element // one chunk's scalars (A, B)
+
+	release []func() // of the buffers' memory (scratchBytes)
 }
 
 func (r *cpuRun) run() ([]Sums, error) {
@@ -161,46 +163,48 @@ func (r *cpuRun) denseScalars(cur []denseCursor) func(i, first, n int) []fr.Elem
 // chunk: scalars(i, first, n) are assignment i's scalars of points
 // first…first+n−1 (valid until the next call).
 func (r *cpuRun) g1Sums(q int, scalars func(i, first, n int) []fr.Element, res func(i int) *bls.G1Affine) error {
-	acc := make([]bls.G1Jac, len(r.as))
 	r.alloc()
-	err := queryChunks(r.params, q, 0, r.params.Sections()[q].Count, r.n, r.g1, func(first int, pts []bls.G1Affine) error {
-		var part bls.G1Affine
-		for i := range r.as {
-			if err := r.ctx.Err(); err != nil {
-				return err
-			}
-			if err := msmG1(&part, pts, scalars(i, first, len(pts)), r.cfg); err != nil {
-				return fmt.Errorf("groth16: assignment %d: %s msm: %w", i, queryNames[q], err)
-			}
-			acc[i].AddMixed(&part)
-		}
-		return nil
-	})
-	for i := range acc {
-		res(i).FromJacobian(&acc[i])
-	}
-	return err
+	return chunkSums[bls.G1Affine](r, q, r.n, r.g1, scalars, res, (*bls.G1Jac).AddMixed, (*bls.G1Affine).FromJacobian)
 }
 
 // g2Sums is g1Sums for the b_g2 query.
 func (r *cpuRun) g2Sums(scalars func(i, first, n int) []fr.Element, res func(i int) *bls.G2Affine) error {
-	acc := make([]bls.G2Jac, len(r.as))
 	r.alloc()
-	err := queryChunks(r.params, qBG2, 0, r.params.NumBG2(), r.n/2, r.g2, func(first int, pts []bls.G2Affine) error {
-		var part bls.G2Affine
+	return chunkSums[bls.G2Affine](r, qBG2, r.n/2, r.g2, scalars, res, (*bls.G2Jac).AddMixed, (*bls.G2Affine).FromJacobian)
+}
+
+// gcChunkMin is the chunk from which the MSMs' scratch is collected after
+// each chunk.
+const gcChunkMin = 1 << 16
+
+// chunkSums is g1Sums and g2Sums over chunks of n points in bufs: each
+// chunk's MSM is added to the assignment's Jacobian sum (add), converted
+// to affine (affine) at the end — the same group element as one MSM.
+func chunkSums[P any, PT affinePoint[P], J any](r *cpuRun, q, n int, bufs [2][]P, scalars func(i, first, n int) []fr.Element, res func(i int) *P, add func(*J, *P) *J, affine func(*P, *J) *P) error {
+	acc := make([]J, len(r.as))
+	err := queryChunks(r.params, q, 0, r.params.Sections()[q].Count, n, bufs, func(first int, pts []P) error {
+		var part P
 		for i := range r.as {
 			if err := r.ctx.Err(); err != nil {
 				return err
 			}
-			if err := msmG2(&part, pts, scalars(i, first, len(pts)), r.cfg); err != nil {
-				return fmt.Errorf("groth16: assignment %d: b_g2 msm: %w", i, err)
+			if err := msm[P, PT](&part, pts, scalars(i, first, len(pts)), r.cfg); err != nil {
+				return fmt.Errorf("groth16: assignment %d: %s msm: %w", i, queryNames[q], err)
 			}
-			acc[i].AddMixed(&part)
+			add(&acc[i], &part)
+		}
+		if len(pts) >= gcChunkMin {
+			// MultiExp's scratch (digits, buckets: ~170 bytes per point
+			// at 2^20 points) is garbage now; collecting it here keeps
+			// the heap at what is live instead of letting GOGC double it
+			// (a cycle costs milliseconds: the big vectors hold no
+			// pointers).
+			runtime.GC()
 		}
 		return nil
 	})
 	for i := range acc {
-		res(i).FromJacobian(&acc[i])
+		affine(res(i), &acc[i])
 	}
 	return err
 }
@@ -219,7 +223,9 @@ func (r *cpuRun) alloc() {
 		longest = max(longest, s.Count)
 	}
 	n := max(min(r.chunk, longest), 2) // ≥ 2: a G2 chunk is half a G1 one
-	r.n, r.sc = n, make([]fr.Element, n)
+	r.n = n
+	b := r.scratch(n * int(unsafe.Sizeof(fr.Element{})))
+	r.sc = unsafe.Slice((*fr.Element)(unsafe.Pointer(unsafe.SliceData(b))), n)
 	nbuf := 1
 	switch {
 	case p.decoded() != nil:
@@ -228,16 +234,26 @@ func (r *cpuRun) alloc() {
 		nbuf = 2
 	}
 	for k := 0; k < nbuf; k++ {
-		b := make([]byte, n*int(unsafe.Sizeof(bls.G1Affine{})))
-		r.buf = append(r.buf, b)
+		b := r.scratch(n * int(unsafe.Sizeof(bls.G1Affine{})))
 		r.g1[k] = unsafe.Slice((*bls.G1Affine)(unsafe.Pointer(unsafe.SliceData(b))), n)
 		r.g2[k] = unsafe.Slice((*bls.G2Affine)(unsafe.Pointer(unsafe.SliceData(b))), n/2)
 	}
 }
 
-// free drops the buffers.
+// scratch returns n bytes of scratchBytes, released by free.
+func (r *cpuRun) scratch(n int) []byte {
+	b, release := scratchBytes(n)
+	r.release = append(r.release, release)
+	return b
+}
+
+// free releases the buffers; nothing may use them after.
 func (r *cpuRun) free() {
-	r.g1, r.g2, r.sc, r.buf = [2][]bls.G1Affine{}, [2][]bls.G2Affine{}, nil, nil
+	r.g1, r.g2, r.sc = [2][]bls.G1Affine{}, [2][]bls.G2Affine{}, nil
+	for _, f := range r.release {
+		f()
+	}
+	r.release = nil
 }
 
 // denseCursor walks a density-filtered scalar vector (bellperson's

@@ -52,6 +52,21 @@ func wholeQuerySums(t *testing.T, p *Params, a *cs.Assignment) Sums {
 	return s
 }
 
+// paramsFileOf writes p to a file and opens it (closed at the test's end).
+func paramsFileOf(t *testing.T, p *Params, checked bool) *Params {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "test.params")
+	if err := WriteParamsFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	fp, err := OpenParams(path, checked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fp.Close() })
+	return fp
+}
+
 // cloneAssignment copies a with its own A, B, C storage of capacity
 // max(capacity, len): C's stays short, so that H in place also meets a
 // vector it must copy.
@@ -72,20 +87,8 @@ func cloneAssignment(a *cs.Assignment, capacity int) *cs.Assignment {
 // are the same bytes as the default chunk's.
 func TestChunkedQuerySums(t *testing.T) {
 	mem := sharedParams(t)
-	path := filepath.Join(t.TempDir(), "test.params")
-	if err := WriteParamsFile(path, mem); err != nil {
-		t.Fatal(err)
-	}
-	file, err := OpenParams(path, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-	pre, err := OpenParams(path, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pre.Close()
+	file := paramsFileOf(t, mem, true)
+	pre := paramsFileOf(t, mem, false)
 	if err := pre.Preload(); err != nil {
 		t.Fatal(err)
 	}
@@ -151,15 +154,7 @@ func TestChunkedQuerySums(t *testing.T) {
 // arguments; an error of fn stops it.
 func TestG1G2Chunks(t *testing.T) {
 	mem := sharedParams(t)
-	path := filepath.Join(t.TempDir(), "test.params")
-	if err := WriteParamsFile(path, mem); err != nil {
-		t.Fatal(err)
-	}
-	file, err := OpenParams(path, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
+	file := paramsFileOf(t, mem, false)
 	wantL, _ := mem.L()
 	wantB2, _ := mem.BG2()
 	for _, p := range []*Params{mem, file} {

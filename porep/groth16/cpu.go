@@ -62,8 +62,9 @@ func assignmentsConsumed(ctx context.Context) bool {
 // (h, l, a, b_g1, b_g2), each chunk by chunk into two reused buffers (the
 // next chunk decoded while the MSMs of this one run), and every chunk is
 // used for every assignment before the next: no query is ever held whole.
-// The H coefficients of all assignments are computed first (in A's storage
-// under WithAssignmentsConsumed, else in a fresh domain-size vector each).
+// H goes one assignment at a time: its coefficients (in A's storage under
+// WithAssignmentsConsumed, else in a fresh domain-size vector), then the h
+// query's chunks.
 func (b *CPUBackend) QuerySums(ctx context.Context, params *Params, as []*cs.Assignment) ([]Sums, error) {
 	for i, a := range as {
 		if err := ValidateAssignment(params, a); err != nil {
@@ -104,18 +105,24 @@ func (r *cpuRun) run() ([]Sums, error) {
 	if m := p.DomainSize(); m > 1 {
 		dom := fft.NewDomain(uint64(m), fft.WithoutPrecompute())
 		consume := assignmentsConsumed(r.ctx)
-		coef := make([][]fr.Element, len(r.as))
+		r.alloc()
+		// One assignment at a time: its H coefficients, then the h query
+		// read for it alone (re-reading it costs a decode per assignment,
+		// holding every assignment's coefficients would cost 32·m bytes
+		// each without WithAssignmentsConsumed).
 		for i, a := range r.as {
 			if err := r.ctx.Err(); err != nil {
 				return nil, err
 			}
 			ReportStage(r.ctx, "H polynomial")
-			coef[i] = hCoefficients(dom, a.A, a.B, a.C, consume)
-		}
-		ReportStage(r.ctx, "H MSM")
-		if err := r.g1Sums(qH, func(i, first, n int) []fr.Element { return coef[i][first : first+n] },
-			func(i int) *bls.G1Affine { return &out[i].H }); err != nil {
-			return nil, err
+			coef := hCoefficients(dom, a.A, a.B, a.C, consume)
+			ReportStage(r.ctx, "H MSM")
+			one := *r
+			one.as = r.as[i : i+1]
+			if err := one.g1Sums(qH, func(_, first, n int) []fr.Element { return coef[first : first+n] },
+				func(int) *bls.G1Affine { return &out[i].H }); err != nil {
+				return nil, err
+			}
 		}
 	}
 	ReportStage(r.ctx, "L MSM")

@@ -281,8 +281,7 @@ func TestQuerySumsCancelled(t *testing.T) {
 }
 
 // TestQuerySumsStages: the CPU backend reports its stages in query order,
-// the H polynomial per assignment and each MSM stage once (one pass over
-// each query, chunk by chunk, serves every assignment), and a cancellation during a
+// H per assignment and each MSM stage once, and a cancellation during a
 // stage stops it before the next MSM.
 func TestQuerySumsStages(t *testing.T) {
 	p := sharedParams(t)
@@ -295,7 +294,7 @@ func TestQuerySumsStages(t *testing.T) {
 	if _, err := (&CPUBackend{}).QuerySums(ctx, p, []*cs.Assignment{a1, a2}); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"H polynomial", "H polynomial", "H MSM", "L MSM", "A MSM", "B_G1 MSM", "B_G2 MSM"}
+	want := []string{"H polynomial", "H MSM", "H polynomial", "H MSM", "L MSM", "A MSM", "B_G1 MSM", "B_G2 MSM"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("stages %q, want %q", got, want)
 	}

@@ -264,6 +264,9 @@ func (j *Job) prove() ([]byte, error) {
 		sctx := groth16.WithStageFunc(ctx, func(stage string) {
 			s.progress(PhaseEvent{Phase: PhaseStage, Partition: k, Backend: bname, Stage: stage})
 		})
+		// a's inputs are checked and public is the verifier's copy: the
+		// backend may compute H in a's A, B, C (the pool reuses the storage).
+		sctx = groth16.WithAssignmentsConsumed(sctx)
 		ps, err := groth16.Prove(sctx, backend, params, []*cs.Assignment{a}, []groth16.Randomness{rs})
 		if err != nil {
 			return fmt.Errorf("porep: partition %d: prove: %w", k, err)

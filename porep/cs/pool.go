@@ -145,7 +145,7 @@ func (bp *BufferPool) NewProvingAssignment(hint SizeHint) *ProvingAssignment {
 	}
 	if set == nil {
 		set = &bufferSet{
-			a: makeFr(n), b: makeFr(n), c: makeFr(n),
+			a: makeFr(abcCapacity(n)), b: makeFr(abcCapacity(n)), c: makeFr(abcCapacity(n)),
 			aux: makeFr(hint.Aux), input: makeFr(in),
 			den: [3][]uint64{makeWords((hint.Aux + 63) / 64), makeWords((in + 63) / 64), makeWords((hint.Aux + 63) / 64)},
 		}

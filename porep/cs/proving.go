@@ -3,6 +3,8 @@
 package cs
 
 import (
+	"math/bits"
+
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 )
 
@@ -45,7 +47,7 @@ type cand struct {
 // NewProvingAssignment returns an empty ProvingAssignment sized by hint,
 // with ONE already allocated as Input(0) (as bellperson's prover does).
 func NewProvingAssignment(hint SizeHint) *ProvingAssignment {
-	n := hint.Constraints + hint.Inputs
+	n := abcCapacity(hint.Constraints + hint.Inputs)
 	mk := func() []fr.Element { return make([]fr.Element, 0, n) }
 	p := &ProvingAssignment{
 		a:       mk(),
@@ -61,6 +63,17 @@ func NewProvingAssignment(hint SizeHint) *ProvingAssignment {
 	p.abc0 = [3]*fr.Element{ptr0(p.a), ptr0(p.b), ptr0(p.c)}
 	p.AllocInput(&frOne)
 	return p
+}
+
+// abcCapacity is the capacity given to a, b and c for n evaluations: the
+// Groth16 domain size (n rounded up to a power of two), so that a prover
+// may compute H in their own storage (groth16.WithAssignmentsConsumed).
+// The pages past n are only address space until a prover writes them.
+func abcCapacity(n int) int {
+	if n <= 1 {
+		return n
+	}
+	return 1 << bits.Len(uint(n-1))
 }
 
 func ptr0(v []fr.Element) *fr.Element {

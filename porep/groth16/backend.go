@@ -33,7 +33,8 @@ type Sums struct {
 // Backend computes query sums. Implementations: CPUBackend (this package,
 // gnark-crypto) and the CUDA backend (bridge package). QuerySums returns
 // one Sums per assignment, in order; it must not modify the assignments
-// or the params, must honour ctx cancellation between stages, and must
+// (except A, B and C under WithAssignmentsConsumed) or the params, must
+// honour ctx cancellation between stages, and must
 // reject assignments that do not fit params (ValidateAssignment) with an
 // error wrapping ErrShape. Results must be bit-identical across backends
 // (they are group elements, so any correct computation is).

@@ -161,8 +161,8 @@ var hook atomic.Pointer[readHook]
 
 // SetReadHook makes every section read of a file-backed Params use chunks
 // of chunkBytes (rounded down to whole points; ≤ 0: the default) and call
-// after(file, section, k) once chunk k of a section has been read and
-// decoded, before the next chunk: where a test changes the file between
+// after(file, section, k) once chunk k of a section (counted from the
+// section's start) has been read and decoded, before the next chunk: where a test changes the file between
 // two chunks, deterministically. It returns the function restoring the
 // previous hook. FOR TESTS ONLY; not safe to call during reads.
 func SetReadHook(chunkBytes int, after func(file, section string, chunk int)) (restore func()) {
@@ -187,7 +187,9 @@ func (s *paramSource) readSection(sec Section, lo, hi int, decode func(i int, b 
 		chunkPts = max(h.chunkBytes/sec.ElemSize, 1)
 	}
 	blockPts := blockBytes / sec.ElemSize
-	for k, c0 := 0, lo; c0 < hi; k, c0 = k+1, c0+chunkPts {
+	// k counts chunks from the section's start (⌊c0/chunkPts⌋), so a read
+	// of part of a section (the prover's chunks) names the same chunks.
+	for k, c0 := lo/chunkPts, lo; c0 < hi; k, c0 = k+1, c0+chunkPts {
 		c1 := min(c0+chunkPts, hi)
 		nb := (c1 - c0 + blockPts - 1) / blockPts
 		// Blocks handed out in order as workers come free: a chunk's end

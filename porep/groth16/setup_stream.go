@@ -567,3 +567,21 @@ func streamR1CS(r *cs.R1CS, tw ToxicWaste) (*StreamSetup, error) {
 	}
 	return s, nil
 }
+
+// StreamSetupMemory is the most memory in bytes a StreamSetup of the given
+// shape holds: u, v and ext (3 × 32 bytes per variable, outside the Go
+// heap), the largest G1 and G2 fixed-base tables (windows of 16 and 15
+// bits: 16 × (2^16−1) × 96 and 17 × (2^15−1) × 192 bytes, both counted:
+// the G1 one may not be collected yet when the G2 one is built), one chunk
+// of query scalars, G2 points and their encoding (setupWriteChunk of each)
+// with the 1 MiB write buffer, and one chunk of Lagrange values. The
+// synthesis of the circuit and the Go runtime come on top.
+func StreamSetupMemory(shape cs.SizeHint) uint64 {
+	const (
+		g1Table = uint64(frBits+fbMaxWindowG1-1) / fbMaxWindowG1 * (1<<fbMaxWindowG1 - 1) * G1UncompressedSize
+		g2Table = uint64(frBits+fbMaxWindowG2-1) / fbMaxWindowG2 * (1<<fbMaxWindowG2 - 1) * G2UncompressedSize
+		chunk   = setupWriteChunk*(fr.Bytes+2*G2UncompressedSize) + 1<<20 + 4*lagrangeChunk*fr.Bytes
+	)
+	vars := uint64(shape.Inputs) + uint64(shape.Aux)
+	return 3*fr.Bytes*vars + g1Table + g2Table + chunk
+}

@@ -331,27 +331,27 @@ func writeAtomic(path string, data []byte) error {
 // comm_d path level, and the column/tree work (14 parent columns, c_x and two
 // Poseidon paths) at its 32 GiB size, an upper bound for smaller trees.
 const (
-	labelConstraints     = 522_269
-	labelParentCost      = 256 // per parent label fed into the label's SHA-256
-	commDLevelCost       = 45_382
-	columnWorkBound      = 14*(598+5_302) + 598 + 2*5_302 + 65 + 1 + 2
-	topLevelConstraints  = 571
-	setupBytesPerRow     = 720 // see EstimateTestParamsMemory
-	setupBytesPerDomainI = 160
+	labelConstraints    = 522_269
+	labelParentCost     = 256 // per parent label fed into the label's SHA-256
+	commDLevelCost      = 45_382
+	columnWorkBound     = 14*(598+5_302) + 598 + 2*5_302 + 65 + 1 + 2
+	topLevelConstraints = 571
+	// setupBaseBytes is GenerateTestParams' memory beyond
+	// groth16.StreamSetupMemory: the Go runtime, the blank circuit's
+	// synthesis (16.5 MB of RSS for a 32 GiB PoRep partition into a
+	// cs.R1CSStream) and the heap's slack; the rest of the peak RSS of a
+	// 2 KiB PoRep generation (docs/BENCHMARKS.md, "Test-parameter
+	// generation").
+	setupBaseBytes = 50 << 20
 )
 
 // EstimateTestParamsMemory estimates, from cfg's circuit shape and without
 // synthesizing it, the number of constraints of one partition and the peak
-// memory in bytes GenerateTestParams needs for it. The constraint count
-// follows docs/porep-circuit.md §4.6 (exact at 32 GiB: 130.3M; ~4% high at
-// 2 KiB). The bytes count the recorded R1CS (~5.6 non-zeros per row at 36
-// bytes each) and what groth16.Setup holds at once: the u, v, w and l/ic
-// scalars and the nonZero copies (~5 field elements per row), the l, a,
-// b_g1 and b_g2 query points (~290 bytes per row), and over the FFT domain
-// (next power of two) the powers of τ, the h scalars and the h points
-// (160 bytes per element), with the Go heap's slack. Calibrated on a
-// measured 2 KiB run (docs/BENCHMARKS.md, "CPU: end-to-end C2, 2 KiB");
-// 32 GiB comes out at ~115 GB.
+// memory in bytes GenerateTestParams needs for it (EstimateSetupMemory,
+// with one variable per constraint: a PoRep circuit has ~0.1% fewer aux
+// variables than constraints). The constraint count follows
+// docs/porep-circuit.md §4.6 (exact at 32 GiB: 130.3M; ~4% high at 2 KiB).
+// 32 GiB comes out at 12.8 GB.
 func EstimateTestParamsMemory(cfg *stacked.SectorConfig) (constraints int, bytes uint64) {
 	depthD := 0
 	for n := cfg.Nodes; n > 1; n >>= 1 {
@@ -360,16 +360,15 @@ func EstimateTestParamsMemory(cfg *stacked.SectorConfig) (constraints int, bytes
 	perChallenge := depthD*commDLevelCost + columnWorkBound +
 		cfg.Layers*labelConstraints + (6+14*(cfg.Layers-1))*labelParentCost
 	constraints = cfg.ChallengesPerPartition*perChallenge + topLevelConstraints
-	return constraints, EstimateSetupMemory(constraints)
+	return constraints, EstimateSetupMemory(cs.SizeHint{Constraints: constraints, Aux: constraints, Inputs: 1})
 }
 
-// EstimateSetupMemory is the peak memory in bytes of a test-parameter
-// setup of a circuit of the given number of constraints (the bytes of
-// EstimateTestParamsMemory).
-func EstimateSetupMemory(constraints int) uint64 {
-	m := uint64(1)
-	for m < uint64(constraints) {
-		m <<= 1
-	}
-	return uint64(constraints)*setupBytesPerRow + m*setupBytesPerDomainI
+// EstimateSetupMemory is the peak memory in bytes of GenerateTestParams
+// for a circuit of the given shape (cs.SizeHint: Inputs with ONE, Aux):
+// groth16.StreamSetupMemory — 96 bytes per variable for u, v and the l/ic
+// scalars, plus ~236 MB of fixed-base tables and query chunks — and
+// setupBaseBytes. It does not depend on the constraints or the domain:
+// neither the R1CS nor a domain-sized vector is ever held.
+func EstimateSetupMemory(shape cs.SizeHint) uint64 {
+	return groth16.StreamSetupMemory(shape) + setupBaseBytes
 }

@@ -55,7 +55,9 @@ func (c *chainCircuit) SynthesizeParallel(context.Context, *cs.ProvingAssignment
 func (c *chainCircuit) ParameterPaths(dir string) (params, vk, meta string) {
 	return stacked.ParameterPathsFor(dir, c.ParameterFileStem())
 }
-func (c *chainCircuit) ParameterFileStem() string { return fmt.Sprintf("v28-chain-%d-%d", c.inputs, c.steps) }
+func (c *chainCircuit) ParameterFileStem() string {
+	return fmt.Sprintf("v28-chain-%d-%d", c.inputs, c.steps)
+}
 func (c *chainCircuit) ParameterIdentifier() string {
 	return fmt.Sprintf("chain{inputs: %d, steps: %d}", c.inputs, c.steps)
 }

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/consensys/gnark-crypto/ecc"
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
 
@@ -99,6 +101,42 @@ func BenchmarkFixedBase(b *testing.B) {
 		}
 		b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "points/s")
 	})
+}
+
+// BenchmarkFixedBaseLarge: the throughput of mul with the largest tables,
+// what a 32 GiB partition's ~400M G1 and ~60M G2 points get (the table's
+// build is reported apart, as table-s): window=16/15 are the largest
+// windows before issue 40, window=20/19 today's.
+func BenchmarkFixedBaseLarge(b *testing.B) {
+	const n = 1 << 18
+	scalars := randomScalars(n)
+	_, _, gen1, gen2 := bls.Generators()
+	for _, c := range []int{16, fbMaxWindowG1} {
+		b.Run(fmt.Sprintf("G1/window=%d", c), func(b *testing.B) {
+			t0 := time.Now()
+			tab := newFixedBase[bls.G1Affine, bls.G1Jac, fp.Element, *fp.Element, g1](&gen1, 1<<40, c)
+			b.ReportMetric(time.Since(t0).Seconds(), "table-s")
+			out := make([]bls.G1Affine, n)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				tab.mul(out, scalars)
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "points/s")
+		})
+	}
+	for _, c := range []int{15, fbMaxWindowG2} {
+		b.Run(fmt.Sprintf("G2/window=%d", c), func(b *testing.B) {
+			t0 := time.Now()
+			tab := newFixedBase[bls.G2Affine, bls.G2Jac, bls.E2, *bls.E2, g2](&gen2, 1<<40, c)
+			b.ReportMetric(time.Since(t0).Seconds(), "table-s")
+			out := make([]bls.G2Affine, n)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				tab.mul(out, scalars)
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "points/s")
+		})
+	}
 }
 
 // benchCircuit is a mid-size random circuit: 2^14 − 4 − 3 constraints plus

@@ -24,24 +24,43 @@ import (
 // in fp) and G2 (coordinates in E2); g1 and g2 adapt the point types.
 
 const (
-	frBits        = 255 // r < 2^255
-	fbChunk       = 512 // points per work item (batch-normalisation unit)
-	fbMaxWindowG1 = 16  // table: 16 windows × 65535 × 96 B ≈ 100 MB
-	fbMaxWindowG2 = 15  // table: 17 windows × 32767 × 192 B ≈ 107 MB
+	frBits  = 255 // r < 2^255
+	fbChunk = 512 // points per work item (batch-normalisation unit)
+	// The largest windows: at 400M G1 points (a 32 GiB PoRep partition)
+	// 13 windows of 20 bits do ~20 % fewer additions than 16 of 16 bits
+	// (docs/BENCHMARKS.md, "Test-parameter generation").
+	fbMaxWindowG1 = 20 // table: 13 windows × (2^20−1) × 96 B ≈ 1.31 GB
+	fbMaxWindowG2 = 19 // table: 14 windows × (2^19−1) × 192 B ≈ 1.41 GB
+	// fbEntryCost weighs one table entry against one batched affine
+	// addition of mul: building it (a Jacobian mixed addition and its share
+	// of the normalisation) costs 1.5–2.7 additions (measured), doubled for
+	// the table's memory: a 2 KiB PoRep setup keeps 17-bit G1 windows
+	// (189 MB) where 19 bits (704 MB) would save ~7 % of its additions.
+	fbEntryCost = 4
+	// fbBuildChunk is how many entries of one window are normalised at a
+	// time while the table is built (scratch per worker).
+	fbBuildChunk = 1 << 14
 )
 
 // fbWindow picks the window size minimising table cost + per-point cost
-// for n scalars: (windows · 2^c) + n · windows, capped at max.
+// for n scalars: fbEntryCost · windows · 2^c + n · windows, capped at max.
 func fbWindow(n, max int) int {
 	best, bestCost := 1, -1.0
 	for c := 2; c <= max; c++ {
 		windows := float64((frBits + c - 1) / c)
-		cost := windows*float64(int(1)<<c) + float64(n)*windows
+		cost := fbEntryCost*windows*float64(int(1)<<c) + float64(n)*windows
 		if bestCost < 0 || cost < bestCost {
 			best, bestCost = c, cost
 		}
 	}
 	return best
+}
+
+// fbTableBytes is the size of the table newFixedBase builds for n scalars
+// with windows of at most maxWindow bits and points of pointSize bytes.
+func fbTableBytes(n, maxWindow, pointSize int) uint64 {
+	c := fbWindow(n, maxWindow)
+	return uint64((frBits+c-1)/c) * uint64(1<<c-1) * uint64(pointSize)
 }
 
 // scalarDigit returns the c-bit digit of the canonical scalar s at window w.
@@ -169,13 +188,19 @@ func newFixedBase[A, J, F any, PF fbField[F], G fbGroup[A, J, F]](base *A, n, ma
 		go func(w int) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			jac := make([]J, per)
-			g.fromAffine(&jac[0], &bases[w])
-			for d := 1; d < per; d++ {
-				jac[d] = jac[d-1]
-				g.addMixed(&jac[d], &bases[w])
+			// d·base for d = 1..per, fbBuildChunk at a time.
+			jac := make([]J, min(per, fbBuildChunk))
+			prefix := make([]F, len(jac))
+			var acc J
+			g.fromAffine(&acc, &bases[w])
+			for lo := 0; lo < per; lo += len(jac) {
+				n := min(len(jac), per-lo)
+				for d := 0; d < n; d++ {
+					jac[d] = acc
+					g.addMixed(&acc, &bases[w])
+				}
+				batchNormalize[A, J, F, PF, G](t.table[w*per+lo:w*per+lo+n], jac[:n], prefix[:n])
 			}
-			batchNormalize[A, J, F, PF, G](t.table[w*per:(w+1)*per], jac, make([]F, per))
 		}(w)
 	}
 	wg.Wait()

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"runtime"
+	"runtime/debug"
 
 	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -300,6 +302,8 @@ func (s *StreamSetup) WriteParams(ctx context.Context, w io.Writer) (*VerifyingK
 	if err != nil {
 		return nil, err
 	}
+	// The G1 table (up to ~1.3 GB) goes back before the G2 one is built.
+	debug.FreeOSMemory()
 	_, _, _, g2 := bls.Generators()
 	tab2 := newFixedBaseG2(&g2, nB)
 	if err := writeQuerySection(ctx, bw, tab2, nB, nonZeroSource(s.v), appendG2); err != nil {
@@ -569,19 +573,34 @@ func streamR1CS(r *cs.R1CS, tw ToxicWaste) (*StreamSetup, error) {
 }
 
 // StreamSetupMemory is the most memory in bytes a StreamSetup of the given
-// shape holds: u, v and ext (3 × 32 bytes per variable, outside the Go
-// heap), the largest G1 and G2 fixed-base tables (windows of 16 and 15
-// bits: 16 × (2^16−1) × 96 and 17 × (2^15−1) × 192 bytes, both counted:
-// the G1 one may not be collected yet when the G2 one is built), one chunk
-// of query scalars, G2 points and their encoding (setupWriteChunk of each)
-// with the 1 MiB write buffer, and one chunk of Lagrange values. The
-// synthesis of the circuit and the Go runtime come on top.
+// shape holds while it runs, V its variables and m its domain:
+//
+//	max(96·V + T1, 32·V + T2) + chunk + scratch
+//
+// u, v and ext (3 × 32 bytes per variable, outside the Go heap) are all
+// alive while the G1 queries are made with the G1 table T1; ext and u are
+// released once l and a are written, and the G1 table before the G2 table
+// T2 is built, so only v (32·V) meets T2. T1 and T2 are the tables
+// newFixedBase picks for at most m − 1 + 3·V + 3 G1 and V G2 scalars
+// (⌈255/c⌉·(2^c − 1) points of 96 or 192 bytes: at most ~1.31 and ~1.41
+// GB). chunk is one chunk of query scalars, G2 points and their encoding
+// (setupWriteChunk of each) with the 1 MiB write buffer and one chunk of
+// Lagrange values; scratch is the per-worker scratch of the table build
+// and of mul. The synthesis of the circuit and the Go runtime come on top.
 func StreamSetupMemory(shape cs.SizeHint) uint64 {
 	const (
-		g1Table = uint64(frBits+fbMaxWindowG1-1) / fbMaxWindowG1 * (1<<fbMaxWindowG1 - 1) * G1UncompressedSize
-		g2Table = uint64(frBits+fbMaxWindowG2-1) / fbMaxWindowG2 * (1<<fbMaxWindowG2 - 1) * G2UncompressedSize
+		e2      = G2UncompressedSize / 2 // one G2 coordinate (bls.E2)
 		chunk   = setupWriteChunk*(fr.Bytes+2*G2UncompressedSize) + 1<<20 + 4*lagrangeChunk*fr.Bytes
+		scratch = fbBuildChunk*(3*e2+e2) + // Jacobian G2 points and the prefix products
+			fbChunk*(fr.Bytes+1+4+8+2*e2) // fbScratch of G2
 	)
-	vars := uint64(shape.Inputs) + uint64(shape.Aux)
-	return 3*fr.Bytes*vars + g1Table + g2Table + chunk
+	m, err := setupDomain(shape.Constraints + shape.Inputs)
+	if err != nil {
+		m = 1 << (frTwoAdicity - 1)
+	}
+	nV := shape.Inputs + shape.Aux
+	vec := uint64(fr.Bytes) * uint64(nV)
+	g1Phase := 3*vec + fbTableBytes(m-1+3*nV+3, fbMaxWindowG1, G1UncompressedSize)
+	g2Phase := vec + fbTableBytes(nV, fbMaxWindowG2, G2UncompressedSize)
+	return max(g1Phase, g2Phase) + chunk + uint64(runtime.GOMAXPROCS(0))*scratch
 }

@@ -148,7 +148,8 @@ func (g2) add(p, q *bls.G2Affine)                   { p.Add(p, q) }
 // fixedBase is the windowed table of one base point.
 type fixedBase[A, J, F any, PF fbField[F], G fbGroup[A, J, F]] struct {
 	c, windows int
-	table      []A // window w, digit d at w·(2^c−1) + d−1
+	table      []A       // window w, digit d at w·(2^c−1) + d−1
+	scratch    sync.Pool // *fbScratch[A, F], reused across mul calls
 }
 
 type (
@@ -224,9 +225,20 @@ func (t *fixedBase[A, J, F, PF, G]) mul(out []A, scalars []fr.Element) {
 	per := 1<<t.c - 1
 	workers := runtime.GOMAXPROCS(0)
 	scratch := make([]*fbScratch[A, F], workers)
+	defer func() {
+		for _, sc := range scratch {
+			if sc != nil {
+				t.scratch.Put(sc)
+			}
+		}
+	}()
 	forEachChunk(len(scalars), func(wk, lo, hi int) {
 		if scratch[wk] == nil {
-			scratch[wk] = &fbScratch[A, F]{}
+			if sc, ok := t.scratch.Get().(*fbScratch[A, F]); ok {
+				scratch[wk] = sc
+			} else {
+				scratch[wk] = &fbScratch[A, F]{}
+			}
 		}
 		sc := scratch[wk]
 		n := hi - lo

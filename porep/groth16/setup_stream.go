@@ -306,7 +306,8 @@ func (s *StreamSetup) WriteParams(ctx context.Context, w io.Writer) (*VerifyingK
 	debug.FreeOSMemory()
 	_, _, _, g2 := bls.Generators()
 	tab2 := newFixedBaseG2(&g2, nB)
-	if err := writeQuerySection(ctx, bw, tab2, nB, nonZeroSource(s.v), appendG2); err != nil {
+	bufs := newSectionBuffers[bls.G2Affine](G2UncompressedSize)
+	if err := writeQuerySection(ctx, bw, tab2, nB, nonZeroSource(s.v), appendG2, bufs); err != nil {
 		return nil, err
 	}
 	return vk, bw.Flush()
@@ -343,8 +344,9 @@ func (s *StreamSetup) writeG1(ctx context.Context, w io.Writer, nB int) (*Verify
 		{nA, nonZeroSource(s.u), func() { s.releaseVec(0) }},
 		{nB, nonZeroSource(s.v), nil},
 	}
+	bufs := newSectionBuffers[bls.G1Affine](G1UncompressedSize)
 	for _, sec := range sections {
-		if err := writeQuerySection(ctx, w, tab1, sec.count, sec.src, appendG1); err != nil {
+		if err := writeQuerySection(ctx, w, tab1, sec.count, sec.src, appendG1, bufs); err != nil {
 			return nil, err
 		}
 		if sec.done != nil {
@@ -392,32 +394,47 @@ func (s *StreamSetup) releaseVec(k int) {
 // count points scalar·G, computed setupWriteChunk at a time from src (which
 // fills its argument with the next scalars) and encoded uncompressed.
 func writeQuerySection[A, J, F any, PF fbField[F], G fbGroup[A, J, F]](ctx context.Context, w io.Writer,
-	tab *fixedBase[A, J, F, PF, G], count int, src func([]fr.Element), enc func([]byte, *A) []byte) error {
+	tab *fixedBase[A, J, F, PF, G], count int, src func([]fr.Element), enc func([]byte, *A) []byte, bufs *sectionBuffers[A]) error {
 	var cnt [4]byte
 	binary.BigEndian.PutUint32(cnt[:], uint32(count))
 	if _, err := w.Write(cnt[:]); err != nil {
 		return err
 	}
-	chunk := min(count, setupWriteChunk)
-	scalars := make([]fr.Element, chunk)
-	pts := make([]A, chunk)
-	var buf []byte
-	for lo := 0; lo < count; lo += chunk {
+	for lo := 0; lo < count; lo += setupWriteChunk {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		n := min(chunk, count-lo)
-		src(scalars[:n])
-		tab.mul(pts[:n], scalars[:n])
-		buf = buf[:0]
-		for i := range pts[:n] {
+		n := min(setupWriteChunk, count-lo)
+		scalars, pts := bufs.scalars[:n], bufs.pts[:n]
+		src(scalars)
+		tab.mul(pts, scalars)
+		buf := bufs.enc[:0]
+		for i := range pts {
 			buf = enc(buf, &pts[i])
 		}
 		if _, err := w.Write(buf); err != nil {
 			return err
 		}
+		bufs.enc = buf
 	}
 	return nil
+}
+
+// sectionBuffers is the storage of one chunk of a query, reused by every
+// section of a group (the Go heap then holds little garbage beside the
+// tables).
+type sectionBuffers[A any] struct {
+	scalars []fr.Element
+	pts     []A
+	enc     []byte
+}
+
+func newSectionBuffers[A any](pointSize int) *sectionBuffers[A] {
+	return &sectionBuffers[A]{
+		scalars: make([]fr.Element, setupWriteChunk),
+		pts:     make([]A, setupWriteChunk),
+		enc:     make([]byte, 0, setupWriteChunk*pointSize),
+	}
 }
 
 // sliceSource hands out s's elements in order.

@@ -110,41 +110,40 @@ func BenchmarkFixedBase(b *testing.B) {
 // windows before issue 40, window=20/19 today's. points/cpu-s is the
 // figure to compare on a shared box.
 func BenchmarkFixedBaseLarge(b *testing.B) {
-	const n = 1 << 18
-	scalars := randomScalars(n)
+	scalars := randomScalars(1 << 18)
 	_, _, gen1, gen2 := bls.Generators()
 	for _, c := range []int{16, fbMaxWindowG1} {
 		b.Run(fmt.Sprintf("G1/window=%d", c), func(b *testing.B) {
-			t0 := time.Now()
-			tab := newFixedBase[bls.G1Affine, bls.G1Jac, fp.Element, *fp.Element, g1](&gen1, 1<<40, c)
-			build := time.Since(t0)
-			out := make([]bls.G1Affine, n)
-			cpu0 := cpuSeconds()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				tab.mul(out, scalars)
-			}
-			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "points/s")
-			b.ReportMetric(float64(n*b.N)/(cpuSeconds()-cpu0), "points/cpu-s")
-			b.ReportMetric(build.Seconds(), "table-s")
+			benchTable(b, scalars, func() *fixedBaseG1 {
+				return newFixedBase[bls.G1Affine, bls.G1Jac, fp.Element, *fp.Element, g1](&gen1, 1<<40, c)
+			})
 		})
 	}
 	for _, c := range []int{15, fbMaxWindowG2} {
 		b.Run(fmt.Sprintf("G2/window=%d", c), func(b *testing.B) {
-			t0 := time.Now()
-			tab := newFixedBase[bls.G2Affine, bls.G2Jac, bls.E2, *bls.E2, g2](&gen2, 1<<40, c)
-			build := time.Since(t0)
-			out := make([]bls.G2Affine, n)
-			cpu0 := cpuSeconds()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				tab.mul(out, scalars)
-			}
-			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "points/s")
-			b.ReportMetric(float64(n*b.N)/(cpuSeconds()-cpu0), "points/cpu-s")
-			b.ReportMetric(build.Seconds(), "table-s")
+			benchTable(b, scalars, func() *fixedBaseG2 {
+				return newFixedBase[bls.G2Affine, bls.G2Jac, bls.E2, *bls.E2, g2](&gen2, 1<<40, c)
+			})
 		})
 	}
+}
+
+// benchTable times mul of scalars with the table newTable builds (the
+// build reported apart, as table-s).
+func benchTable[A, J, F any, PF fbField[F], G fbGroup[A, J, F]](b *testing.B, scalars []fr.Element, newTable func() *fixedBase[A, J, F, PF, G]) {
+	n := len(scalars)
+	t0 := time.Now()
+	tab := newTable()
+	build := time.Since(t0)
+	out := make([]A, n)
+	cpu0 := cpuSeconds()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		tab.mul(out, scalars)
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "points/s")
+	b.ReportMetric(float64(n*b.N)/(cpuSeconds()-cpu0), "points/cpu-s")
+	b.ReportMetric(build.Seconds(), "table-s")
 }
 
 // cpuSeconds is the process's user + system CPU time: on a shared box the

@@ -299,16 +299,17 @@ func batchNormalize[A, J, F any, PF fbField[F], G fbGroup[A, J, F]](out []A, in 
 			PF(&acc).Mul(&acc, z)
 		}
 	}
-	var inv F
+	// Declared once: in a generic function each escapes to the heap, and
+	// one allocation per point would double a table's build in garbage.
+	var inv, zinv, zinv2 F
+	var zero A
 	PF(&inv).Inverse(&acc)
 	for i := len(in) - 1; i >= 0; i-- {
 		x, y, z := g.xyz(&in[i])
 		if PF(z).IsZero() {
-			var zero A
 			out[i] = zero
 			continue
 		}
-		var zinv, zinv2 F
 		PF(&zinv).Mul(&inv, &prefix[i])
 		PF(&inv).Mul(&inv, z)
 		PF(&zinv2).Square(&zinv)

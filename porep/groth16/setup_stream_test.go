@@ -9,15 +9,20 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"math/big"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"testing"
 
+	bls "github.com/consensys/gnark-crypto/ecc/bls12-381"
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fp"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr/fft"
 	"github.com/consensys/gnark-crypto/utils"
 
 	"github.com/cuseal/cuseal/porep/cs"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 )
 
 // synthFunc is a circuit for these tests: it synthesizes into any system.
@@ -299,5 +304,69 @@ func TestStreamSetupBellpersonGolden(t *testing.T) {
 				t.Errorf(".vk SHA-256 %x, bellperson's %s", vkSHA, want[1])
 			}
 		})
+	}
+}
+
+// TestScalarDigit: every window size up to the largest tables' reads the
+// scalar's bits as math/big does, across 64-bit word boundaries.
+func TestScalarDigit(t *testing.T) {
+	var minus1 fr.Element
+	minus1.SetOne()
+	minus1.Neg(&minus1)
+	scalars := []fr.Element{minus1, seedFr(1), seedFr(12345)}
+	for i := 0; i < 8; i++ {
+		var s fr.Element
+		s.SetRandom()
+		scalars = append(scalars, s)
+	}
+	for c := 2; c <= max(fbMaxWindowG1, fbMaxWindowG2); c++ {
+		for _, s := range scalars {
+			bits := s.Bits()
+			x := s.BigInt(new(big.Int))
+			for w := 0; w*c < frBits; w++ {
+				want := new(big.Int).Rsh(x, uint(w*c))
+				want.And(want, big.NewInt(1<<c-1))
+				if got := scalarDigit(&bits, w, c); got != want.Uint64() {
+					t.Fatalf("c=%d window %d: digit %d, want %d", c, w, got, want.Uint64())
+				}
+			}
+		}
+	}
+}
+
+// TestFixedBaseLargestWindows: the largest tables (20-bit G1, 19-bit G2
+// windows, what a 32 GiB partition's setup builds) give gnark's points.
+func TestFixedBaseLargestWindows(t *testing.T) {
+	testenv.Long(t, "the 1.3 and 1.4 GB tables of the largest windows take a minute to build")
+	_, _, gen1, gen2 := bls.Generators()
+	var minus1 fr.Element
+	minus1.SetOne()
+	minus1.Neg(&minus1)
+	scalars := []fr.Element{{}, minus1, seedFr(3)}
+	for i := 0; i < 20; i++ {
+		var s fr.Element
+		s.SetRandom()
+		scalars = append(scalars, s)
+	}
+	out1 := make([]bls.G1Affine, len(scalars))
+	if t1 := newFixedBase[bls.G1Affine, bls.G1Jac, fp.Element, *fp.Element, g1](&gen1, 1<<40, fbMaxWindowG1); t1.c == fbMaxWindowG1 {
+		t1.mul(out1, scalars)
+	} else {
+		t.Fatalf("G1 table has %d-bit windows, want %d", t1.c, fbMaxWindowG1)
+	}
+	debug.FreeOSMemory() // one table at a time (the test's memory stays under 2 GB)
+	out2 := make([]bls.G2Affine, len(scalars))
+	if t2 := newFixedBase[bls.G2Affine, bls.G2Jac, bls.E2, *bls.E2, g2](&gen2, 1<<40, fbMaxWindowG2); t2.c == fbMaxWindowG2 {
+		t2.mul(out2, scalars)
+	} else {
+		t.Fatalf("G2 table has %d-bit windows, want %d", t2.c, fbMaxWindowG2)
+	}
+	for i := range scalars {
+		if want := g1Base(scalars[i]); !out1[i].Equal(&want) {
+			t.Fatalf("G1 scalar %d", i)
+		}
+		if want := g2Base(scalars[i]); !out2[i].Equal(&want) {
+			t.Fatalf("G2 scalar %d", i)
+		}
 	}
 }

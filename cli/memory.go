@@ -21,7 +21,7 @@ import (
 
 // checkSetupMemory refuses (exit 2) a setup of circuit c whose estimated peak memory
 // (paramfile.EstimateSetupMemory of its shape: 96 bytes per variable and up to ~1.5 GB) exceeds
-// the available memory (hostmem.Limit): a 32 GiB PoRep setup needs ~14 GB, and a run short of it
+// the available memory (hostmem.Limit): a 32 GiB PoRep setup needs ~12.7 GB, and a run short of it
 // ends in the kernel's OOM killer after minutes of work.
 func checkSetupMemory(c paramfile.Circuit) error {
 	avail, what, ok := hostmem.Limit()

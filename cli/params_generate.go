@@ -39,10 +39,10 @@ func paramsGenerateCommand() *cli.Command {
 			"constraint (no R1CS is recorded), and writes a Groth16 setup with toxic waste derived\n" +
 			"from --seed (cuseal-toxic-v1) query by query, chunk by chunk. The files (.params, .vk,\n" +
 			".meta and a .cuseal-test.json stamp) go into --out under the names commit2 and verify\n" +
-			"look for. A 2KiB PoRep setup takes 1-3 minutes on 2 cores, peaks at ~0.67 GB of memory\n" +
+			"look for. A 2KiB PoRep setup takes 1-3 minutes on 2 cores, peaks at ~0.45 GB of memory\n" +
 			"and writes a 1.1 GB .params file; memory is 96 bytes per circuit variable plus up to\n" +
 			"~1.5 GB. A setup whose estimated memory need exceeds MemAvailable is refused unless\n" +
-			"--force (32GiB PoRep needs ~14 GB). --reuse reuses only parameters whose stamp\n" +
+			"--force (32GiB PoRep needs ~12.7 GB). --reuse reuses only parameters whose stamp\n" +
 			"records the same seed and circuit digest; others are never overwritten. --out may not be\n" +
 			"the production parameter directory (/var/tmp/filecoin-proof-parameters, or where\n" +
 			"FIL_PROOFS_PARAMETER_CACHE points) unless --force.\n\n" + notForProduction,

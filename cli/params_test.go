@@ -208,7 +208,7 @@ func TestParamsGenerateReuseRefusesOtherSeed(t *testing.T) {
 
 // TestParamsGenerateChecksMemory: a setup that cannot fit (a trial run of 32GiB on a 24 GB
 // machine ran into the OOM killer and left an empty --out) is refused up front, naming the
-// estimate, and creates nothing: 32GiB PoRep needs ~14 GB (96 bytes per variable), more
+// estimate, and creates nothing: 32GiB PoRep needs ~12.7 GB (96 bytes per variable), more
 // than the 7.6 GiB this fake host has.
 func TestParamsGenerateChecksMemory(t *testing.T) {
 	fake := filepath.Join(t.TempDir(), "meminfo")

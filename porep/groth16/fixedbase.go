@@ -27,17 +27,18 @@ const (
 	frBits  = 255 // r < 2^255
 	fbChunk = 512 // points per work item (batch-normalisation unit)
 	// The largest windows (BenchmarkFixedBaseLarge, docs/BENCHMARKS.md,
-	// "Test-parameter generation"): points per CPU-second rose 1–18 % for
-	// G1 from 16 windows of 16 bits to 13 of 20 (the larger windows' cache
-	// misses eat most of the 19 % fewer additions), ~28 % for G2 from 17
-	// windows of 15 bits to 14 of 19.
-	fbMaxWindowG1 = 20 // table: 13 windows × (2^20−1) × 96 B ≈ 1.31 GB
+	// "Test-parameter generation"): G2 points per CPU-second rose ~28 %
+	// from 17 windows of 15 bits to 14 of 19. G1's rose 1–18 % from 16
+	// windows of 16 bits to 13 of 20 (the larger windows' cache misses eat
+	// most of the 19 % fewer additions), and a 2 KiB setup with 17-bit G1
+	// windows took more CPU than with 16: G1 stays at 16 bits.
+	fbMaxWindowG1 = 16 // table: 16 windows × (2^16−1) × 96 B ≈ 101 MB
 	fbMaxWindowG2 = 19 // table: 14 windows × (2^19−1) × 192 B ≈ 1.41 GB
 	// fbEntryCost weighs one table entry against one batched affine
 	// addition of mul: building it (a Jacobian mixed addition and its share
 	// of the normalisation) costs 1.5–2.7 additions (measured), doubled for
-	// the table's memory: a 2 KiB PoRep setup keeps 17-bit G1 windows
-	// (189 MB) where 19 bits (704 MB) would save ~7 % of its additions.
+	// the table's memory: a 2 KiB PoRep setup's G2 table keeps 15-bit
+	// windows (107 MB) for its 0.69M points.
 	fbEntryCost = 4
 	// fbBuildChunk is how many entries of one window are normalised at a
 	// time while the table is built (scratch per worker).

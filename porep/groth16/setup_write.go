@@ -233,7 +233,7 @@ func (s *StreamSetup) WriteParamsFile(ctx context.Context, path string) (*Verify
 // released once l and a are written, and the G1 table before the G2 table
 // T2 is built, so only v (32·V) meets T2. T1 and T2 are the tables
 // newFixedBase picks for at most m − 1 + 3·V + 3 G1 and V G2 scalars
-// (⌈255/c⌉·(2^c − 1) points of 96 or 192 bytes: at most ~1.31 and ~1.41
+// (⌈255/c⌉·(2^c − 1) points of 96 or 192 bytes: at most ~101 MB and ~1.41
 // GB). chunk is one chunk of query scalars, G2 points and their encoding
 // (setupWriteChunk of each) with the 1 MiB write buffer and one chunk of
 // Lagrange values; scratch is the per-worker scratch of the table build

@@ -341,9 +341,9 @@ const (
 	// circuit's synthesis (16.5 MB of RSS for a 32 GiB PoRep partition
 	// into a cs.R1CSStream alone) and the Go heap's slack beside the
 	// tables: the rest of the measured peak RSS of a 2 KiB PoRep
-	// generation (650,928 KiB; docs/BENCHMARKS.md, "Test-parameter
+	// generation (438,816 KiB; docs/BENCHMARKS.md, "Test-parameter
 	// generation").
-	setupBaseBytes = 170 << 20
+	setupBaseBytes = 47 << 20
 )
 
 // EstimateTestParamsMemory estimates, from cfg's circuit shape and without
@@ -352,7 +352,7 @@ const (
 // with one variable per constraint: a PoRep circuit has ~0.1% fewer aux
 // variables than constraints). The constraint count follows
 // docs/porep-circuit.md §4.6 (exact at 32 GiB: 130.3M; ~4% high at 2 KiB).
-// 32 GiB comes out at 14.0 GB.
+// 32 GiB comes out at 12.7 GB.
 func EstimateTestParamsMemory(cfg *stacked.SectorConfig) (constraints int, bytes uint64) {
 	depthD := 0
 	for n := cfg.Nodes; n > 1; n >>= 1 {
@@ -367,7 +367,7 @@ func EstimateTestParamsMemory(cfg *stacked.SectorConfig) (constraints int, bytes
 // EstimateSetupMemory is the peak memory in bytes of GenerateTestParams
 // for a circuit of the given shape (cs.SizeHint: Inputs with ONE, Aux):
 // groth16.StreamSetupMemory — 96 bytes per variable for u, v and the l/ic
-// scalars with the G1 fixed-base table (at most 1.31 GB), or 32 bytes per
+// scalars with the G1 fixed-base table (at most 101 MB), or 32 bytes per
 // variable with the G2 table (at most 1.41 GB), whichever is more, and
 // ~40 MB of query chunks and scratch — and setupBaseBytes. The domain
 // enters only through the table's size: neither the R1CS nor a

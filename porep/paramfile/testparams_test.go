@@ -86,7 +86,7 @@ func TestGenerateTestParamsRefusesOtherDigest(t *testing.T) {
 // TestEstimateTestParamsMemory pins the estimate to the published 32 GiB
 // circuit (docs/porep-circuit.md §4.6: 130,278,541 constraints before the 328
 // input rows), to the measured peak RSS of a 2 KiB PoRep generation
-// (docs/BENCHMARKS.md, "Test-parameter generation": 667 MB; its circuit has
+// (docs/BENCHMARKS.md, "Test-parameter generation": 449 MB; its circuit has
 // 2,687,961 rows and 2,685,713 variables) within ±15 %, and to the bound
 // issue 40 sets: a 32 GiB PoRep or WindowPoSt partition (shapes measured by
 // SizeHint: 130,170,221 and 126,928,216 variables) within 20 GiB.
@@ -96,7 +96,7 @@ func TestEstimateTestParamsMemory(t *testing.T) {
 	if n < 2_687_961 || n > 2_687_961*110/100 {
 		t.Errorf("2 KiB: %d constraints, recorded 2,687,961", n)
 	}
-	const measured2K = 650_928 << 10 // /usr/bin/time -v: 650,928 KiB
+	const measured2K = 438_816 << 10 // /usr/bin/time -v: 438,816 KiB
 	if b < measured2K*85/100 || b > measured2K*115/100 {
 		t.Errorf("2 KiB: %d bytes, measured peak %d", b, measured2K)
 	}

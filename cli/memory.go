@@ -19,21 +19,25 @@ import (
 // estimated peak memory exceeds what the host can give (hostmem.Limit), naming the estimate,
 // the binding limit and the knobs, instead of dying minutes later in the OOM killer.
 
-// checkSetupMemory refuses (exit 2) a setup of a circuit of the given
-// number of constraints whose estimated peak memory
-// (paramfile.EstimateSetupMemory) exceeds the available memory (hostmem.Limit): a 32 GiB PoRep setup needs
-// ~115 GB and otherwise ends in the kernel's OOM killer after minutes of work.
-func checkSetupMemory(sectorSize uint64, constraints int) error {
+// checkSetupMemory refuses (exit 2) a setup of circuit c whose estimated peak memory
+// (paramfile.EstimateSetupMemory of its shape: 96 bytes per variable and up to ~1.5 GB) exceeds
+// the available memory (hostmem.Limit): a 32 GiB PoRep setup needs ~12.7 GB, and a run short of it
+// ends in the kernel's OOM killer after minutes of work.
+func checkSetupMemory(c paramfile.Circuit) error {
 	avail, what, ok := hostmem.Limit()
 	if !ok {
 		return nil
 	}
-	need := paramfile.EstimateSetupMemory(constraints)
+	shape, err := c.SizeHint()
+	if err != nil {
+		return internalError(err)
+	}
+	need := paramfile.EstimateSetupMemory(shape)
 	if need <= avail {
 		return nil
 	}
-	return usageErrorf("--sector-size %s: generating its test parameters needs about %s of memory (%.1fM constraints), but only %s is available (%s); pass --force to try anyway",
-		stacked.SizeLabel(sectorSize), humanBytes(need), float64(constraints)/1e6, humanBytes(avail), what)
+	return usageErrorf("--sector-size %s: generating its test parameters needs about %s of memory (%.1fM variables), but only %s is available (%s); pass --force to try anyway",
+		stacked.SizeLabel(c.ProofSectorSize()), humanBytes(need), float64(shape.Inputs+shape.Aux)/1e6, humanBytes(avail), what)
 }
 
 // checkProveMemory refuses (exit 2) a commit2 or bench prove whose estimated peak memory

@@ -35,12 +35,14 @@ func paramsGenerateCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "generate",
 		Usage: "generate INSECURE test parameters for a sector size, under the Filecoin file names",
-		Description: "Records the blank circuit of the sector size and runs a Groth16 setup with toxic\n" +
-			"waste derived from --seed (cuseal-toxic-v1). The files (.params, .vk, .meta and a\n" +
-			".cuseal-test.json stamp) go into --out under the names commit2 and verify look for.\n" +
-			"A 2KiB setup takes 37-90 s on 2 cores, peaks at ~2.7 GB of memory and writes a 1.1 GB\n" +
-			".params file. A setup whose estimated memory need exceeds MemAvailable is refused\n" +
-			"unless --force (32GiB needs ~115 GB). --reuse reuses only parameters whose stamp\n" +
+		Description: "Synthesizes the blank circuit of the sector size, evaluating it at tau constraint by\n" +
+			"constraint (no R1CS is recorded), and writes a Groth16 setup with toxic waste derived\n" +
+			"from --seed (cuseal-toxic-v1) query by query, chunk by chunk. The files (.params, .vk,\n" +
+			".meta and a .cuseal-test.json stamp) go into --out under the names commit2 and verify\n" +
+			"look for. A 2KiB PoRep setup takes 1-3 minutes on 2 cores, peaks at ~0.45 GB of memory\n" +
+			"and writes a 1.1 GB .params file; memory is 96 bytes per circuit variable plus up to\n" +
+			"~1.5 GB. A setup whose estimated memory need exceeds MemAvailable is refused unless\n" +
+			"--force (32GiB PoRep needs ~12.7 GB). --reuse reuses only parameters whose stamp\n" +
 			"records the same seed and circuit digest; others are never overwritten. --out may not be\n" +
 			"the production parameter directory (/var/tmp/filecoin-proof-parameters, or where\n" +
 			"FIL_PROOFS_PARAMETER_CACHE points) unless --force.\n\n" + notForProduction,
@@ -86,7 +88,7 @@ func paramsGenerateAction(c *cli.Context) error {
 	if !c.IsSet("sector-size") {
 		return usageErrorf("--sector-size is required (or --srs for a SnarkPack SRS)")
 	}
-	tc, constraints, err := testCircuitFor(c.String("circuit"), c.String("sector-size"))
+	tc, _, err := testCircuitFor(c.String("circuit"), c.String("sector-size"))
 	if err != nil {
 		return err
 	}
@@ -99,7 +101,7 @@ func paramsGenerateAction(c *cli.Context) error {
 		return usageErrorf("--out %s: refusing to write TEST parameters there: %s, and proofs made with test parameters are rejected on chain; choose another --out (or pass --force)", dir, reason)
 	}
 	if !c.Bool("force") {
-		if err := checkSetupMemory(tc.ProofSectorSize(), constraints); err != nil {
+		if err := checkSetupMemory(tc); err != nil {
 			return err
 		}
 	}
@@ -114,9 +116,9 @@ func paramsGenerateAction(c *cli.Context) error {
 			removeCreated()
 		}
 	}()
-	// Ctrl-C or SIGTERM during the setup, which cannot be cancelled, removes the temporary
-	// files (up to 1.1 GB at 2KiB) and the directory this run created, and returns; the
-	// process then exits, which ends the setup still running in its goroutine.
+	// Ctrl-C or SIGTERM during the setup removes the temporary files (up to 1.1 GB at 2KiB)
+	// and the directory this run created, and returns; the process then exits, which ends the
+	// setup still running in its goroutine (told through ctx, it stops between chunks).
 	pp, vp, mp := tc.ParameterPaths(dir)
 	preexisting := false
 	for _, p := range []string{pp, vp, mp} {
@@ -127,7 +129,7 @@ func paramsGenerateAction(c *cli.Context) error {
 	ctx, stop := interruptible(c)
 	defer stop()
 	done := make(chan error, 1)
-	go func() { done <- paramsGenerate(c, tc, seed, dir) }()
+	go func() { done <- paramsGenerate(ctx, c, tc, seed, dir) }()
 	select {
 	case err = <-done:
 		return err
@@ -141,8 +143,9 @@ func paramsGenerateAction(c *cli.Context) error {
 	}
 }
 
-// paramsGenerate runs `params generate` once the flags are checked and dir exists.
-func paramsGenerate(c *cli.Context, tc paramfile.Circuit, seed [32]byte, dir string) error {
+// paramsGenerate runs `params generate` once the flags are checked and dir exists; ctx's end
+// stops the generation between chunks (its partial files are removed).
+func paramsGenerate(ctx context.Context, c *cli.Context, tc paramfile.Circuit, seed [32]byte, dir string) error {
 	pp, vp, mp := tc.ParameterPaths(dir)
 	if !c.Bool("reuse") {
 		for _, p := range []string{pp, vp, mp} {
@@ -164,7 +167,7 @@ func paramsGenerate(c *cli.Context, tc paramfile.Circuit, seed [32]byte, dir str
 	jsonOut := c.Bool("json")
 	bar := newPhaseProgress(c.App.ErrWriter, -1, fmt.Sprintf("%s test parameters", tc.ProofName()))
 	start := time.Now()
-	tp, err := paramfile.GenerateTestParams(dir, tc, seed, slog.Default(), paramfile.WithProgress(func(ev paramfile.Event) {
+	tp, err := paramfile.GenerateTestParams(dir, tc, seed, slog.Default(), paramfile.WithContext(ctx), paramfile.WithProgress(func(ev paramfile.Event) {
 		bar.Phase(ev.Stage)
 	}))
 	bar.Done()

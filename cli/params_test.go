@@ -208,10 +208,11 @@ func TestParamsGenerateReuseRefusesOtherSeed(t *testing.T) {
 
 // TestParamsGenerateChecksMemory: a setup that cannot fit (a trial run of 32GiB on a 24 GB
 // machine ran into the OOM killer and left an empty --out) is refused up front, naming the
-// estimate, and creates nothing.
+// estimate, and creates nothing: 32GiB PoRep needs ~12.7 GB (96 bytes per variable), more
+// than the 7.6 GiB this fake host has.
 func TestParamsGenerateChecksMemory(t *testing.T) {
 	fake := filepath.Join(t.TempDir(), "meminfo")
-	if err := os.WriteFile(fake, []byte("MemTotal:       24684084 kB\nMemAvailable:   17204396 kB\n"), 0o644); err != nil {
+	if err := os.WriteFile(fake, []byte("MemTotal:       24684084 kB\nMemAvailable:    8000000 kB\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	oldM, oldC := hostmem.MemInfoPath, hostmem.CgroupPaths
@@ -224,7 +225,7 @@ func TestParamsGenerateChecksMemory(t *testing.T) {
 		t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr)
 	}
 	wantOneLineError(t, stderr, "needs about")
-	for _, want := range []string{"130.3M constraints", "16.4GiB is available", "--force"} {
+	for _, want := range []string{"130.2M variables", "7.6GiB is available", "--force"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q: %s", want, stderr)
 		}
@@ -232,7 +233,7 @@ func TestParamsGenerateChecksMemory(t *testing.T) {
 	if _, err := os.Stat(filepath.Dir(out)); !os.IsNotExist(err) {
 		t.Fatalf("--out parent exists after the refusal: %v", err)
 	}
-	if avail, ok := hostmem.Available(); !ok || avail != 17204396<<10 {
+	if avail, ok := hostmem.Available(); !ok || avail != 8000000<<10 {
 		t.Fatalf("hostmem.Available = %d, %v", avail, ok)
 	}
 }

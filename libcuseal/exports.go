@@ -224,7 +224,7 @@ func generateTestParams(call string, circuit C.int32_t, registeredProof C.int64_
 	if flags&^genFlagForce != 0 {
 		return badInputf("flags %#x: unknown flags %#x (CUSEAL_POREP_GEN_FORCE is %#x)", uint32(flags), uint32(flags&^genFlagForce), genFlagForce)
 	}
-	cfg, name, constraints, err := testCircuitArg(circuit, registeredProof)
+	cfg, name, _, err := testCircuitArg(circuit, registeredProof)
 	if err != nil {
 		return err
 	}
@@ -233,7 +233,7 @@ func generateTestParams(call string, circuit C.int32_t, registeredProof C.int64_
 		s, _ = bytes32(seed, "seed")
 	}
 	if flags&genFlagForce == 0 {
-		if err := checkCircuitSetupMemory(call, name, constraints); err != nil {
+		if err := checkCircuitSetupMemory(call, name, cfg); err != nil {
 			return err
 		}
 	}

@@ -12,19 +12,23 @@ import (
 var defaultParamsSeed = [32]byte{'c', 'u', 's', 'e', 'a', 'l', '-', 'p', 'o', 'r', 'e', 'p', '-', 't', 'e', 's', 't'}
 
 // checkCircuitSetupMemory refuses (bad input) a test-parameter setup of a
-// circuit of the given number of constraints whose estimated peak memory
-// (paramfile.EstimateSetupMemory) exceeds MemAvailable, as `cuseal params
+// circuit whose estimated peak memory (paramfile.EstimateSetupMemory of its
+// shape) exceeds MemAvailable, as `cuseal params
 // generate` does without --force: the setup would otherwise take the
 // caller's process down. call and name (the circuit) go in the message.
-func checkCircuitSetupMemory(call, name string, constraints int) error {
+func checkCircuitSetupMemory(call, name string, c paramfile.Circuit) error {
 	avail, ok := hostmem.Available()
 	if !ok {
 		return nil
 	}
-	need := paramfile.EstimateSetupMemory(constraints)
+	shape, err := c.SizeHint()
+	if err != nil {
+		return err
+	}
+	need := paramfile.EstimateSetupMemory(shape)
 	if need <= avail {
 		return nil
 	}
-	return badInputf("libcuseal: %s: %s needs about %.1f GB of memory (%.1fM constraints), but only %.1f GB is available (MemAvailable in %s); pass CUSEAL_POREP_GEN_FORCE to try anyway",
-		call, name, float64(need)/1e9, float64(constraints)/1e6, float64(avail)/1e9, hostmem.MemInfoPath)
+	return badInputf("libcuseal: %s: %s needs about %.1f GB of memory (%.1fM variables), but only %.1f GB is available (MemAvailable in %s); pass CUSEAL_POREP_GEN_FORCE to try anyway",
+		call, name, float64(need)/1e9, float64(shape.Inputs+shape.Aux)/1e6, float64(avail)/1e9, hostmem.MemInfoPath)
 }

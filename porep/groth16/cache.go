@@ -3,6 +3,7 @@
 package groth16
 
 import (
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -17,10 +18,10 @@ import (
 var cacheLocks sync.Map // path → *sync.Mutex
 
 // CachedSetup returns test parameters for r1cs and the toxic-waste seed,
-// generating them with Setup(r1cs, ToxicWasteFromSeed(seed)) on first use
-// and storing them in dir as
+// generating them on first use (the streamed setup: StreamSetup, bytes as
+// Setup(r1cs, ToxicWasteFromSeed(seed))) and storing them in dir as
 // "cuseal-test-v1-<r1cs digest>-<seed>.params" (+ ".meta" JSON naming the
-// seed and digest). Later calls — in this process or another — open the
+// seed and digest). This call and later ones — in this process or another — open the
 // stored file (unchecked decoding, it is ours). FOR TESTS ONLY. The file is
 // written atomically; a stored file that fails to parse is regenerated.
 // Setup is deterministic, so a name fixes the content; "v1" changes if
@@ -41,14 +42,15 @@ func CachedSetup(dir string, r1cs *cs.R1CS, seed [32]byte) (*Params, error) {
 			return p, nil
 		}
 	}
-	p, err := Setup(r1cs, ToxicWasteFromSeed(seed))
+	s, err := streamR1CS(r1cs, ToxicWasteFromSeed(seed))
 	if err != nil {
 		return nil, err
 	}
+	defer s.Close()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("groth16: param cache: %w", err)
 	}
-	if err := WriteParamsFile(path, p); err != nil {
+	if _, err := s.WriteParamsFile(context.Background(), path); err != nil {
 		return nil, err
 	}
 	meta := map[string]string{
@@ -63,5 +65,5 @@ func CachedSetup(dir string, r1cs *cs.R1CS, seed [32]byte) (*Params, error) {
 	}); err != nil {
 		return nil, err
 	}
-	return p, nil
+	return OpenParams(path, false)
 }

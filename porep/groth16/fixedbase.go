@@ -24,24 +24,46 @@ import (
 // in fp) and G2 (coordinates in E2); g1 and g2 adapt the point types.
 
 const (
-	frBits        = 255 // r < 2^255
-	fbChunk       = 512 // points per work item (batch-normalisation unit)
-	fbMaxWindowG1 = 16  // table: 16 windows × 65535 × 96 B ≈ 100 MB
-	fbMaxWindowG2 = 15  // table: 17 windows × 32767 × 192 B ≈ 107 MB
+	frBits  = 255 // r < 2^255
+	fbChunk = 512 // points per work item (batch-normalisation unit)
+	// The largest windows (BenchmarkFixedBaseLarge, docs/BENCHMARKS.md,
+	// "Test-parameter generation"): G2 points per CPU-second rose ~28 %
+	// from 17 windows of 15 bits to 14 of 19. G1's rose 1–18 % from 16
+	// windows of 16 bits to 13 of 20 (the larger windows' cache misses eat
+	// most of the 19 % fewer additions), and a 2 KiB setup with 17-bit G1
+	// windows took more CPU than with 16: G1 stays at 16 bits.
+	fbMaxWindowG1 = 16 // table: 16 windows × (2^16−1) × 96 B ≈ 101 MB
+	fbMaxWindowG2 = 19 // table: 14 windows × (2^19−1) × 192 B ≈ 1.41 GB
+	// fbEntryCost weighs one table entry against one batched affine
+	// addition of mul: building it (a Jacobian mixed addition and its share
+	// of the normalisation) costs 1.5–2.7 additions (measured), doubled for
+	// the table's memory: a 2 KiB PoRep setup's G2 table keeps 15-bit
+	// windows (107 MB) for its 0.69M points.
+	fbEntryCost = 4
+	// fbBuildChunk is how many entries of one window are normalised at a
+	// time while the table is built (scratch per worker).
+	fbBuildChunk = 1 << 14
 )
 
 // fbWindow picks the window size minimising table cost + per-point cost
-// for n scalars: (windows · 2^c) + n · windows, capped at max.
+// for n scalars: fbEntryCost · windows · 2^c + n · windows, capped at max.
 func fbWindow(n, max int) int {
 	best, bestCost := 1, -1.0
 	for c := 2; c <= max; c++ {
 		windows := float64((frBits + c - 1) / c)
-		cost := windows*float64(int(1)<<c) + float64(n)*windows
+		cost := fbEntryCost*windows*float64(int(1)<<c) + float64(n)*windows
 		if bestCost < 0 || cost < bestCost {
 			best, bestCost = c, cost
 		}
 	}
 	return best
+}
+
+// fbTableBytes is the size of the table newFixedBase builds for n scalars
+// with windows of at most maxWindow bits and points of pointSize bytes.
+func fbTableBytes(n, maxWindow, pointSize int) uint64 {
+	c := fbWindow(n, maxWindow)
+	return uint64((frBits+c-1)/c) * uint64(1<<c-1) * uint64(pointSize)
 }
 
 // scalarDigit returns the c-bit digit of the canonical scalar s at window w.
@@ -127,7 +149,8 @@ func (g2) add(p, q *bls.G2Affine)                   { p.Add(p, q) }
 // fixedBase is the windowed table of one base point.
 type fixedBase[A, J, F any, PF fbField[F], G fbGroup[A, J, F]] struct {
 	c, windows int
-	table      []A // window w, digit d at w·(2^c−1) + d−1
+	table      []A       // window w, digit d at w·(2^c−1) + d−1
+	scratch    sync.Pool // *fbScratch[A, F], reused across mul calls
 }
 
 type (
@@ -169,13 +192,19 @@ func newFixedBase[A, J, F any, PF fbField[F], G fbGroup[A, J, F]](base *A, n, ma
 		go func(w int) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			jac := make([]J, per)
-			g.fromAffine(&jac[0], &bases[w])
-			for d := 1; d < per; d++ {
-				jac[d] = jac[d-1]
-				g.addMixed(&jac[d], &bases[w])
+			// d·base for d = 1..per, fbBuildChunk at a time.
+			jac := make([]J, min(per, fbBuildChunk))
+			prefix := make([]F, len(jac))
+			var acc J
+			g.fromAffine(&acc, &bases[w])
+			for lo := 0; lo < per; lo += len(jac) {
+				n := min(len(jac), per-lo)
+				for d := 0; d < n; d++ {
+					jac[d] = acc
+					g.addMixed(&acc, &bases[w])
+				}
+				batchNormalize[A, J, F, PF, G](t.table[w*per+lo:w*per+lo+n], jac[:n], prefix[:n])
 			}
-			batchNormalize[A, J, F, PF, G](t.table[w*per:(w+1)*per], jac, make([]F, per))
 		}(w)
 	}
 	wg.Wait()
@@ -197,9 +226,20 @@ func (t *fixedBase[A, J, F, PF, G]) mul(out []A, scalars []fr.Element) {
 	per := 1<<t.c - 1
 	workers := runtime.GOMAXPROCS(0)
 	scratch := make([]*fbScratch[A, F], workers)
+	defer func() {
+		for _, sc := range scratch {
+			if sc != nil {
+				t.scratch.Put(sc)
+			}
+		}
+	}()
 	forEachChunk(len(scalars), func(wk, lo, hi int) {
 		if scratch[wk] == nil {
-			scratch[wk] = &fbScratch[A, F]{}
+			if sc, ok := t.scratch.Get().(*fbScratch[A, F]); ok {
+				scratch[wk] = sc
+			} else {
+				scratch[wk] = &fbScratch[A, F]{}
+			}
 		}
 		sc := scratch[wk]
 		n := hi - lo
@@ -260,16 +300,17 @@ func batchNormalize[A, J, F any, PF fbField[F], G fbGroup[A, J, F]](out []A, in 
 			PF(&acc).Mul(&acc, z)
 		}
 	}
-	var inv F
+	// Declared once: in a generic function each escapes to the heap, and
+	// one allocation per point would double a table's build in garbage.
+	var inv, zinv, zinv2 F
+	var zero A
 	PF(&inv).Inverse(&acc)
 	for i := len(in) - 1; i >= 0; i-- {
 		x, y, z := g.xyz(&in[i])
 		if PF(z).IsZero() {
-			var zero A
 			out[i] = zero
 			continue
 		}
-		var zinv, zinv2 F
 		PF(&zinv).Mul(&inv, &prefix[i])
 		PF(&inv).Mul(&inv, z)
 		PF(&zinv2).Square(&zinv)

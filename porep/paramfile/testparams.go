@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
 	"github.com/cuseal/cuseal/internal/atomicfile"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
@@ -85,39 +87,72 @@ func ReadTestStamp(path string) (*TestStamp, error) {
 	return &st, nil
 }
 
-// recordR1CS synthesizes c's blank circuit (one partition) into a
-// cs.Recorder and returns the R1CS as the prover sees it (per-input rows
-// included): the first stage of GenerateTestParams, what the parameters
-// are generated from.
-func recordR1CS(c Circuit) (*cs.R1CS, error) {
-	rec := cs.NewRecorder()
-	if err := c.BlankCircuit().Synthesize(context.Background(), rec); err != nil {
-		return nil, fmt.Errorf("porep: record %s: %w", c.ProofName(), err)
+// r1csDigest synthesizes c's blank circuit (one partition) of the given
+// shape into a cs.R1CSStream and returns its cuseal-r1cs-v1 digest (the
+// R1CS as the prover sees it, per-input rows included) without recording
+// it: what decides whether existing test parameters are reused.
+func r1csDigest(ctx context.Context, c Circuit, shape cs.SizeHint) ([32]byte, error) {
+	stream := cs.NewR1CSStream(shape.Inputs, shape.Aux, shape.Constraints+shape.Inputs)
+	if err := c.BlankCircuit().Synthesize(ctx, stream); err != nil {
+		return [32]byte{}, fmt.Errorf("porep: synthesize %s: %w", c.ProofName(), err)
 	}
-	return rec.R1CS(), nil
+	d, err := stream.Digest()
+	if err != nil {
+		return [32]byte{}, fmt.Errorf("porep: %s: %w", c.ProofName(), err)
+	}
+	return d, nil
 }
+
+// teeSystem synthesizes one circuit into two constraint systems at once
+// (both number variables alike): the streamed setup and the digest.
+type teeSystem struct{ a, b cs.ConstraintSystem }
+
+func (t teeSystem) Alloc(v *fr.Element) cs.Variable {
+	t.b.Alloc(v)
+	return t.a.Alloc(v)
+}
+
+func (t teeSystem) AllocInput(v *fr.Element) cs.Variable {
+	t.b.AllocInput(v)
+	return t.a.AllocInput(v)
+}
+
+func (t teeSystem) Enforce(a, b, c cs.LC) {
+	t.a.Enforce(a, b, c)
+	t.b.Enforce(a, b, c)
+}
+
+func (t teeSystem) Push(string) {}
+
+func (t teeSystem) Pop() {}
 
 // GenerateTestParams writes INSECURE Groth16 parameters for circuit c
 // (PoRep, PoSt, SnapDeals: `cuseal params generate --circuit`) into dir
 // under the Filecoin file names (.params, .vk, .meta recording
 // c.ProofSectorSize()) so that porep's provers and verifiers find them with
-// porep.WithParamsDir(dir): the blank circuit is recorded (recordR1CS) and
-// groth16.Setup runs with toxic waste derived from seed
-// (groth16.ToxicWasteFromSeed). A stamp file "<stem>.cuseal-test.json"
-// names the seed and R1CS digest; when it and the parameter files already
-// match, nothing is regenerated (Reused). When parameter files for c exist
-// in dir and the stamp records another seed or R1CS digest, or there is no
-// stamp, it overwrites nothing and returns a *ParamsConflictError
-// (errors.Is ErrParamsConflict). Files are written atomically (temporary
-// file + rename), the stamp last.
+// porep.WithParamsDir(dir), with toxic waste derived from seed
+// (groth16.ToxicWasteFromSeed). The blank circuit (c.SizeHint's shape) is
+// synthesized once into groth16.StreamSetup, which evaluates it at τ
+// constraint by constraint, and into a cs.R1CSStream for its digest; no
+// R1CS is recorded, and the queries are computed and written chunk by
+// chunk (memory: EstimateSetupMemory). The bytes are groth16.Setup's of the
+// recorded R1CS. A stamp file "<stem>.cuseal-test.json" names the seed and
+// R1CS digest; when it and the parameter files already match, nothing is
+// regenerated (Reused; the digest is computed by a synthesis of its own
+// first). When parameter files for c exist in dir and the stamp records
+// another seed or R1CS digest, or there is no stamp, it overwrites nothing
+// and returns a *ParamsConflictError (errors.Is ErrParamsConflict). Files
+// are written atomically (temporary file + rename), the stamp last; on an
+// error or cancellation (WithContext: checked between chunks of queries)
+// none of this run's files stay.
 //
-// FOR TESTS ONLY: anyone who knows seed can forge proofs. Setup for a
-// 2 KiB sector (2.7M constraints, domain 2^22) takes about a minute on two
-// cores and writes about 1.1 GB (.params); docs/BENCHMARKS.md has the times.
+// FOR TESTS ONLY: anyone who knows seed can forge proofs. docs/BENCHMARKS.md
+// has the times and peak memory (2 KiB PoRep: 2.7M constraints, domain
+// 2^22, a 1.1 GB .params).
 //
 // Options: WithProgress receives an Event naming the stage as each stage
-// starts: "recording the circuit", "setup (powers of tau, queries)",
-// "writing the files".
+// starts: "checking the circuit's digest" (only when files exist),
+// "synthesizing the circuit at τ", "writing the queries".
 func GenerateTestParams(dir string, c Circuit, seed [32]byte, log *slog.Logger, opts ...Option) (*TestParams, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -131,7 +166,7 @@ func GenerateTestParams(dir string, c Circuit, seed [32]byte, log *slog.Logger, 
 	out := &TestParams{ParamsPath: pp, VKPath: vp, MetaPath: mp, StampPath: TestStampPath(dir, c)}
 	// Never overwrite parameters made from another seed or circuit (or of
 	// unknown origin): every proof made with them would stop verifying.
-	// The seed is checked before the (slow) recording, the digest after.
+	// The seed is checked before the (slow) synthesis, the digest after.
 	var existing []string
 	for _, p := range []string{pp, vp, mp} {
 		if _, err := os.Lstat(p); err == nil {
@@ -148,15 +183,54 @@ func GenerateTestParams(dir string, c Circuit, seed [32]byte, log *slog.Logger, 
 				Reason: fmt.Sprintf("records seed %s for %s", old.Seed, old.Circuit)}
 		}
 	}
-	t0 := time.Now()
-	stage("recording the circuit")
-	r1cs, err := recordR1CS(c)
+	shape, err := c.SizeHint()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("porep: test params: %s: %w", c.ProofName(), err)
 	}
-	out.R1CSDigest = r1cs.Digest()
-	out.Constraints, out.Inputs, out.Aux = r1cs.NumConstraints(), r1cs.NumInputs, r1cs.NumAux
-	log.Info("test params: circuit recorded", "circuit", c.ProofName(), "constraints", out.Constraints, "took", time.Since(t0))
+	out.Constraints, out.Inputs, out.Aux = shape.Constraints+shape.Inputs, shape.Inputs, shape.Aux
+	t0 := time.Now()
+	if len(existing) > 0 {
+		// Same seed and circuit: reuse them if the digest matches too.
+		stage("checking the circuit's digest")
+		d, err := r1csDigest(st.ctx, c, shape)
+		if err != nil {
+			return nil, err
+		}
+		out.R1CSDigest = d
+		if dh := hex.EncodeToString(d[:]); old.R1CSDigest != dh {
+			return nil, &ParamsConflictError{Path: out.StampPath, StampSeed: old.Seed, StampDigest: old.R1CSDigest,
+				Reason: fmt.Sprintf("was made for R1CS digest %s, this circuit's is %s", old.R1CSDigest, dh)}
+		}
+		_, e1 := os.Stat(pp)
+		_, e2 := os.Stat(vp)
+		if e1 == nil && e2 == nil {
+			out.Reused = true
+			return out, nil
+		}
+		// Same seed, circuit and digest: regenerating writes the same bytes.
+	}
+	// Remove a stale stamp first: a crash below must not leave a stamp
+	// vouching for other files.
+	if err := os.Remove(out.StampPath); err != nil && !os.IsNotExist(err) {
+		return nil, fmt.Errorf("porep: test params: %w", err)
+	}
+	stage("synthesizing the circuit at τ")
+	setup, err := groth16.NewStreamSetup(shape, groth16.ToxicWasteFromSeed(seed))
+	if err != nil {
+		return nil, fmt.Errorf("porep: test params: %s: %w", c.ProofName(), err)
+	}
+	defer setup.Close()
+	stream := cs.NewR1CSStream(shape.Inputs, shape.Aux, shape.Constraints+shape.Inputs)
+	if err := c.BlankCircuit().Synthesize(st.ctx, teeSystem{setup, stream}); err != nil {
+		return nil, fmt.Errorf("porep: test params: synthesize %s: %w", c.ProofName(), err)
+	}
+	if err := setup.Finish(); err != nil {
+		return nil, fmt.Errorf("porep: test params: %s: %w", c.ProofName(), err)
+	}
+	if out.R1CSDigest, err = stream.Digest(); err != nil {
+		return nil, fmt.Errorf("porep: test params: %s: %w", c.ProofName(), err)
+	}
+	log.Info("test params: circuit evaluated at tau", "circuit", c.ProofName(), "constraints", out.Constraints, "took", time.Since(t0))
 	stamp := TestStamp{
 		Warning:    "TEST PARAMETERS: toxic waste derived from the seed (cuseal-toxic-v1); anyone knowing it can forge proofs",
 		Circuit:    c.ParameterIdentifier(),
@@ -167,43 +241,20 @@ func GenerateTestParams(dir string, c Circuit, seed [32]byte, log *slog.Logger, 
 	if err != nil {
 		return nil, err
 	}
-	if old != nil && old.Seed == stamp.Seed && old.Circuit == stamp.Circuit && old.R1CSDigest == stamp.R1CSDigest {
-		_, e1 := os.Stat(pp)
-		_, e2 := os.Stat(vp)
-		if e1 == nil && e2 == nil {
-			out.Reused = true
-			return out, nil
-		}
-		// Same seed and circuit: regenerating writes the same bytes.
-	} else if len(existing) > 0 {
-		return nil, &ParamsConflictError{Path: out.StampPath, StampSeed: old.Seed, StampDigest: old.R1CSDigest,
-			Reason: fmt.Sprintf("was made for R1CS digest %s, this circuit's is %s", old.R1CSDigest, stamp.R1CSDigest)}
-	}
-	// Remove a stale stamp first: a crash below must not leave a stamp
-	// vouching for other files.
-	if err := os.Remove(out.StampPath); err != nil && !os.IsNotExist(err) {
-		return nil, fmt.Errorf("porep: test params: %w", err)
-	}
 	t1 := time.Now()
-	stage("setup (powers of tau, queries)")
-	params, err := groth16.Setup(r1cs, groth16.ToxicWasteFromSeed(seed))
-	if err != nil {
-		return nil, fmt.Errorf("porep: test params: %w", err)
-	}
-	r1cs = nil
-	log.Info("test params: setup done", "circuit", c.ProofName(), "took", time.Since(t1))
-	stage("writing the files")
-	if err := writeTestParamsFiles(out, c.ProofSectorSize(), params, stampJSON); err != nil {
+	stage("writing the queries")
+	if err := writeTestParamsFiles(st.ctx, out, c.ProofSectorSize(), setup, stampJSON); err != nil {
 		return nil, err
 	}
-	log.Info("test params: written", "params", pp, "took", time.Since(t0))
+	log.Info("test params: written", "params", pp, "queries took", time.Since(t1), "took", time.Since(t0))
 	return out, nil
 }
 
-// writeTestParamsFiles writes the .params, .vk, .meta and stamp files of out,
-// each atomically, the stamp last. On an error it removes the ones it wrote:
-// parameter files without their stamp would block every later run.
-func writeTestParamsFiles(out *TestParams, sectorSize uint64, params *groth16.Params, stampJSON []byte) (err error) {
+// writeTestParamsFiles writes the .params (streamed from setup), .vk,
+// .meta and stamp files of out, each atomically, the stamp last. On an
+// error it removes the ones it wrote: parameter files without their stamp
+// would block every later run.
+func writeTestParamsFiles(ctx context.Context, out *TestParams, sectorSize uint64, setup *groth16.StreamSetup, stampJSON []byte) (err error) {
 	pp, vp, mp := out.ParamsPath, out.VKPath, out.MetaPath
 	defer func() {
 		if err != nil {
@@ -212,10 +263,11 @@ func writeTestParamsFiles(out *TestParams, sectorSize uint64, params *groth16.Pa
 			}
 		}
 	}()
-	if err := groth16.WriteParamsFile(pp, params); err != nil {
+	vk, err := setup.WriteParamsFile(ctx, pp)
+	if err != nil {
 		return fmt.Errorf("porep: test params: %w", err)
 	}
-	if err := groth16.WriteVerifyingKeyFile(vp, &params.VK); err != nil {
+	if err := groth16.WriteVerifyingKeyFile(vp, vk); err != nil {
 		return fmt.Errorf("porep: test params: %w", err)
 	}
 	// Parameter files are shared read-only data (the temporary files they
@@ -279,27 +331,28 @@ func writeAtomic(path string, data []byte) error {
 // comm_d path level, and the column/tree work (14 parent columns, c_x and two
 // Poseidon paths) at its 32 GiB size, an upper bound for smaller trees.
 const (
-	labelConstraints     = 522_269
-	labelParentCost      = 256 // per parent label fed into the label's SHA-256
-	commDLevelCost       = 45_382
-	columnWorkBound      = 14*(598+5_302) + 598 + 2*5_302 + 65 + 1 + 2
-	topLevelConstraints  = 571
-	setupBytesPerRow     = 720 // see EstimateTestParamsMemory
-	setupBytesPerDomainI = 160
+	labelConstraints    = 522_269
+	labelParentCost     = 256 // per parent label fed into the label's SHA-256
+	commDLevelCost      = 45_382
+	columnWorkBound     = 14*(598+5_302) + 598 + 2*5_302 + 65 + 1 + 2
+	topLevelConstraints = 571
+	// setupBaseBytes is GenerateTestParams' memory beyond
+	// groth16.StreamSetupMemory: the Go runtime and binary, the blank
+	// circuit's synthesis (16.5 MB of RSS for a 32 GiB PoRep partition
+	// into a cs.R1CSStream alone) and the Go heap's slack beside the
+	// tables: the rest of the measured peak RSS of a 2 KiB PoRep
+	// generation (438,816 KiB; docs/BENCHMARKS.md, "Test-parameter
+	// generation").
+	setupBaseBytes = 47 << 20
 )
 
 // EstimateTestParamsMemory estimates, from cfg's circuit shape and without
 // synthesizing it, the number of constraints of one partition and the peak
-// memory in bytes GenerateTestParams needs for it. The constraint count
-// follows docs/porep-circuit.md §4.6 (exact at 32 GiB: 130.3M; ~4% high at
-// 2 KiB). The bytes count the recorded R1CS (~5.6 non-zeros per row at 36
-// bytes each) and what groth16.Setup holds at once: the u, v, w and l/ic
-// scalars and the nonZero copies (~5 field elements per row), the l, a,
-// b_g1 and b_g2 query points (~290 bytes per row), and over the FFT domain
-// (next power of two) the powers of τ, the h scalars and the h points
-// (160 bytes per element), with the Go heap's slack. Calibrated on a
-// measured 2 KiB run (docs/BENCHMARKS.md, "CPU: end-to-end C2, 2 KiB");
-// 32 GiB comes out at ~115 GB.
+// memory in bytes GenerateTestParams needs for it (EstimateSetupMemory,
+// with one variable per constraint: a PoRep circuit has ~0.1% fewer aux
+// variables than constraints). The constraint count follows
+// docs/porep-circuit.md §4.6 (exact at 32 GiB: 130.3M; ~4% high at 2 KiB).
+// 32 GiB comes out at 12.7 GB.
 func EstimateTestParamsMemory(cfg *stacked.SectorConfig) (constraints int, bytes uint64) {
 	depthD := 0
 	for n := cfg.Nodes; n > 1; n >>= 1 {
@@ -308,16 +361,17 @@ func EstimateTestParamsMemory(cfg *stacked.SectorConfig) (constraints int, bytes
 	perChallenge := depthD*commDLevelCost + columnWorkBound +
 		cfg.Layers*labelConstraints + (6+14*(cfg.Layers-1))*labelParentCost
 	constraints = cfg.ChallengesPerPartition*perChallenge + topLevelConstraints
-	return constraints, EstimateSetupMemory(constraints)
+	return constraints, EstimateSetupMemory(cs.SizeHint{Constraints: constraints, Aux: constraints, Inputs: 1})
 }
 
-// EstimateSetupMemory is the peak memory in bytes of a test-parameter
-// setup of a circuit of the given number of constraints (the bytes of
-// EstimateTestParamsMemory).
-func EstimateSetupMemory(constraints int) uint64 {
-	m := uint64(1)
-	for m < uint64(constraints) {
-		m <<= 1
-	}
-	return uint64(constraints)*setupBytesPerRow + m*setupBytesPerDomainI
+// EstimateSetupMemory is the peak memory in bytes of GenerateTestParams
+// for a circuit of the given shape (cs.SizeHint: Inputs with ONE, Aux):
+// groth16.StreamSetupMemory — 96 bytes per variable for u, v and the l/ic
+// scalars with the G1 fixed-base table (at most 101 MB), or 32 bytes per
+// variable with the G2 table (at most 1.41 GB), whichever is more, and
+// ~40 MB of query chunks and scratch — and setupBaseBytes. The domain
+// enters only through the table's size: neither the R1CS nor a
+// domain-sized vector is ever held.
+func EstimateSetupMemory(shape cs.SizeHint) uint64 {
+	return groth16.StreamSetupMemory(shape) + setupBaseBytes
 }

@@ -84,8 +84,8 @@ var (
 
 // Get2K returns Dir after generating the 2 KiB parameters there from Seed,
 // or reusing them when their stamp records Seed and this circuit's R1CS
-// digest (recording the circuit, ~15 s, once per process); Setup takes
-// minutes and writes 1.1 GB. A $CUSEAL_TEST_PARAMS_DIR whose stamp records
+// digest (synthesizing the circuit for it, seconds, once per process);
+// generating them takes minutes and writes 1.1 GB. A $CUSEAL_TEST_PARAMS_DIR whose stamp records
 // Seed is trusted as it is: ./build.sh test checked it (params generate
 // --reuse) before the tests started.
 func Get2K(t testing.TB) string {

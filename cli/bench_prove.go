@@ -61,6 +61,9 @@ type proveResult struct {
 	Allocs          uint64        `json:"allocs"`
 	AllocBytes      uint64        `json:"alloc_bytes"`
 	PeakRSSBytes    uint64        `json:"peak_rss_bytes"`
+	// EstimateBytes is porep.EstimateMemory's Total for this backend and the
+	// flags (the preflight's figure): compare with PeakRSSBytes.
+	EstimateBytes uint64 `json:"estimate_bytes"`
 }
 
 // proveComparison is what `cuseal bench prove --backend a,b,... --json` prints.
@@ -142,6 +145,7 @@ func benchProveAction(c *cli.Context) error {
 			Allocs:          m.Allocs,
 			AllocBytes:      m.Bytes,
 			PeakRSSBytes:    peakRSS(),
+			EstimateBytes:   jobEstimate(c, job.cfg, rec.backend()),
 		})
 		proofs = append(proofs, proof)
 	}
@@ -156,7 +160,7 @@ func benchProveAction(c *cli.Context) error {
 		}
 		printf(c, "%s, %d partition(s), %s backend\n", res.RegisteredProof, res.Partitions, res.Backend)
 		printf(c, "  time:     %.3fs median, %.3fs min, %.3fs max over %d run(s)\n", res.Seconds, res.SecondsMin, res.SecondsMax, runs)
-		printf(c, "  peak RSS: %s\n", humanBytes(res.PeakRSSBytes))
+		printf(c, "  peak RSS: %s (estimated %s)\n", humanBytes(res.PeakRSSBytes), humanBytes(res.EstimateBytes))
 		printTimings(c.App.Writer, res.Timings)
 		return nil
 	}
@@ -186,7 +190,26 @@ type proveJob struct {
 	circuit, name string // --circuit, registered proof
 	label         string // the sector size, for the progress line
 	partitions    int
+	cfg           paramfile.Circuit // for the memory estimate
 	prove         func(opts []porep.Option) ([]byte, error)
+}
+
+// jobEstimate is the estimated peak memory (porep.EstimateMemory's Total) of
+// proving circuit with backend under c's flags and --params-dir's file; 0 if
+// it cannot be estimated.
+func jobEstimate(c *cli.Context, circuit paramfile.Circuit, backend string) uint64 {
+	if backend == porep.BackendAuto {
+		backend = porep.AutoPreference()
+	}
+	size, err := paramfile.ParamsBytes(c.String("params-dir"), circuit)
+	if err != nil {
+		return 0
+	}
+	m, err := porep.EstimateMemory(circuit, backend, c.Int("partitions-in-flight"), c.Bool("preload-params"), size)
+	if err != nil {
+		return 0
+	}
+	return m.Total
 }
 
 // proveInput reads --circuit's inputs and runs the checks that precede
@@ -223,7 +246,7 @@ func porepProveInput(c *cli.Context, spec *circuitSpec, backends []string) (*pro
 	if err := preflightProve(c, in, backends); err != nil {
 		return nil, err
 	}
-	return &proveJob{circuit: spec.name, name: in.cfg.Name, label: stacked.SizeLabel(in.cfg.SectorSize), partitions: parts,
+	return &proveJob{circuit: spec.name, name: in.cfg.Name, label: stacked.SizeLabel(in.cfg.SectorSize), partitions: parts, cfg: &in.cfg,
 		prove: func(opts []porep.Option) ([]byte, error) {
 			if c.IsSet("partition") {
 				opts = append(opts, porep.WithOnlyPartition(only))
@@ -250,7 +273,7 @@ func postProveInput(c *cli.Context, spec *circuitSpec, backends []string) (*prov
 	if err := benchReady(c, backends, postParams(cfg), cfg); err != nil {
 		return nil, err
 	}
-	job := &proveJob{circuit: spec.name, name: cfg.Name, label: stacked.SizeLabel(cfg.SectorSize), partitions: cfg.Partitions(len(set.vanilla))}
+	job := &proveJob{circuit: spec.name, name: cfg.Name, label: stacked.SizeLabel(cfg.SectorSize), partitions: cfg.Partitions(len(set.vanilla)), cfg: cfg}
 	job.prove = func(opts []porep.Option) ([]byte, error) {
 		var ps []proof.PoStProof
 		var err error

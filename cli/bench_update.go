@@ -163,7 +163,7 @@ func updateProveInput(c *cli.Context, _ *circuitSpec, backends []string) (*prove
 	if err := benchReady(c, backends, updateParams(cfg), cfg); err != nil {
 		return nil, err
 	}
-	return &proveJob{circuit: circuitUpdate, name: cfg.Name, label: stacked.SizeLabel(cfg.SectorSize), partitions: cfg.Partitions,
+	return &proveJob{circuit: circuitUpdate, name: cfg.Name, label: stacked.SizeLabel(cfg.SectorSize), partitions: cfg.Partitions, cfg: cfg,
 		prove: func(opts []porep.Option) ([]byte, error) {
 			return porep.GenerateUpdateProofWithVanilla(cfg.Proof, set.oldSealed, set.newSealed, set.unsealed, set.vanilla, opts...)
 		}}, nil

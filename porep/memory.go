@@ -9,74 +9,126 @@ import (
 
 // Memory is EstimateMemory's breakdown, in bytes.
 type Memory struct {
-	// Params is the mapped .params file (its pages are all read during a
-	// proof and count in the resident set; with preload the decoded
-	// queries are added).
+	// Params is what the parameters keep resident: on the CPU backend the
+	// verifying key only (the queries are read with pread, chunk by chunk,
+	// through the page cache, which is not the process's), or the decoded
+	// queries with preload (about the file's size); on the GPU backends
+	// the decoded SRS they cache (about the file's size).
 	Params uint64
-	// PerPartition is one synthesized partition's assignment (a, b, c over
-	// the constraints and the input and aux values); InFlight of them are
-	// alive at once.
+	// PerPartition is one synthesized partition's assignment: a, b, c (on
+	// the CPU backend with the capacity of the domain, all of it written
+	// when H is computed in place), the input and aux values and the
+	// density bitmaps; InFlight of them are alive at once.
 	PerPartition uint64
 	InFlight     int
-	// Backend is the CPU backend's largest stage (the H stage: the decoded
-	// h query, the FFT vectors over the domain and the MSM's scratch); 0 for the GPU
-	// backends, which work in device memory.
+	// Backend is the CPU backend's largest stage beyond the assignments:
+	// the H stage's FFT twiddles (and, when the caller keeps its
+	// assignments, the copies of a, b, c) or the MSM stage's chunk buffers
+	// and MultiExp scratch, whichever is larger; 0 for the GPU backends.
 	Backend uint64
-	// Total is the estimated peak resident set: Params plus the Go heap
-	// (assignments and backend work, doubled for the collector's headroom,
-	// GOGC=100) plus a fixed runtime base.
+	// Total is the estimated peak resident set: Params, the assignments
+	// in flight, Backend and a fixed base (runtime, binary, inputs).
 	Total uint64
 }
 
-// baseBytes is the process's resident set before proving (runtime,
-// the C1 data, the prepared verifying key, the parent graph of a small
-// sector).
-const baseBytes = 200 << 20
+// MemoryOptions are EstimateMemoryWith's settings beyond the circuit.
+type MemoryOptions struct {
+	// Backend: "cpu" ("auto" and "" count as cpu), "cuda", "supraseal".
+	Backend string
+	// InFlight is the partitions whose assignments are alive at once (≥ 1).
+	InFlight int
+	// Preload decodes every query once up front (Params.Preload).
+	Preload bool
+	// ParamsBytes is the .params file's size (0: from the shape,
+	// paramfile.EstimateParamsBytes).
+	ParamsBytes uint64
+	// KeepsAssignments: the caller keeps each assignment intact through
+	// the proof (the engine, which retries a partition on the same
+	// assignment), so the CPU backend copies a, b, c for H instead of
+	// computing it in place (groth16.WithAssignmentsConsumed).
+	KeepsAssignments bool
+}
 
-// EstimateMemory estimates, from circuit c's shape (its SizeHint, exact)
-// and without synthesizing, the peak memory of proving it — SealCommitPhase2,
-// the PoSt and SnapDeals calls, one engine partition — with the given
-// backend ("cpu"; "auto" counts as cpu; the GPU backends, "cuda" and
-// "supraseal", work in device memory), partitions in flight and preload
-// setting. c is a registered proof's configuration (*stacked.SectorConfig,
-// *post.Config, *update.Config). paramsBytes is the size of the .params
-// file (0: paramfile.EstimateParamsBytes, from the shape). Calibrated on
-// the peak RSS of a measured 2 KiB C2 on the CPU backend (one partition in
-// flight; docs/BENCHMARKS.md, "CPU: end-to-end C2, 2 KiB").
+// Calibration of the model on the four kinds' 2 KiB peaks (docs/BENCHMARKS.md,
+// "EstimateMemory against the measured peak"): the process before proving
+// (runtime, binary, the prepared verifying key, a small sector's inputs),
+// the MSM stage's heap per chunk point (MultiExp's digits and buckets, and
+// what the heap grows by between the per-chunk collections) and the three
+// concurrent FFTs' twiddles per domain element.
+const (
+	baseBytes          = 25 << 20
+	msmHeapPerPoint    = 355
+	fftTwiddlesPerElem = 12
+)
+
+// EstimateMemory is EstimateMemoryWith for the Job runner (SealCommitPhase2,
+// the PoSt and SnapDeals calls, the CLI): assignments consumed by the proof.
 func EstimateMemory(c paramfile.Circuit, backend string, inFlight int, preload bool, paramsBytes uint64) (Memory, error) {
+	return EstimateMemoryWith(c, MemoryOptions{Backend: backend, InFlight: inFlight, Preload: preload, ParamsBytes: paramsBytes})
+}
+
+// EstimateMemoryWith estimates, from circuit c's shape (its SizeHint, exact)
+// and without synthesizing, the peak resident memory of proving it with
+// options o. c is a registered proof's configuration (*stacked.SectorConfig,
+// *post.Config, *update.Config). The model (docs/architecture.md, "Memory
+// and concurrency"), with n the constraints plus inputs, m the domain,
+// N_aux and N_in the variables, C the CPU backend's MSM chunk (at most
+// the longest query):
+//
+//	cpu:  vk (or the file, preloaded) + k·(96·m + 32·(N_aux+N_in) + (2·N_aux+N_in)/8)
+//	      + max(12·m [+ 96·m if the assignments are kept], C·(32 + 96·buffers + 355)) + base
+//	gpu:  the file (decoded SRS) + k·32·(3·n + N_aux + N_in) + base
+//
+// Figures against the measured peaks are in docs/BENCHMARKS.md.
+func EstimateMemoryWith(c paramfile.Circuit, o MemoryOptions) (Memory, error) {
 	hint, err := c.SizeHint()
 	if err != nil {
 		return Memory{}, err
 	}
+	paramsBytes := o.ParamsBytes
 	if paramsBytes == 0 {
 		if paramsBytes, err = paramfile.EstimateParamsBytes(c); err != nil {
 			return Memory{}, err
 		}
 	}
-	if inFlight < 1 {
-		inFlight = 1
-	}
+	inFlight := max(o.InFlight, 1)
+	nIn, nAux := uint64(hint.Inputs), uint64(hint.Aux)
 	rows := uint64(hint.Constraints + hint.Inputs)
 	domain := uint64(1)
 	for domain < rows {
 		domain <<= 1
 	}
 	const fr, g1 = 32, groth16.G1UncompressedSize
-	m := Memory{
-		Params:       paramsBytes,
-		PerPartition: rows*3*fr + uint64(hint.Inputs+hint.Aux)*fr,
-		InFlight:     inFlight,
+	values := (nAux+nIn)*fr + (2*nAux+nIn+7)/8
+	m := Memory{InFlight: inFlight}
+	switch o.Backend {
+	case BackendCPU, BackendAuto, "":
+		m.Params = 864 + 4 + nIn*g1 // the verifying key
+		if o.Preload {
+			m.Params += paramsBytes
+		}
+		abc := 3 * fr * domain
+		h := fftTwiddlesPerElem * domain
+		if o.KeepsAssignments {
+			// a, b, c written up to n only; H works in copies of them.
+			abc = 3 * fr * rows
+			h += 3 * fr * domain
+		}
+		m.PerPartition = abc + values
+		longest := max(domain-1, nAux)
+		chunk := min(uint64(groth16.DefaultChunkPoints), max(longest, 2))
+		buffers := uint64(1)
+		switch {
+		case o.Preload:
+			buffers = 0
+		case longest > chunk:
+			buffers = 2
+		}
+		m.Backend = max(h, chunk*(fr+g1*buffers+msmHeapPerPoint))
+	default:
+		m.Params = paramsBytes
+		m.PerPartition = 3*fr*rows + values
 	}
-	if preload {
-		// Decoded affine points take about what their encoding takes.
-		m.Params *= 2
-	}
-	if backend == BackendCPU || backend == BackendAuto || backend == "" {
-		// The decoded h query plus the FFT vectors and the MSM's scratch
-		// (calibrated, below).
-		m.Backend = domain * (g1 + 5*fr)
-	}
-	heap := uint64(inFlight)*m.PerPartition + m.Backend
-	m.Total = m.Params + 2*heap + baseBytes
+	m.Total = m.Params + uint64(inFlight)*m.PerPartition + m.Backend + baseBytes
 	return m, nil
 }

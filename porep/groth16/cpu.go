@@ -182,7 +182,7 @@ func (r *cpuRun) g2Sums(scalars func(i, first, n int) []fr.Element, res func(i i
 
 // gcChunkMin is the chunk from which the MSMs' scratch is collected after
 // each chunk.
-const gcChunkMin = 1 << 16
+const gcChunkMin = 1 << 12
 
 // chunkSums is g1Sums and g2Sums over chunks of n points in bufs: each
 // chunk's MSM is added to the assignment's Jacobian sum (add), converted

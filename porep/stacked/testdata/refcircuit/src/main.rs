@@ -29,7 +29,7 @@ use bellperson::Circuit;
 use blstrs::Scalar as Fr;
 use ff::PrimeField;
 use filecoin_hashers::{
-    poseidon::{PoseidonDomain, PoseidonHasher},
+    poseidon::PoseidonHasher,
     sha256::Sha256Hasher,
     Domain, Hasher, POSEIDON_CONSTANTS_11, POSEIDON_CONSTANTS_2, POSEIDON_CONSTANTS_4,
     POSEIDON_CONSTANTS_8,
@@ -39,7 +39,6 @@ use merkletree::store::VecStore;
 use neptune::circuit::poseidon_hash;
 use rand::SeedableRng;
 use rand_xorshift::XorShiftRng;
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use storage_proofs_core::{
@@ -49,18 +48,17 @@ use storage_proofs_core::{
     merkle::{
         generate_tree, DiskTree, MerkleProofTrait, MerkleTreeTrait, MerkleTreeWrapper, ResTree,
     },
-    proof::ProofScheme,
     util::reverse_bit_numbering,
     TEST_SEED,
 };
-use storage_proofs_porep::stacked::{
-    create_label_circuit, Challenges, Proof as VanillaProof, PublicInputs, SetupParams,
-    StackedCompound, StackedDrg, Tau,
-};
+use storage_proofs_porep::stacked::{create_label_circuit, StackedCompound};
 
 // The recording constraint system lives in rec.rs (shared with refproofs).
 mod rec;
 use rec::{fr_hex, RecCS};
+// The C1 JSON and the StackedDrg setup (shared with refproofs' prove porep).
+mod c1;
+use c1::{stacked_setup, C1};
 
 // ---------------------------------------------------------------------------
 // Deterministic test values (mirrored by the Go tests):
@@ -267,18 +265,6 @@ fn create_label_case() -> Case {
 // ---------------------------------------------------------------------------
 // Stacked circuit from C1 JSON
 
-#[derive(Serialize, Deserialize)]
-#[serde(bound = "")]
-struct C1<Tree: 'static + MerkleTreeTrait> {
-    registered_proof: String,
-    vanilla_proofs: BTreeMap<String, Vec<Vec<VanillaProof<Tree, Sha256Hasher>>>>,
-    comm_r: [u8; 32],
-    comm_d: [u8; 32],
-    replica_id: PoseidonDomain,
-    seed: [u8; 32],
-    ticket: [u8; 32],
-}
-
 fn stacked_case<Tree: 'static + MerkleTreeTrait<Hasher = PoseidonHasher>>(
     name: &str,
     file: PathBuf,
@@ -316,27 +302,10 @@ fn stacked_case<Tree: 'static + MerkleTreeTrait<Hasher = PoseidonHasher>>(
         params,
         run: Box::new(move |cs| {
             let c1: C1<Tree> = serde_json::from_slice(&raw).unwrap();
-            let proofs = c1.vanilla_proofs.values().next().expect("vanilla proofs");
+            let proofs = c1.partitions();
             let k = 0usize;
-            let sp = SetupParams {
-                nodes,
-                degree: 6,
-                expansion_degree: 8,
-                porep_id,
-                challenges: Challenges::new_interactive(challenges),
-                num_layers: 2,
-                api_version: ApiVersion::V1_1_0,
-                api_features: vec![],
-            };
-            let pp = StackedDrg::<Tree, Sha256Hasher>::setup(&sp).expect("setup");
-            let comm_d = <Sha256Hasher as Hasher>::Domain::try_from_bytes(&c1.comm_d).unwrap();
-            let comm_r = <PoseidonHasher as Hasher>::Domain::try_from_bytes(&c1.comm_r).unwrap();
-            let pub_in = PublicInputs::<PoseidonDomain, <Sha256Hasher as Hasher>::Domain> {
-                replica_id: c1.replica_id,
-                seed: Some(c1.seed),
-                tau: Some(Tau { comm_d, comm_r }),
-                k: Some(k),
-            };
+            let pp = stacked_setup::<Tree>(nodes, 2, challenges, porep_id, ApiVersion::V1_1_0);
+            let pub_in = c1.public_inputs(k);
             let circuit = <StackedCompound<Tree, Sha256Hasher> as CompoundProof<_, _>>::circuit(
                 &pub_in,
                 (),
@@ -389,17 +358,7 @@ fn stacked_blank_case<Tree: 'static + MerkleTreeTrait<Hasher = PoseidonHasher>>(
         name: name.to_string(),
         params,
         run: Box::new(move |cs| {
-            let sp = SetupParams {
-                nodes,
-                degree: 6,
-                expansion_degree: 8,
-                porep_id,
-                challenges: Challenges::new_interactive(challenges),
-                num_layers: layers,
-                api_version: ApiVersion::V1_1_0,
-                api_features: vec![],
-            };
-            let pp = StackedDrg::<Tree, Sha256Hasher>::setup(&sp).expect("setup");
+            let pp = stacked_setup::<Tree>(nodes, layers, challenges, porep_id, ApiVersion::V1_1_0);
             let circuit =
                 <StackedCompound<Tree, Sha256Hasher> as CompoundProof<_, _>>::blank_circuit(&pp);
             circuit.synthesize(cs).expect("synthesize");

@@ -9,19 +9,27 @@
 //!   digests post|update ARGS   counts, digests (docs/digests.md §1–§4),
 //!                              density popcounts and public inputs
 //!   check-golden DIR           the 2 KiB golden folders: digests against meta.json
-//!   synth post|update ARGS     bellperson's own synthesis (ProvingAssignment via
+//!   synth post|update|porep ARGS
+//!                              bellperson's own synthesis (ProvingAssignment via
 //!                              create_random_proof, stopped before the params are read)
-//!   prove post|update ARGS --params FILE
-//!                              bellperson's CPU prover + verify_proof, timed
+//!   prove post|update|porep ARGS --params FILE [--params-reader read|mapped]
+//!                              bellperson's CPU prover + verify_proof, timed; the
+//!                              parameters read whole (Parameters::read, default) or
+//!                              mapped as filecoin-proofs reads them (read_cached_params:
+//!                              build_mapped_parameters)
 //!
 //! post ARGS:   --kind winning|window --sector-size BYTES --randomness HEX
 //!              --prover-id HEX --vanilla-dir DIR (files in name order, as
 //!              passed to Generate*PoStWithVanilla) [--partition K]
 //! update ARGS: --sector-size BYTES --comm-r-old HEX --comm-d-new HEX
 //!              --comm-r-new HEX --vanilla FILE [--partition K] [--h H]
+//! porep ARGS:  --c1 FILE (the C1 output JSON of an interactive V1 / V1_1
+//!              proof, what `cuseal commit2 --c1` reads) [--partition K]
 
 #[path = "../rec.rs"]
 mod rec;
+#[path = "../c1.rs"]
+mod c1;
 
 use std::collections::HashMap;
 use std::fs;
@@ -30,12 +38,16 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use bellperson::groth16::{
-    create_random_proof, prepare_verifying_key, verify_proof, ParameterSource, Parameters,
-    VerifyingKey,
+    create_random_proof, prepare_verifying_key, verify_proof, MappedParameters, ParameterSource,
+    Parameters, Proof, VerifyingKey,
 };
 use bellperson::{Circuit, SynthesisError};
 use blstrs::{Bls12, G1Affine, G2Affine, Scalar as Fr};
-use filecoin_hashers::{poseidon::PoseidonDomain, sha256::Sha256Domain, Domain};
+use filecoin_hashers::{
+    poseidon::PoseidonDomain,
+    sha256::{Sha256Domain, Sha256Hasher},
+    Domain,
+};
 use generic_array::typenum::{U0, U2, U8};
 use rand::SeedableRng;
 use rand_xorshift::XorShiftRng;
@@ -49,12 +61,16 @@ use storage_proofs_post::fallback::{
     self, FallbackPoStCircuit, FallbackPoStCompound, PublicParams as PostParams, PublicSector,
     SectorProof,
 };
+use storage_proofs_porep::stacked::{
+    PublicParams as StackedParams, StackedCircuit, StackedCompound,
+};
 use storage_proofs_update::{
     constants::{h_default, TreeRHasher},
     EmptySectorUpdateCircuit, EmptySectorUpdateCompound, PartitionProof,
     PublicInputs as UpdateInputs, PublicParams as UpdateParams,
 };
 
+use c1::{SealProof, C1};
 use rec::{fr_hex, Counter, Counts, RecCS};
 
 // ---------------------------------------------------------------------------
@@ -423,6 +439,74 @@ fn update_job<Tree: 'static + MerkleTreeTrait<Hasher = TreeRHasher>>(
     }
 }
 
+struct PorepJob<Tree: 'static + MerkleTreeTrait<Hasher = TreeRHasher>> {
+    pp: StackedParams<Tree>,
+    c1: C1<Tree>,
+    k: usize,
+    info: Value,
+}
+
+impl<Tree: 'static + MerkleTreeTrait<Hasher = TreeRHasher>> Job for PorepJob<Tree> {
+    type C = StackedCircuit<Tree, Sha256Hasher>;
+    fn circuit(&self) -> Self::C {
+        <StackedCompound<Tree, Sha256Hasher> as CompoundProof<_, _>>::circuit(
+            &self.c1.public_inputs(self.k),
+            (),
+            &self.c1.partitions()[self.k],
+            &self.pp,
+            Some(self.k),
+        )
+        .expect("StackedCompound::circuit")
+    }
+    fn blank(&self) -> Self::C {
+        <StackedCompound<Tree, Sha256Hasher> as CompoundProof<_, _>>::blank_circuit(&self.pp)
+    }
+    fn public_inputs(&self) -> Vec<Fr> {
+        <StackedCompound<Tree, Sha256Hasher> as CompoundProof<_, _>>::generate_public_inputs(
+            &self.c1.public_inputs(self.k),
+            &self.pp,
+            Some(self.k),
+        )
+        .expect("generate_public_inputs")
+    }
+    fn params(&self) -> Value {
+        self.info.clone()
+    }
+}
+
+/// Partition K of a C1 output (vanilla proofs deserialized with
+/// storage-proofs-porep's own types), as seal_commit_phase2 proves it.
+fn porep_job<Tree: 'static + MerkleTreeTrait<Hasher = TreeRHasher>>(
+    a: &Args,
+    sp: &SealProof,
+    raw: &[u8],
+) -> PorepJob<Tree> {
+    let file = a.get("c1");
+    let c1: C1<Tree> =
+        serde_json::from_slice(raw).unwrap_or_else(|e| die(&format!("{}: {}", file, e)));
+    let roundtrip = serde_json::to_vec(&c1).map_or(false, |v| v == raw);
+    let k = a.usize("partition", 0);
+    let n = c1.partitions().len();
+    if n != sp.partitions {
+        die(&format!("{}: {} partitions of vanilla proofs, {} wants {}", file, n, c1.registered_proof, sp.partitions));
+    }
+    if k >= n {
+        die(&format!("--partition {}: the C1 has partitions 0..{}", k, n - 1));
+    }
+    let info = json!({
+        "c1": Path::new(file).file_name().unwrap().to_str().unwrap(),
+        "registered_proof": c1.registered_proof,
+        "sector_size": sp.sector_size,
+        "partition": k,
+        "partitions": n,
+        "layers": sp.layers,
+        "challenges_per_partition": sp.challenges_per_partition,
+        "porep_id": hex::encode(sp.porep_id()),
+        "c1_serde_roundtrip_identical": roundtrip,
+    });
+    PorepJob { pp: sp.setup::<Tree>(), c1, k, info }
+}
+
 // ---------------------------------------------------------------------------
 // Actions
 
@@ -557,19 +641,57 @@ fn rayon_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// The parameters as --params-reader says: "read" decodes the whole file
+/// into memory (Parameters::read, unchecked), "mapped" maps it and decodes
+/// each query when the prover asks for it, as filecoin-proofs'
+/// read_cached_params does (build_mapped_parameters, unchecked).
+enum Params {
+    Read(Parameters<Bls12>),
+    Mapped(MappedParameters<Bls12>),
+}
+
+impl Params {
+    fn open(a: &Args) -> (Params, PathBuf) {
+        let path = PathBuf::from(a.get("params"));
+        let err = |e: std::io::Error| format!("{}: {}", path.display(), e);
+        let p = match a.opt("params-reader").unwrap_or("read") {
+            "read" => {
+                let f = fs::File::open(&path).unwrap_or_else(|e| die(&err(e)));
+                let r = std::io::BufReader::with_capacity(1 << 20, f);
+                Params::Read(Parameters::read(r, false).unwrap_or_else(|e| die(&err(e))))
+            }
+            "mapped" => Params::Mapped(
+                Parameters::build_mapped_parameters(path.clone(), false).unwrap_or_else(|e| die(&err(e))),
+            ),
+            r => die(&format!("--params-reader {}: read or mapped", r)),
+        };
+        (p, path)
+    }
+    fn vk(&self) -> &VerifyingKey<Bls12> {
+        match self {
+            Params::Read(p) => &p.vk,
+            Params::Mapped(p) => &p.vk,
+        }
+    }
+    fn prove<C: Circuit<Fr> + Send>(&self, c: C, rng: &mut XorShiftRng) -> Proof<Bls12> {
+        match self {
+            Params::Read(p) => create_random_proof(c, p, rng),
+            Params::Mapped(p) => create_random_proof(c, p, rng),
+        }
+        .expect("create_random_proof")
+    }
+}
+
 fn prove<J: Job>(j: &J, a: &Args) -> Value {
-    let path = PathBuf::from(a.get("params"));
     let t = Instant::now();
-    let f = fs::File::open(&path).unwrap_or_else(|e| die(&format!("{}: {}", path.display(), e)));
-    let params: Parameters<Bls12> = Parameters::read(std::io::BufReader::with_capacity(1 << 20, f), false)
-        .unwrap_or_else(|e| die(&format!("{}: {}", path.display(), e)));
+    let (params, path) = Params::open(a);
     let read_s = t.elapsed().as_secs_f64();
-    let pvk = prepare_verifying_key(&params.vk);
+    let pvk = prepare_verifying_key(params.vk());
     let inputs = j.public_inputs();
     let mut rng = XorShiftRng::from_seed([9; 16]);
     let t = Instant::now();
     let circuit = j.circuit();
-    let proof = create_random_proof(circuit, &params, &mut rng).expect("create_random_proof");
+    let proof = params.prove(circuit, &mut rng);
     let prove_s = t.elapsed().as_secs_f64();
     let t = Instant::now();
     let ok = verify_proof(&pvk, &proof, &inputs).expect("verify_proof");
@@ -580,6 +702,7 @@ fn prove<J: Job>(j: &J, a: &Args) -> Value {
     json!({
         "params": j.params(),
         "params_file": path.file_name().unwrap().to_str().unwrap(),
+        "params_reader": a.opt("params-reader").unwrap_or("read"),
         "params_read_s": read_s,
         "bellperson_synthesis_s": logged_secs("synthesis time:"),
         "bellperson_prover_s": logged_secs("prover time:"),
@@ -601,16 +724,46 @@ fn run<J: Job>(action: &str, j: &J, a: &Args) -> Value {
     }
 }
 
+/// The registered proof a C1 file names (its "registered_proof").
+#[derive(Deserialize)]
+struct C1Head {
+    registered_proof: String,
+}
+
 /// Dispatches on the sector size's tree shape (tree R: 8-0-0 up to 512 MiB,
-/// 8-8-0 at 32 GiB, 8-8-2 at 64 GiB).
+/// 8-8-0 at 32 GiB, 8-8-2 at 64 GiB); porep's size is its C1's proof's.
 fn dispatch(action: &str, circuit: &str, a: &Args) -> Value {
-    let size: u64 = a.get("sector-size").parse().unwrap_or_else(|_| die("--sector-size"));
+    let mut c1: Option<(SealProof, Vec<u8>)> = None;
+    let size: u64 = if circuit == "porep" {
+        let file = a.get("c1");
+        let raw = fs::read(file).unwrap_or_else(|e| die(&format!("{}: {}", file, e)));
+        let head: C1Head = serde_json::from_slice(&raw).unwrap_or_else(|e| die(&format!("{}: {}", file, e)));
+        let sp = SealProof::by_name(&head.registered_proof).unwrap_or_else(|| {
+            die(&format!(
+                "{}: registered_proof {:?}: want an interactive StackedDrg<size>V1 or V1_1 proof",
+                file, head.registered_proof
+            ))
+        });
+        let size = sp.sector_size;
+        c1 = Some((sp, raw));
+        size
+    } else {
+        a.get("sector-size").parse().unwrap_or_else(|_| die("--sector-size"))
+    };
     macro_rules! go {
         ($t:ty) => {
             match circuit {
                 "post" => run(action, &post_job::<$t>(a), a),
                 "update" => run(action, &update_job::<$t>(a), a),
-                _ => die("circuit: post or update"),
+                "porep" => {
+                    // The C1's bytes are dropped before the proof.
+                    let job = {
+                        let (sp, raw) = c1.take().unwrap();
+                        porep_job::<$t>(a, &sp, &raw)
+                    };
+                    run(action, &job, a)
+                }
+                _ => die("circuit: post, update or porep"),
             }
         };
     }
@@ -697,7 +850,7 @@ fn main() {
     log::set_max_level(log::LevelFilter::Info);
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
-        die("usage: cuseal-refproofs digests|synth|prove post|update ARGS, or check-golden DIR...");
+        die("usage: cuseal-refproofs digests|synth|prove post|update|porep ARGS, or check-golden DIR...");
     }
     let out = if args[1] == "check-golden" {
         let mut all = Vec::new();

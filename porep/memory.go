@@ -116,7 +116,7 @@ func EstimateMemoryWith(c paramfile.Circuit, o MemoryOptions) (Memory, error) {
 		}
 		m.PerPartition = abc + values
 		longest := max(domain-1, nAux)
-		chunk := min(uint64(groth16.DefaultChunkPoints), max(longest, 2))
+		chunk := uint64(groth16.ChunkFor(int(longest)))
 		buffers := uint64(1)
 		switch {
 		case o.Preload:

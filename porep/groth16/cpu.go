@@ -29,14 +29,27 @@ type CPUBackend struct {
 	NbTasks int
 	// ChunkPoints is how many query points one MSM takes at a time (the
 	// query is read from the .params chunk by chunk and the chunks' sums
-	// added); ≤ 0 means DefaultChunkPoints.
+	// added); ≤ 0 means ChunkFor's choice.
 	ChunkPoints int
 }
 
-// DefaultChunkPoints is the CPU backend's MSM chunk in points: two chunk
-// buffers of G1 points (96 bytes each in memory; G2 chunks hold half as
-// many points in the same bytes) are all of a query the backend holds.
+// DefaultChunkPoints is the CPU backend's largest MSM chunk in points: two
+// chunk buffers of G1 points (96 bytes each in memory; G2 chunks hold half
+// as many points in the same bytes) are all of a query the backend holds.
 const DefaultChunkPoints = 1 << 20
+
+// minChunkPoints is the smallest chunk ChunkFor picks for a query longer
+// than it.
+const minChunkPoints = 1 << 16
+
+// ChunkFor is the CPU backend's default MSM chunk, in points, for params
+// whose longest query has longest points: a quarter of it, within
+// [2^16, DefaultChunkPoints], and never more than longest (at least 2) —
+// so a mid-sized circuit (a 32 GiB WinningPoSt's 2^19 points) holds a
+// quarter of a query rather than all of it.
+func ChunkFor(longest int) int {
+	return max(min(DefaultChunkPoints, max(longest/4, minChunkPoints), longest), 2)
+}
 
 var _ Backend = (*CPUBackend)(nil)
 
@@ -72,9 +85,6 @@ func (b *CPUBackend) QuerySums(ctx context.Context, params *Params, as []*cs.Ass
 		}
 	}
 	r := &cpuRun{ctx: ctx, params: params, as: as, cfg: ecc.MultiExpConfig{NbTasks: b.NbTasks}, chunk: b.ChunkPoints}
-	if r.chunk <= 0 {
-		r.chunk = DefaultChunkPoints
-	}
 	out, err := r.run()
 	if err != nil {
 		return nil, err
@@ -216,8 +226,9 @@ func chunkSums[P any, PT affinePoint[P], J any](r *cpuRun, q, n int, bufs [2][]P
 	return err
 }
 
-// alloc makes the chunk buffers once: two of r.n = min(r.chunk, longest
-// query) G1 points (the second only when a query spans several chunks),
+// alloc makes the chunk buffers once: two of r.n G1 points — ChunkFor of
+// the longest query, or min(ChunkPoints, longest) when set — (the second
+// only when a query spans several chunks),
 // viewed also as G2 points, and r.n scalars. Memory-backed and preloaded
 // params need no point buffer.
 func (r *cpuRun) alloc() {
@@ -229,7 +240,10 @@ func (r *cpuRun) alloc() {
 	for _, s := range p.Sections() {
 		longest = max(longest, s.Count)
 	}
-	n := max(min(r.chunk, longest), 2) // ≥ 2: a G2 chunk is half a G1 one
+	n := ChunkFor(longest)
+	if r.chunk > 0 {
+		n = max(min(r.chunk, longest), 2) // ≥ 2: a G2 chunk is half a G1 one
+	}
 	r.n = n
 	b := r.scratch(n * int(unsafe.Sizeof(fr.Element{})))
 	r.sc = unsafe.Slice((*fr.Element)(unsafe.Pointer(unsafe.SliceData(b))), n)

@@ -9,7 +9,8 @@
 # 32 GiB .params files, ~44 and ~57 GiB, do not fit the disk together).
 #
 #   scripts/huge-32g.sh [--sector-size SIZE] [--kinds "porep window-post"] [--work DIR]
-#                       [--cuseal BIN] [--keep-params] [--gen-flags "..."] [--prove-flags "..."]
+#                       [--cuseal BIN] [--keep-params] [--params-from DIR] [--gen-flags "..."]
+#                       [--prove-flags "..."]
 #
 #   --sector-size  default 32GiB; 2KiB or 8MiB check the script's logic in minutes
 #   --kinds        which kinds, in order (default: porep window-post)
@@ -17,6 +18,9 @@
 #                  (default: a new temporary directory)
 #   --cuseal BIN   the binary (default: built into DIR/cuseal from this checkout)
 #   --keep-params  keep each kind's parameters (only where they fit together)
+#   --params-from DIR  use the parameter files already in DIR (made by an earlier run or by
+#                  `cuseal params generate --sector-size SIZE --out DIR`): no generation, and DIR
+#                  is never deleted
 #   --gen-flags    extra flags of `cuseal params generate` (e.g. --force: its memory preflight
 #                  refuses a 32 GiB setup until generation runs in bounded memory, issue 40 item 1)
 #   --prove-flags  extra flags of the provers (e.g. --synth-workers 1; --force past the memory
@@ -40,6 +44,7 @@ CUSEAL=""
 KEEP=0
 GEN_FLAGS=""
 PROVE_FLAGS=""
+FROM=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--sector-size) SIZE=$2; shift 2 ;;
@@ -47,6 +52,7 @@ while [ $# -gt 0 ]; do
 	--work) WORK=$2; shift 2 ;;
 	--cuseal) CUSEAL=$2; shift 2 ;;
 	--keep-params) KEEP=1; shift ;;
+	--params-from) FROM=$2; shift 2 ;;
 	--gen-flags) GEN_FLAGS=$2; shift 2 ;;
 	--prove-flags) PROVE_FLAGS=$2; shift 2 ;;
 	-h | --help) awk 'NR > 2 && /^set -euo/ {exit} NR > 2' "$0"; exit 0 ;;
@@ -64,6 +70,11 @@ if [ -z "$CUSEAL" ]; then
 	CGO_ENABLED=0 go build -o "$CUSEAL" ./cli/cuseal
 fi
 PARAMS=$WORK/params
+if [ -n "$FROM" ]; then
+	[ -d "$FROM" ] || { echo "huge-32g.sh: --params-from $FROM: not a directory" >&2; exit 2; }
+	PARAMS=$(cd "$FROM" && pwd)
+	KEEP=1
+fi
 RESULTS=$WORK/results.tsv
 printf 'kind\tstep\twall_s\tpeak_rss_kib\tdisk_bytes\texit\n' >"$RESULTS"
 echo "huge-32g.sh: $SIZE, kinds: $KINDS, work: $WORK" >&2
@@ -99,11 +110,13 @@ params_bytes() {
 }
 
 for kind in $KINDS; do
-	rm -rf "$PARAMS"
-	mkdir -p "$PARAMS"
+	if [ -z "$FROM" ]; then
+		rm -rf "$PARAMS"
+		mkdir -p "$PARAMS"
+	fi
 	df -h "$WORK" | tail -1 >&2
 	need=$(params_bytes "$kind")
-	if [ -n "$need" ]; then
+	if [ -n "$need" ] && [ -z "$FROM" ]; then
 		need=$((need + (2 << 30))) # the .vk, inputs, proofs and logs
 		avail=$(df --output=avail -B1 "$WORK" | tail -1)
 		if [ "$avail" -lt "$need" ]; then
@@ -112,7 +125,9 @@ for kind in $KINDS; do
 		fi
 	fi
 	# shellcheck disable=SC2086
-	step "$kind" generate "$PARAMS" "$CUSEAL" params generate --circuit "$kind" --sector-size "$SIZE" --out "$PARAMS" --json $GEN_FLAGS
+	if [ -z "$FROM" ]; then
+		step "$kind" generate "$PARAMS" "$CUSEAL" params generate --circuit "$kind" --sector-size "$SIZE" --out "$PARAMS" --json $GEN_FLAGS
+	fi
 	in=$WORK/$kind-input
 	rm -rf "$in"
 	step "$kind" input "$in" "$CUSEAL" bench vanilla --circuit "$kind" --sector-size "$SIZE" --out "$in" --json

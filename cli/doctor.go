@@ -317,7 +317,7 @@ func doctorDigest(c *cli.Context, check, dir, size, path string) doctorRow {
 	return doctorRow{Check: check, Status: doctorWarn, Detail: ps.Describe(), Remedy: "for real sectors: " + fetchRemedy(dir, size)}
 }
 
-// doctorMemory compares what serve's engine budgets for the kinds (porep.Keys.EngineMemory, the
+// doctorMemory compares what serve's engine budgets for the kinds (porep.Keys.Memory, the
 // engine's figures: every kind's parameters resident, plus the largest partition's work) with
 // the budget and the host's memory (hostmem: MemTotal, MemAvailable, the cgroup limit).
 func doctorMemory(circuits []doctorCircuit, dir, backend string, budget uint64, size string) []doctorRow {
@@ -326,7 +326,7 @@ func doctorMemory(circuits []doctorCircuit, dir, backend string, budget uint64, 
 	}
 	var params, partition uint64
 	for _, dc := range circuits {
-		m, err := porep.KeysFor(dc.c, porep.WithParamsDir(dir)).EngineMemory(backend)
+		m, err := porep.KeysFor(dc.c, porep.WithParamsDir(dir)).Memory(backend)
 		if err != nil {
 			return []doctorRow{{Check: "memory", Status: doctorFail, Detail: fmt.Sprintf("estimating %s: %v", dc.kind, err), Remedy: "report it: the estimate should not fail"}}
 		}

@@ -73,21 +73,13 @@ func (k *Keys) loadVK() (*groth16.PreparedVerifyingKey, error) {
 func (k *Keys) Evict() (wasLoaded bool) { return paramfile.Evict(k.s.paramsDir, k.c) }
 
 // Memory is EstimateMemoryWith for one partition of the circuit in flight
-// proven by the Job runner (assignments consumed), with the keys' preload
-// setting and the .params file's size (paramfile.ParamsBytes: its shape's
-// when the file cannot be read).
-func (k *Keys) Memory(backend string) (Memory, error) { return k.memory(backend, false) }
-
-// EngineMemory is Memory for porep/engine, which keeps a partition's
-// assignment intact through its proof (a failed partition is retried on
-// it): the CPU backend's H works in copies of a, b, c.
-func (k *Keys) EngineMemory(backend string) (Memory, error) { return k.memory(backend, true) }
-
-func (k *Keys) memory(backend string, keeps bool) (Memory, error) {
+// (assignments consumed by the proof, as the Job runner and the engine
+// prove), with the keys' preload setting and the .params file's size
+// (paramfile.ParamsBytes: its shape's when the file cannot be read).
+func (k *Keys) Memory(backend string) (Memory, error) {
 	size, err := paramfile.ParamsBytes(k.s.paramsDir, k.c)
 	if err != nil {
 		return Memory{}, err
 	}
-	return EstimateMemoryWith(k.c, MemoryOptions{Backend: backend, InFlight: 1, Preload: k.s.preload,
-		ParamsBytes: size, KeepsAssignments: keeps})
+	return EstimateMemoryWith(k.c, MemoryOptions{Backend: backend, InFlight: 1, Preload: k.s.preload, ParamsBytes: size})
 }

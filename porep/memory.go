@@ -43,9 +43,9 @@ type MemoryOptions struct {
 	// paramfile.EstimateParamsBytes).
 	ParamsBytes uint64
 	// KeepsAssignments: the caller keeps each assignment intact through
-	// the proof (the engine, which retries a partition on the same
-	// assignment), so the CPU backend copies a, b, c for H instead of
-	// computing it in place (groth16.WithAssignmentsConsumed).
+	// the proof (groth16.Prove without groth16.WithAssignmentsConsumed), so
+	// the CPU backend copies a, b, c for H instead of computing it in place.
+	// The Job runner and the engine consume them.
 	KeepsAssignments bool
 }
 
@@ -61,8 +61,9 @@ const (
 	fftTwiddlesPerElem = 12
 )
 
-// EstimateMemory is EstimateMemoryWith for the Job runner (SealCommitPhase2,
-// the PoSt and SnapDeals calls, the CLI): assignments consumed by the proof.
+// EstimateMemory is EstimateMemoryWith with the assignments consumed by the
+// proof, as the Job runner (SealCommitPhase2, the PoSt and SnapDeals calls,
+// the CLI) and the engine prove.
 func EstimateMemory(c paramfile.Circuit, backend string, inFlight int, preload bool, paramsBytes uint64) (Memory, error) {
 	return EstimateMemoryWith(c, MemoryOptions{Backend: backend, InFlight: inFlight, Preload: preload, ParamsBytes: paramsBytes})
 }

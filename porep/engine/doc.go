@@ -46,7 +46,9 @@
 // Correctness and faults: every partition proof is verified with the
 // verifier's key (.vk) before the job completes. A prover error (or a
 // proof that does not verify) is retried once on another prover if there
-// is one, else on the same; then the job fails naming the partition and
+// is one, else on the same, from a fresh synthesis (provers use the
+// assignment's a, b, c as scratch: groth16.WithAssignmentsConsumed); then
+// the job fails naming the partition and
 // both causes. A prover failing twice in a row is quarantined (Status). A
 // panic in a kind or prover fails its job, never the process. A parameter
 // file that changes on disk during a proof (groth16.ErrParamsChanged)

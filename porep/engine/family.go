@@ -75,7 +75,7 @@ func (f *jobFamily) Prepare(req *Request) (Plan, error) {
 		return nil, err
 	}
 	keys := job.Keys()
-	m, err := keys.EngineMemory(f.backend)
+	m, err := keys.Memory(f.backend)
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
@@ -89,7 +89,7 @@ func (f *jobFamily) Circuit(id string) (*Params, bool) {
 			continue
 		}
 		keys := porep.KeysFor(c, f.opts...)
-		m, err := keys.EngineMemory(f.backend)
+		m, err := keys.Memory(f.backend)
 		if err != nil {
 			return nil, false
 		}

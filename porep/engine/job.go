@@ -62,7 +62,8 @@ type job struct {
 	state     State
 	parts     []*part
 	proofs    []groth16.Proof
-	next      int // next partition to synthesize
+	next      int     // next partition to synthesize
+	redo      []*part // partitions to synthesize again (a prover failed them: their a, b, c were its scratch)
 	proven    int
 	running   int  // partitions whose goroutine is running
 	proving   bool // a partition has started proving (Timings.ProveWait is set)

@@ -47,6 +47,8 @@ type Plan interface {
 	// Verify checks partition k's proof with the verifier's key and the
 	// public inputs the verifier derives (a kind checks them against the
 	// assignment at synthesis, so a mismatch is not the prover's fault).
+	// The prover has used a's A, B and C as scratch by then
+	// (groth16.WithAssignmentsConsumed); its inputs and aux are intact.
 	Verify(k int, a *cs.Assignment, proof *groth16.Proof, keys *Keys) error
 	// Finish turns the verified proofs, in partition order, into the bytes
 	// the caller gets.

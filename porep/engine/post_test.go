@@ -6,8 +6,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/cuseal/cuseal/porep/engine"
-	"github.com/cuseal/cuseal/porep/engine/enginetest"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +14,9 @@ import (
 	"github.com/filecoin-project/go-state-types/proof"
 
 	"github.com/cuseal/cuseal/porep"
+	"github.com/cuseal/cuseal/porep/engine"
+	"github.com/cuseal/cuseal/porep/engine/enginetest"
+	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/testsupport/testenv"
 	"github.com/cuseal/cuseal/testsupport/testpost"
 	"github.com/cuseal/cuseal/testsupport/testprover"
@@ -151,5 +152,55 @@ func TestPoStBadInput(t *testing.T) {
 	r, err := e.Prove(context.Background(), postRequest(w, engine.KindWindowPoStPartition))
 	if err != nil || r.State != engine.StateFailed || !errors.Is(r.Err, porep.ErrParamsNotFound) {
 		t.Fatalf("job without parameters: %+v, %v", r, err)
+	}
+}
+
+// consumeThenFail proves with the real CPU backend (which computes H in
+// the assignment's a, b, c), then fails the call: a prover that dies after
+// using the partition's storage as scratch.
+type consumeThenFail struct{ engine.Prover }
+
+func (p consumeThenFail) Name() string { return "consumes-then-fails" }
+
+func (p consumeThenFail) Prove(ctx context.Context, w *engine.Work) (groth16.Proof, error) {
+	if _, err := p.Prover.Prove(ctx, w); err != nil {
+		return groth16.Proof{}, err
+	}
+	return groth16.Proof{}, errors.New("device lost after proving")
+}
+
+// TestRetryAfterConsumedAssignment: the engine proves a partition with its
+// a, b, c consumed (H in place); when the prover fails after that, the
+// retry on the other prover is synthesized again and proves bellperson's
+// bytes for the 2 KiB WinningPoSt vector (retrying on the consumed
+// assignment would give a proof that does not verify).
+func TestRetryAfterConsumedAssignment(t *testing.T) {
+	cpu, err := engine.NewBackendProver(porep.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := testpost.Load(t, "post-winning-2KiB-s22")
+	seed := v.RSSeed
+	bad := &enginetest.Prover{ProverName: "bad", Inner: consumeThenFail{cpu}}
+	good := &enginetest.Prover{ProverName: "good", Inner: cpu}
+	e, err := engine.New(engine.Config{ParamsDir: v.ParamsDir(t), Provers: []engine.Prover{bad, good}, DeterministicSeed: &seed, BudgetBytes: 4 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	var retried bool
+	for i := 0; i < 4 && !retried; i++ { // until the bad prover has taken a partition
+		r, err := e.Prove(ctx, postRequest(v, engine.KindWinningPoSt))
+		if err != nil || r.State != engine.StateCompleted {
+			t.Fatalf("job %d: %+v, %v", i, r, err)
+		}
+		if !bytes.Equal(r.Proof, v.Want) {
+			t.Fatalf("job %d: engine proof %x, bellperson %x", i, r.Proof, v.Want)
+		}
+		retried = e.Status().Counters.Retries > 0
+	}
+	if !retried || bad.Calls() == 0 {
+		t.Fatalf("the failing prover was never used (%d calls, %d retries)", bad.Calls(), e.Status().Counters.Retries)
 	}
 }

@@ -18,7 +18,7 @@ type Work struct {
 	Kind       Kind
 	Partition  int
 	Params     *groth16.Params // the kind's keys; nil when its Plan has no Params
-	Assignment *cs.Assignment  // nil when the kind's Plan synthesizes none
+	Assignment *cs.Assignment  // nil when the kind's Plan synthesizes none; consumed (its A, B, C scratch)
 	Randomness groth16.Randomness
 }
 
@@ -104,9 +104,12 @@ func NewBackendProver(backend string) (*BackendProver, error) {
 func (p *BackendProver) Name() string    { return p.name }
 func (p *BackendProver) Backend() string { return p.backend }
 
-// Prove is groth16.Prove of one assignment with the work's randomness.
+// Prove is groth16.Prove of one assignment with the work's randomness. The
+// assignment is consumed (groth16.WithAssignmentsConsumed: the CPU backend
+// computes H in its a, b, c); the engine synthesizes a partition again
+// before a retry.
 func (p *BackendProver) Prove(ctx context.Context, w *Work) (groth16.Proof, error) {
-	ps, err := groth16.Prove(ctx, p.b, w.Params, []*cs.Assignment{w.Assignment}, []groth16.Randomness{w.Randomness})
+	ps, err := groth16.Prove(groth16.WithAssignmentsConsumed(ctx), p.b, w.Params, []*cs.Assignment{w.Assignment}, []groth16.Randomness{w.Randomness})
 	if err != nil {
 		return groth16.Proof{}, err
 	}

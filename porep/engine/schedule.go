@@ -170,7 +170,7 @@ func (e *Engine) dispatchSynthesisLocked() {
 		if j.prio < hold {
 			return // order is by priority
 		}
-		if j.stopping || j.next >= len(j.parts) || (blocked && j.next == 0) {
+		if j.stopping || (j.next >= len(j.parts) && len(j.redo) == 0) || (blocked && j.next == 0) {
 			continue
 		}
 		synthesizing, waiting := countAtLeast(order, j.prio)
@@ -188,8 +188,13 @@ func (e *Engine) dispatchSynthesisLocked() {
 			}
 			continue
 		}
-		p := j.parts[j.next]
-		j.next++
+		var p *part
+		if len(j.redo) > 0 {
+			p, j.redo = j.redo[0], j.redo[1:]
+		} else {
+			p = j.parts[j.next]
+			j.next++
+		}
 		p.state = partSynthesizing
 		p.reserved = j.plan.PartitionBytes()
 		e.used.synth += p.reserved

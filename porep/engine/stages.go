@@ -30,7 +30,9 @@ func recoverTo(err *error, j *job, k int) {
 func (e *Engine) runSynthesis(j *job, p *part) {
 	t0 := time.Now()
 	e.mu.Lock()
-	p.synthStart = t0
+	if p.synthStart.IsZero() { // a retried partition is synthesized again
+		p.synthStart = t0
+	}
 	e.mu.Unlock()
 	keys, wait, err := e.acquireKeys(j)
 	stage := "synthesis"
@@ -55,7 +57,8 @@ func (e *Engine) runSynthesis(j *job, p *part) {
 	j.running--
 	j.timings.ParamsLoad += wait
 	j.timings.Synthesis += took
-	p.synth, p.paramsWait = took, wait
+	p.synth += took
+	p.paramsWait += wait
 	if keys != nil && j.keys == nil {
 		j.keys = keys
 	}
@@ -164,8 +167,11 @@ func (e *Engine) runProve(d *device, j *job, p *part) {
 			e.log.Warn("prover quarantined after two failures in a row", "prover", d.p.Name(), "err", err)
 		}
 		if p.attempts < 2 {
-			p.state = partSynthesized
-			p.waitStart = t1
+			// The prover computed H in the assignment's a, b, c
+			// (groth16.WithAssignmentsConsumed): synthesize it again.
+			e.freePartLocked(j, p)
+			p.state = partQueued
+			j.redo = append(j.redo, p)
 			p.failedOn = d.ord
 			p.firstErr = err
 			e.counters.Retries++

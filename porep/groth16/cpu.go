@@ -40,11 +40,11 @@ const DefaultChunkPoints = 1 << 20
 
 // minChunkPoints is the smallest chunk ChunkFor picks for a query longer
 // than it.
-const minChunkPoints = 1 << 16
+const minChunkPoints = 1 << 12
 
 // ChunkFor is the CPU backend's default MSM chunk, in points, for params
 // whose longest query has longest points: a quarter of it, within
-// [2^16, DefaultChunkPoints], and never more than longest (at least 2) —
+// [2^12, DefaultChunkPoints], and never more than longest (at least 2) —
 // so a mid-sized circuit (a 32 GiB WinningPoSt's 2^19 points) holds a
 // quarter of a query rather than all of it.
 func ChunkFor(longest int) int {

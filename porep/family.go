@@ -181,7 +181,7 @@ func (j *Job) PublicInputs(k int, a *cs.Assignment) ([]fr.Element, error) {
 func (j *Job) VerifyPartition(pvk *groth16.PreparedVerifyingKey, k int, proof *groth16.Proof, public []fr.Element) error {
 	if err := pvk.Verify(proof, public); err != nil {
 		_, vp := j.Keys().Paths()
-		return fmt.Errorf("porep: partition %d: the produced proof does not verify against %s: %w", k, vp, err)
+		return fmt.Errorf("porep: partition %d: the produced proof does not verify against %s (a faulty prover, or a .params that is corrupt yet decodes or does not belong to this .vk): %w", k, vp, err)
 	}
 	return nil
 }

@@ -48,6 +48,14 @@ type Config struct {
 	// before it is taken out of service as leaking (0: a tenth of its total
 	// memory). Only provers that report a device (DeviceReporter) are read.
 	DeviceMemoryLoss uint64
+	// QuarantineFor is how long a prover that failed twice in a row stays
+	// out of service before it gets another chance (0: 10 minutes; < 0:
+	// for good). A wrong proof from a .params corrupted in a way that still
+	// decodes looks like a prover failure; without the term, one such file
+	// would retire every prover until serve restarts. A prover back from
+	// quarantine that fails again is quarantined again at once. A device
+	// retired for leaking memory (DeviceMemoryLoss) stays retired.
+	QuarantineFor time.Duration
 	// BudgetBytes is the memory budget (0: DefaultBudget()).
 	BudgetBytes uint64
 	// SynthesisWorkers is how many partitions are synthesized at once, per
@@ -106,11 +114,17 @@ func (c Config) withDefaults() Config {
 	if c.RetainFor <= 0 {
 		c.RetainFor = time.Hour
 	}
+	if c.QuarantineFor == 0 {
+		c.QuarantineFor = DefaultQuarantineFor
+	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
 	return c
 }
+
+// DefaultQuarantineFor is Config.QuarantineFor's default.
+const DefaultQuarantineFor = 10 * time.Minute
 
 // DefaultMaxQueued is Config.MaxQueued's default: jobs waiting to start.
 const DefaultMaxQueued = 1000

@@ -2,7 +2,10 @@
 
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // The device-memory guard: a device whose free memory, read while it is
 // idle, has shrunk by more than Config.DeviceMemoryLoss since its first
@@ -48,7 +51,7 @@ func (e *Engine) guardDeviceMemory(d *device) {
 	if free >= d.memBase || d.memBase-free <= limit {
 		return
 	}
-	d.quarantined, d.memLost = true, d.memBase-free
+	d.quarantined, d.until, d.memLost = true, time.Time{}, d.memBase-free
 	e.m.memLost.WithLabelValues(d.p.Name()).Set(float64(d.memLost))
 	e.log.Error("device taken out of service: its free memory shrank while idle (a leak)", "prover", d.p.Name(),
 		"baseline_free", d.memBase, "free", free, "lost", d.memLost, "threshold", limit)

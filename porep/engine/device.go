@@ -18,8 +18,11 @@ type device struct {
 	curKind     Kind      // of cur, while busy
 	started     time.Time // when the partition in progress started
 	quarantined bool
-	fails       int // consecutive
-	busyTotal   time.Duration
+	// until is when a quarantine for failures ends (zero: for good, as
+	// the memory guard's).
+	until     time.Time
+	fails     int // consecutive
+	busyTotal time.Duration
 	// since is when the running proof started (zero: idle, or not yet
 	// noted); spans are the finished ones that end within BusyWindow.
 	since time.Time

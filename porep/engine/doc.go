@@ -49,7 +49,8 @@
 // is one, else on the same, from a fresh synthesis (provers use the
 // assignment's a, b, c as scratch: groth16.WithAssignmentsConsumed); then
 // the job fails naming the partition and
-// both causes. A prover failing twice in a row is quarantined (Status). A
+// both causes. A prover failing twice in a row is quarantined (Status) for
+// Config.QuarantineFor, then tried again. A
 // panic in a kind or prover fails its job, never the process. A parameter
 // file that changes on disk during a proof (groth16.ErrParamsChanged)
 // fails the job at once, without retry or blame on the prover, and the

@@ -440,6 +440,42 @@ func TestFailureNamesPartition(t *testing.T) {
 	budgetIdle(t, e)
 }
 
+// TestQuarantineEnds: a prover quarantined after two failures in a row
+// (a new-user trial's case: a .params corrupted so that its proofs do not
+// verify) refuses work until Config.QuarantineFor has passed, then takes
+// jobs again; its next failure quarantines it at once.
+func TestQuarantineEnds(t *testing.T) {
+	d := &enginetest.Prover{PerPartition: time.Millisecond, Fail: func(n int, _ *engine.Work) error {
+		if n <= 2 || n == 4 {
+			return fmt.Errorf("proof does not verify %d", n)
+		}
+		return nil
+	}}
+	const quarantine = 300 * time.Millisecond
+	e := newDouble(t, engine.Config{QuarantineFor: quarantine}, 0, d)
+	ctx := context.Background()
+	if r, err := e.Prove(ctx, doubleReq("bad", 1, 0)); err != nil || r.State != engine.StateFailed {
+		t.Fatalf("job on a failing prover: %+v, %v", r, err)
+	}
+	t0 := time.Now()
+	if r, err := e.Prove(ctx, doubleReq("refused", 1, 0)); err != nil || r.State != engine.StateFailed || !strings.Contains(r.Err.Error(), "quarantined") {
+		t.Fatalf("job while quarantined: %+v, %v", r, err)
+	}
+	time.Sleep(quarantine - time.Since(t0) + 50*time.Millisecond)
+	if r, err := e.Prove(ctx, doubleReq("back", 1, 0)); err != nil || r.State != engine.StateCompleted {
+		t.Fatalf("job after the quarantine: %+v, %v", r, err)
+	}
+	if s := e.Status(); s.Devices[0].Quarantined || s.Devices[0].ConsecutiveFailures != 0 {
+		t.Fatalf("devices after a success: %+v", s.Devices)
+	}
+	// One failure (call 4) on probation... then call 5 succeeds on the
+	// same (only) prover: fails is back to 0, no quarantine.
+	if r, err := e.Prove(ctx, doubleReq("retried", 1, 0)); err != nil || r.State != engine.StateCompleted {
+		t.Fatalf("job with one failure: %+v, %v", r, err)
+	}
+	budgetIdle(t, e)
+}
+
 // TestPanicFailsJob: a kind that panics fails its job; the engine goes on.
 func TestPanicFailsJob(t *testing.T) {
 	d := &enginetest.Prover{PerPartition: time.Millisecond}

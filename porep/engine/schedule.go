@@ -14,9 +14,22 @@ import (
 // dispatchLocked starts what can start: proofs on idle provers, then
 // syntheses, each in priority order.
 func (e *Engine) dispatchLocked() {
+	e.liftQuarantinesLocked(time.Now())
 	e.dispatchProofsLocked()
 	e.dispatchSynthesisLocked()
 	e.m.refreshLocked()
+}
+
+// liftQuarantinesLocked returns to service the provers whose quarantine
+// for failures has ended (Config.QuarantineFor), one failure short of the
+// next.
+func (e *Engine) liftQuarantinesLocked(now time.Time) {
+	for _, d := range e.devices {
+		if d.quarantined && !d.until.IsZero() && !now.Before(d.until) {
+			d.quarantined, d.until, d.fails = false, time.Time{}, 1
+			e.log.Warn("prover back from quarantine: its next failure quarantines it again", "prover", d.p.Name())
+		}
+	}
 }
 
 // usableLocked counts the provers not quarantined: the general ones, and

@@ -164,7 +164,11 @@ func (e *Engine) runProve(d *device, j *job, p *part) {
 		d.fails++
 		if d.fails >= 2 && !d.quarantined {
 			d.quarantined = true
-			e.log.Warn("prover quarantined after two failures in a row", "prover", d.p.Name(), "err", err)
+			d.until = time.Time{}
+			if e.cfg.QuarantineFor > 0 {
+				d.until = t1.Add(e.cfg.QuarantineFor)
+			}
+			e.log.Warn("prover quarantined after two failures in a row", "prover", d.p.Name(), "until", d.until, "err", err)
 		}
 		if p.attempts < 2 {
 			// The prover computed H in the assignment's a, b, c

@@ -49,7 +49,12 @@ func checkProveMemory(c *cli.Context, cfg *stacked.SectorConfig, backend, params
 	if st, err := os.Stat(paramsPath); err == nil {
 		size = uint64(st.Size())
 	}
-	inFlight := c.Int("partitions-in-flight")
+	// No more partitions are alive at once than the sector has (bench prove
+	// --partition K proves one).
+	inFlight := min(c.Int("partitions-in-flight"), max(cfg.Partitions, 1))
+	if c.IsSet("partition") {
+		inFlight = 1
+	}
 	preload := c.Bool("preload-params")
 	if backend == porep.BackendAuto {
 		backend = porep.AutoPreference() // the backend auto tries first in this build
@@ -65,7 +70,14 @@ func checkProveMemory(c *cli.Context, cfg *stacked.SectorConfig, backend, params
 // memory need exceeds the available memory, naming the knobs that lower it.
 func checkMemoryEstimate(name, backend string, est porep.Memory, inFlight int, preload bool) error {
 	limit, what, ok := hostmem.Limit()
-	if !ok || est.Total <= limit {
+	need, of := est.Total, "memory"
+	if as, found := hostmem.AddressSpaceLimit(); found && addressSpaceNeed(est) > as {
+		// RLIMIT_AS counts address space, not resident memory: the Go
+		// runtime reserves more than it touches.
+		limit, what, ok = as, "the address-space limit (RLIMIT_AS: ulimit -v / prlimit --as)", true
+		need, of = addressSpaceNeed(est), "address space"
+	}
+	if !ok || need <= limit {
 		return nil
 	}
 	var knobs []string
@@ -76,7 +88,14 @@ func checkMemoryEstimate(name, backend string, est porep.Memory, inFlight int, p
 		knobs = append(knobs, "drop --preload-params")
 	}
 	knobs = append(knobs, "free memory or raise the limit", "pass --force to try anyway")
-	return usageErrorf("proving %s needs about %s of memory (.params %s mapped, %d partition(s) in flight at %s, %s backend work %s), but only %s is available (%s); %s",
-		name, humanBytes(est.Total), humanBytes(est.Params), est.InFlight, humanBytes(est.PerPartition), backend, humanBytes(est.Backend),
+	return usageErrorf("proving %s needs about %s of %s (parameters %s resident, %d partition(s) in flight at %s, %s backend work %s), but only %s is available (%s); %s",
+		name, humanBytes(need), of, humanBytes(est.Params), est.InFlight, humanBytes(est.PerPartition), backend, humanBytes(est.Backend),
 		humanBytes(limit), what, strings.Join(knobs, ", or "))
 }
+
+// addressSpaceNeed is the address space a proof of estimate est reserves:
+// twice its resident estimate plus 512 MiB (the Go runtime's heap arenas
+// and thread stacks, and a, b, c reserved at the domain's capacity before
+// H touches it). A 2 KiB C2 (1.1 GB resident) died of "out of memory"
+// under prlimit --as 2.0 GB and proved under 3.0 GB.
+func addressSpaceNeed(est porep.Memory) uint64 { return 2*est.Total + 512<<20 }

@@ -192,11 +192,11 @@ func TestDoctorRows(t *testing.T) {
 		{"digest not the official one", func(s *doctorScene) []string { return []string{"--digests"} },
 			"params window-post digest .params", doctorFail, "official digest of this name is"},
 		{"memory less than needed", func(s *doctorScene) []string {
-			s.write(s.meminfo, "MemTotal:       16384 kB\nMemAvailable:   16384 kB\n")
+			s.write(s.meminfo, "MemTotal:       4096 kB\nMemAvailable:   4096 kB\n")
 			return nil
 		}, "memory need", doctorFail, "more than MemTotal"},
 		{"cgroup limit less than needed", func(s *doctorScene) []string {
-			s.write(s.cgroup, "8388608\n")
+			s.write(s.cgroup, "4194304\n")
 			return nil
 		}, "memory need", doctorFail, "more than the cgroup limit"},
 		{"budget less than needed", func(s *doctorScene) []string { return []string{"--budget", "1MiB"} },

@@ -50,7 +50,7 @@ func TestServeOverload(t *testing.T) {
 	win := testpost.Load(t, "post-winning-2KiB-s22")
 	w := testpost.Load(t, "post-window-2KiB-s21")
 	dir := testpost.JoinParamsDirs(t, win.ParamsDir(t), w.ParamsDir(t))
-	var params, part uint64
+	var params, part, needW uint64 // needW: one WindowPoSt job alone
 	for _, v := range []*testpost.Vector{win, w} {
 		cfg, err := post.ConfigFor(v.Proof)
 		if err != nil {
@@ -62,6 +62,9 @@ func TestServeOverload(t *testing.T) {
 		}
 		params += m.Params
 		part = max(part, m.PerPartition+m.Backend)
+		if v == w {
+			needW = m.Params + m.PerPartition + m.Backend
+		}
 	}
 	seed := win.RSSeed
 	newServer := func(budget uint64) (*engine.Engine, func(*pb.SubmitProofRequest) (*pb.AwaitProofResponse, error)) {
@@ -86,7 +89,7 @@ func TestServeOverload(t *testing.T) {
 	}
 
 	t.Run("budget", func(t *testing.T) {
-		_, prove := newServer(part / 2)
+		_, prove := newServer(needW / 2)
 		_, err := prove(req(w))
 		if st, _ := status.FromError(err); st.Code() != codes.ResourceExhausted || !strings.Contains(st.Message(), "the budget is") {
 			t.Fatalf("a job larger than the budget: %v", err)

@@ -83,7 +83,7 @@ func TestBenchVanillaPoRep(t *testing.T) {
 // CPU and the proof passes cuseal verify (the .vk); bench prove --partition
 // 0 proves that partition alone.
 func TestBenchVanillaPoRepProve(t *testing.T) {
-	testenv.Long(t, "two CPU proofs of a 2 KiB synthetic C1 (the unit tier proves one through the Go API: porep TestSyntheticC1Verifies)")
+	testenv.Long(t, "two CPU proofs of a 2 KiB synthetic C1 (porep TestSyntheticC1Verifies proves one through the Go API)")
 	dir := benchVanillaPoRep2KiB(t)
 	params := testparams.Get2K(t)
 	c1 := filepath.Join(dir, porepC1File)

@@ -46,6 +46,7 @@ func checkEstimate(t *testing.T, name string, args ...string) {
 // WinningPoSt and WindowPoSt proof on the CPU (synthetic vanilla proofs)
 // is within ±15 % of the process's measured peak RSS.
 func TestEstimateMemoryPoSt2KiB(t *testing.T) {
+	testenv.Long(t, "a 2 KiB WinningPoSt and WindowPoSt CPU proof, each in a process of its own (~15 s)")
 	win, w := testpost.Load(t, "post-winning-2KiB-s22"), testpost.Load(t, "post-window-2KiB-s21")
 	checkEstimate(t, "WinningPoSt 2KiB", "--circuit", "winning-post", "--synthetic", "--sector-size", "2KiB", "--params-dir", win.ParamsDir(t))
 	checkEstimate(t, "WindowPoSt 2KiB", "--circuit", "window-post", "--synthetic", "--sector-size", "2KiB", "--params-dir", w.ParamsDir(t))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep/stacked"
 	"github.com/cuseal/cuseal/porep/synthetic"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 	"github.com/cuseal/cuseal/testsupport/testparams"
 )
 
@@ -24,6 +25,7 @@ import (
 // another sector number (WithOnlyPartition(1) is refused); the same C1 with one label of a challenged node
 // changed is refused before a proof comes out.
 func TestSyntheticC1Verifies(t *testing.T) {
+	testenv.Long(t, "a 2 KiB CPU C2 proof of a synthetic C1 (~1 min; the family's golden proof is the unit tier's)")
 	dir := testparams.Get2K(t)
 	set, err := synthetic.ValidC1(context.Background(), config2K(t), synthetic.ValidC1Options{Seed: 3, Miner: 1234, Sector: 9})
 	if err != nil {

@@ -175,6 +175,7 @@ func (p consumeThenFail) Prove(ctx context.Context, w *engine.Work) (groth16.Pro
 // bytes for the 2 KiB WinningPoSt vector (retrying on the consumed
 // assignment would give a proof that does not verify).
 func TestRetryAfterConsumedAssignment(t *testing.T) {
+	testenv.Long(t, "real 2 KiB WinningPoSt CPU proofs on two provers, one failing after it proved (~20 s)")
 	cpu, err := engine.NewBackendProver(porep.BackendCPU)
 	if err != nil {
 		t.Fatal(err)

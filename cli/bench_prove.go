@@ -205,13 +205,7 @@ func jobEstimate(c *cli.Context, circuit paramfile.Circuit, backend string) uint
 	if err != nil {
 		return 0
 	}
-	inFlight := c.Int("partitions-in-flight")
-	if c.IsSet("partition") {
-		inFlight = 1
-	} else if sc, ok := circuit.(*stacked.SectorConfig); ok {
-		inFlight = min(inFlight, max(sc.Partitions, 1))
-	}
-	m, err := porep.EstimateMemory(circuit, backend, inFlight, c.Bool("preload-params"), size)
+	m, err := porep.EstimateMemory(circuit, backend, partitionsInFlight(c, circuit), c.Bool("preload-params"), size)
 	if err != nil {
 		return 0
 	}

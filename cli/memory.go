@@ -49,12 +49,7 @@ func checkProveMemory(c *cli.Context, cfg *stacked.SectorConfig, backend, params
 	if st, err := os.Stat(paramsPath); err == nil {
 		size = uint64(st.Size())
 	}
-	// No more partitions are alive at once than the sector has (bench prove
-	// --partition K proves one).
-	inFlight := min(c.Int("partitions-in-flight"), max(cfg.Partitions, 1))
-	if c.IsSet("partition") {
-		inFlight = 1
-	}
+	inFlight := partitionsInFlight(c, cfg)
 	preload := c.Bool("preload-params")
 	if backend == porep.BackendAuto {
 		backend = porep.AutoPreference() // the backend auto tries first in this build
@@ -99,3 +94,16 @@ func checkMemoryEstimate(name, backend string, est porep.Memory, inFlight int, p
 // H touches it). A 2 KiB C2 (1.1 GB resident) died of "out of memory"
 // under prlimit --as 2.0 GB and proved under 3.0 GB.
 func addressSpaceNeed(est porep.Memory) uint64 { return 2*est.Total + 512<<20 }
+
+// partitionsInFlight is --partitions-in-flight capped at what can be alive
+// at once: a C2's partitions (one with bench prove --partition K).
+func partitionsInFlight(c *cli.Context, circuit paramfile.Circuit) int {
+	n := c.Int("partitions-in-flight")
+	if c.IsSet("partition") {
+		return 1
+	}
+	if sc, ok := circuit.(*stacked.SectorConfig); ok {
+		n = min(n, max(sc.Partitions, 1))
+	}
+	return n
+}

@@ -42,11 +42,6 @@ type MemoryOptions struct {
 	// ParamsBytes is the .params file's size (0: from the shape,
 	// paramfile.EstimateParamsBytes).
 	ParamsBytes uint64
-	// KeepsAssignments: the caller keeps each assignment intact through
-	// the proof (groth16.Prove without groth16.WithAssignmentsConsumed), so
-	// the CPU backend copies a, b, c for H instead of computing it in place.
-	// The Job runner and the engine consume them.
-	KeepsAssignments bool
 }
 
 // Calibration of the model on the four kinds' 2 KiB peaks (docs/BENCHMARKS.md,
@@ -77,7 +72,7 @@ func EstimateMemory(c paramfile.Circuit, backend string, inFlight int, preload b
 // the longest query):
 //
 //	cpu:  vk (or the file, preloaded) + k·(96·m + 32·(N_aux+N_in) + (2·N_aux+N_in)/8)
-//	      + max(12·m [+ 96·m if the assignments are kept], C·(32 + 96·buffers + 355)) + base
+//	      + max(12·m, C·(32 + 96·buffers + 355)) + base
 //	gpu:  the file (decoded SRS) + k·32·(3·n + N_aux + N_in) + base
 //
 // Figures against the measured peaks are in docs/BENCHMARKS.md.
@@ -108,14 +103,10 @@ func EstimateMemoryWith(c paramfile.Circuit, o MemoryOptions) (Memory, error) {
 		if o.Preload {
 			m.Params += paramsBytes
 		}
-		abc := 3 * fr * domain
-		h := fftTwiddlesPerElem * domain
-		if o.KeepsAssignments {
-			// a, b, c written up to n only; H works in copies of them.
-			abc = 3 * fr * rows
-			h += 3 * fr * domain
-		}
-		m.PerPartition = abc + values
+		// a, b, c at the domain's capacity, H computed in them: the Job
+		// runner and the engine prove under WithAssignmentsConsumed.
+		m.PerPartition = 3*fr*domain + values
+		h := uint64(fftTwiddlesPerElem) * domain
 		longest := max(domain-1, nAux)
 		chunk := uint64(groth16.ChunkFor(int(longest)))
 		buffers := uint64(1)

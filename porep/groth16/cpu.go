@@ -85,11 +85,7 @@ func (b *CPUBackend) QuerySums(ctx context.Context, params *Params, as []*cs.Ass
 		}
 	}
 	r := &cpuRun{ctx: ctx, params: params, as: as, cfg: ecc.MultiExpConfig{NbTasks: b.NbTasks}, chunk: b.ChunkPoints}
-	out, err := r.run()
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return r.run()
 }
 
 // cpuRun is one QuerySums call of the CPU backend.

@@ -145,6 +145,7 @@ func (e *Engine) submit(ctx context.Context, req *Request) (*job, Ticket, error)
 		e.byKey[key] = j
 	}
 	e.active = append(e.active, j)
+	e.idleGen++ // a pending idle release is stale now
 	t := Ticket{JobID: j.id, QueuePosition: e.aheadLocked(j), Device: e.onlyProverLocked()}
 	e.log.Info("job submitted", "job", j.id, "request", req.RequestID, "kind", req.Kind.String(), "priority", prio.String(), "partitions", n)
 	e.dispatchLocked()

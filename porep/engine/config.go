@@ -56,6 +56,14 @@ type Config struct {
 	// quarantine that fails again is quarantined again at once. A device
 	// retired for leaking memory (DeviceMemoryLoss) stays retired.
 	QuarantineFor time.Duration
+	// IdleRelease is how long the engine waits, once no job is left, before
+	// it drops the synthesis buffers it keeps for the next partition and
+	// hands the freed memory back to the system (0: DefaultIdleRelease;
+	// < 0: never). Between bursts a daemon then holds what its idle state
+	// needs, not the last partition's a, b, c and aux; a partition that
+	// comes later faults its buffers in afresh (for a 32 GiB PoRep a few
+	// seconds against minutes of proving).
+	IdleRelease time.Duration
 	// BudgetBytes is the memory budget (0: DefaultBudget()).
 	BudgetBytes uint64
 	// SynthesisWorkers is how many partitions are synthesized at once, per
@@ -117,6 +125,9 @@ func (c Config) withDefaults() Config {
 	if c.QuarantineFor == 0 {
 		c.QuarantineFor = DefaultQuarantineFor
 	}
+	if c.IdleRelease == 0 {
+		c.IdleRelease = DefaultIdleRelease
+	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -125,6 +136,9 @@ func (c Config) withDefaults() Config {
 
 // DefaultQuarantineFor is Config.QuarantineFor's default.
 const DefaultQuarantineFor = 10 * time.Minute
+
+// DefaultIdleRelease is Config.IdleRelease's default.
+const DefaultIdleRelease = 2 * time.Second
 
 // DefaultMaxQueued is Config.MaxQueued's default: jobs waiting to start.
 const DefaultMaxQueued = 1000

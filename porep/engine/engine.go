@@ -51,7 +51,11 @@ type Engine struct {
 	// partition waits for is expected to be done (critical.go).
 	wake   *time.Timer
 	wakeAt time.Time
-	closed bool
+	// idle drops the pooled synthesis buffers Config.IdleRelease after the
+	// last job ends (idle.go); idleGen tells a stale firing from a live one.
+	idle    *time.Timer
+	idleGen uint64
+	closed  bool
 	// lost is closed when every device prover lost memory (devguard.go).
 	lost     chan struct{}
 	lostOnce sync.Once
@@ -209,6 +213,9 @@ func (e *Engine) Close() error {
 	e.closed = true
 	if e.wake != nil {
 		e.wake.Stop()
+	}
+	if e.idle != nil {
+		e.idle.Stop()
 	}
 	for _, pe := range e.params {
 		if pe.refs == 0 && pe.loading == nil {

@@ -194,6 +194,7 @@ func (e *Engine) finalizeLocked(j *job, state State, proof []byte, err error) {
 	close(e.changed)
 	e.changed = make(chan struct{})
 	e.pruneLocked()
+	e.armIdleReleaseLocked()
 }
 
 // freePartLocked returns what partition p holds to the budget and ends

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
@@ -203,5 +204,44 @@ func TestRetryAfterConsumedAssignment(t *testing.T) {
 	}
 	if !retried || bad.Calls() == 0 {
 		t.Fatalf("the failing prover was never used (%d calls, %d retries)", bad.Calls(), e.Status().Counters.Retries)
+	}
+}
+
+// TestIdleReleaseDropsPool: the synthesis buffers the engine keeps for the
+// next partition count in the budget while jobs come, and are dropped
+// Config.IdleRelease after the last one ends (the soak's idle memory would
+// otherwise depend on which kind ran last). A 2 KiB WinningPoSt through the
+// unit tier's prover; IdleRelease < 0 keeps them, as a control.
+func TestIdleReleaseDropsPool(t *testing.T) {
+	v := testpost.Load(t, "post-winning-2KiB-s22")
+	dir := v.ParamsDir(t)
+	seed := v.RSSeed
+	pooled := func(idle time.Duration, wait time.Duration) uint64 {
+		cpu, err := engine.NewBackendProver(testprover.Backend(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := engine.New(engine.Config{ParamsDir: dir, Provers: []engine.Prover{cpu}, BudgetBytes: 4 << 30, IdleRelease: idle, NoCriticalProver: true, DeterministicSeed: &seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		if r, err := e.Prove(context.Background(), postRequest(v, engine.KindWinningPoSt)); err != nil || r.State != engine.StateCompleted {
+			t.Fatalf("prove: %+v, %v", r, err)
+		}
+		deadline := time.Now().Add(wait)
+		for {
+			b := e.Status().Budget
+			if b.Synthesis == 0 || !time.Now().Before(deadline) {
+				return b.Synthesis
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	if kept := pooled(-1, 300*time.Millisecond); kept == 0 {
+		t.Fatal("IdleRelease < 0: no synthesis buffers kept after the job; the test cannot see the release")
+	}
+	if kept := pooled(20*time.Millisecond, 10*time.Second); kept != 0 {
+		t.Fatalf("IdleRelease 20ms: %d bytes of synthesis buffers still kept 10 s after the last job", kept)
 	}
 }

@@ -4,6 +4,7 @@ package service
 
 import (
 	"fmt"
+	"unicode"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -49,6 +50,11 @@ const MaxRequestIDBytes = 256
 func check(r *pb.SubmitProofRequest) error {
 	if n := len(r.GetRequestId()); n > MaxRequestIDBytes {
 		return fmt.Errorf("request_id: %d bytes, at most %d (Curio sends porep-<miner>-<sector>)", n, MaxRequestIDBytes)
+	}
+	for i, c := range r.GetRequestId() {
+		if !unicode.IsPrint(c) {
+			return fmt.Errorf("request_id: byte %d is %U, not a printable character (the id is shown on the status page and in logs)", i, c)
+		}
 	}
 	if p := r.GetPriority(); p < pb.Priority_PRIORITY_UNSPECIFIED || p > pb.Priority_CRITICAL {
 		return fmt.Errorf("priority: unknown value %d (want 0-4: UNSPECIFIED, LOW, NORMAL, HIGH, CRITICAL)", int32(p))

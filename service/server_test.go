@@ -285,6 +285,8 @@ func TestBadInput(t *testing.T) {
 		{"unknown kind", mod(func(r *pb.SubmitProofRequest) { r.ProofKind = 99 }), codes.InvalidArgument, "proof_kind: unknown value 99"},
 		{"request_id too long", mod(func(r *pb.SubmitProofRequest) { r.RequestId = strings.Repeat("x", service.MaxRequestIDBytes+1) }),
 			codes.InvalidArgument, "request_id: 257 bytes, at most 256"},
+		{"request_id with a control character", mod(func(r *pb.SubmitProofRequest) { r.RequestId = "porep-1000-\x1b[2J" }),
+			codes.InvalidArgument, "request_id: byte 11 is U+001B, not a printable character"},
 		{"unknown priority", mod(func(r *pb.SubmitProofRequest) { r.Priority = 9 }), codes.InvalidArgument, "priority: unknown value 9"},
 		{"no vanilla_proof", mod(func(r *pb.SubmitProofRequest) { r.VanillaProof = nil }), codes.InvalidArgument, "vanilla_proof: empty"},
 		{"no randomness", &pb.SubmitProofRequest{ProofKind: pb.ProofKind_WINNING_POST, VanillaProofs: [][]byte{{1}}}, codes.InvalidArgument, "randomness: empty"},

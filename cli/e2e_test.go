@@ -379,6 +379,15 @@ func TestParseParamsSeed(t *testing.T) {
 	if _, err := parseParamsSeed(strings.Repeat("x", 33)); err == nil {
 		t.Fatal("33-byte seed accepted")
 	}
+	if s, err = parseParamsSeed("0x" + h); err != nil || hex.EncodeToString(s[:]) != h {
+		t.Fatalf("0x hex → %x, %v", s, err)
+	}
+	if _, err := parseParamsSeed("000102030405"); err == nil || !strings.Contains(err.Error(), "leading zero is ambiguous") {
+		t.Fatalf("000102030405: %v, want refused as ambiguous", err)
+	}
+	if s, err = parseParamsSeed("0"); err != nil || s != [32]byte{} {
+		t.Fatalf("0 → %x, %v", s, err)
+	}
 }
 
 func TestParamsGenerateRefusesOverwrite(t *testing.T) {

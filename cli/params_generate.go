@@ -12,10 +12,12 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/cuseal/cuseal/internal/atomicfile"
 	"github.com/cuseal/cuseal/porep/aggregate"
 	"github.com/cuseal/cuseal/porep/paramfile"
 	"github.com/cuseal/cuseal/porep/stacked"
@@ -52,7 +54,7 @@ func paramsGenerateCommand() *cli.Command {
 			&cli.BoolFlag{Name: "srs", Usage: "write an INSECURE SnarkPack SRS (" + aggregate.SRSFileName + ") instead of Groth16 parameters"},
 			&cli.IntFlag{Name: "srs-size", Usage: "with --srs: the most proofs it can aggregate (a power of two)", Value: defaultSRSSize},
 			&cli.StringFlag{Name: "out", Usage: "output `DIR` (created if missing)", Required: true},
-			&cli.StringFlag{Name: "seed", Usage: "toxic-waste seed: a number N, 64 hex digits, or a short string", Value: defaultParamsSeed},
+			&cli.StringFlag{Name: "seed", Usage: "toxic-waste seed: a number N (no leading zero), 64 hex digits (0x optional), or a short string of 1 to 32 bytes", Value: defaultParamsSeed},
 			&cli.BoolFlag{Name: "reuse", Usage: "reuse matching test parameters already in --out instead of refusing"},
 			&cli.BoolFlag{Name: "force", Usage: "run even when the estimated memory need exceeds the available memory, or --out is a production parameter directory"},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object"},
@@ -164,6 +166,13 @@ func paramsGenerate(ctx context.Context, c *cli.Context, tc paramfile.Circuit, s
 			return err
 		}
 	}
+	// A run killed mid-write (SIGKILL, OOM) leaves its temporary .params behind (47 GB at
+	// 32 GiB PoRep); free the disk before this run needs it, and say so.
+	for _, p := range []string{pp, vp, mp, paramfile.TestStampPath(dir, tc)} {
+		if removed, n := atomicfile.SweepAbandoned(p); len(removed) > 0 {
+			fmt.Fprintf(c.App.ErrWriter, "removed %s of %s (%s), left by a run that ended mid-write\n", countOf(len(removed), "abandoned temporary file"), filepath.Base(p), humanBytes(uint64(n)))
+		}
+	}
 	jsonOut := c.Bool("json")
 	bar := newPhaseProgress(c.App.ErrWriter, -1, fmt.Sprintf("%s test parameters", tc.ProofName()))
 	start := time.Now()
@@ -221,11 +230,15 @@ func paramsGenerate(ctx context.Context, c *cli.Context, tc paramfile.Circuit, s
 // strings).
 func parseParamsSeed(s string) ([32]byte, error) {
 	var seed [32]byte
-	if len(s) == 64 {
-		if b, err := hex.DecodeString(s); err == nil {
+	if h := strings.TrimPrefix(s, "0x"); len(h) == 64 {
+		if b, err := hex.DecodeString(h); err == nil {
 			copy(seed[:], b)
 			return seed, nil
 		}
+	}
+	if len(s) > 1 && s[0] == '0' && strings.Trim(s, "0123456789") == "" {
+		// "000102…" reads as hex bytes to a person and as a number to ParseUint.
+		return seed, fmt.Errorf("--seed %q: a number with a leading zero is ambiguous: give the number without it, or all 64 hex digits of the seed", s)
 	}
 	if n, err := strconv.ParseUint(s, 10, 64); err == nil {
 		binary.LittleEndian.PutUint64(seed[:], n)

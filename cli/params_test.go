@@ -289,9 +289,17 @@ func TestParamsGeneratePoSt(t *testing.T) {
 			t.Fatal(err)
 		}
 		pp, vp, mp := cfg.ParameterPaths(dir)
+		// What a run killed mid-write leaves: a temporary .params no process holds.
+		stale := filepath.Join(dir, "."+filepath.Base(pp)+".tmp4242")
+		if err := os.WriteFile(stale, make([]byte, 1000), 0o600); err != nil {
+			t.Fatal(err)
+		}
 		code, stdout, stderr := runCLI(t, "params", "generate", "--circuit", tc.circuit, "--sector-size", "2KiB", "--seed", toxic, "--out", dir, "--json")
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", tc.circuit, code, stderr)
+		}
+		if _, err := os.Stat(stale); !os.IsNotExist(err) || !strings.Contains(stderr, "removed 1 abandoned temporary file of "+filepath.Base(pp)+" (1000B)") {
+			t.Errorf("%s: abandoned %s: %v; stderr %s", tc.circuit, stale, err, stderr)
 		}
 		var out paramsGenerateOutput
 		if err := json.Unmarshal([]byte(stdout), &out); err != nil || out.RegisteredProof != cfg.Name || out.Params != pp || out.VK != vp || out.Meta != mp || out.Reused {

@@ -13,12 +13,18 @@ import (
 // named like TempGlob(path) in path's directory: written, chmod 0644,
 // synced, closed and renamed over path. On an error (write's included) the
 // temporary file is removed and path is untouched; errors are returned as
-// they are (callers name the file).
+// they are (callers name the file). The temporary file is flock'ed while
+// it is written; Write first removes path's temporary files that no
+// process holds (SweepAbandoned), so a writer killed mid-write (SIGKILL,
+// OOM: nothing runs to clean up) leaves its bytes on disk only until the
+// next write of the same path.
 func Write(path string, write func(io.Writer) error) (err error) {
+	SweepAbandoned(path)
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
+	holdTemp(f)
 	defer func() {
 		if err != nil {
 			f.Close()
@@ -52,4 +58,24 @@ func WriteBytes(path string, data []byte) error {
 // path, for cleaning up after a process that was killed mid-write.
 func TempGlob(path string) string {
 	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+}
+
+// SweepAbandoned removes path's temporary files (TempGlob) that no writer
+// holds — left by a process that ended mid-write — and returns their names
+// and total size. A temporary file being written by a live Write, in this
+// process or another, is kept. Where advisory locks are not available
+// (not unix) it removes nothing.
+func SweepAbandoned(path string) (removed []string, bytes int64) {
+	names, _ := filepath.Glob(TempGlob(path))
+	for _, n := range names {
+		fi, err := os.Lstat(n)
+		if err != nil || !fi.Mode().IsRegular() || !abandoned(n) {
+			continue
+		}
+		if os.Remove(n) == nil {
+			removed = append(removed, n)
+			bytes += fi.Size()
+		}
+	}
+	return removed, bytes
 }

@@ -61,3 +61,54 @@ func TestWriteFailureKeepsOld(t *testing.T) {
 		t.Fatal("write into a missing directory succeeded")
 	}
 }
+
+// A temporary file no writer holds (what a writer killed mid-write leaves:
+// the kernel drops its lock) is removed by the next Write of the path; one
+// a live Write holds is not, and other files are never touched.
+func TestSweepAbandoned(t *testing.T) {
+	if !lockable {
+		t.Skip("no advisory file locks on this platform: abandoned temporary files are not swept")
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "v28-x.params")
+	stale := filepath.Join(dir, ".v28-x.params.tmp123")
+	other := filepath.Join(dir, ".v28-y.params.tmp456")
+	for _, f := range []string{stale, other} {
+		if err := os.WriteFile(f, []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := Write(p, func(w io.Writer) error {
+		if _, err := os.Stat(stale); !os.IsNotExist(err) {
+			t.Errorf("abandoned %s still there while the next write runs (%v)", stale, err)
+		}
+		live, _ := filepath.Glob(TempGlob(p))
+		if len(live) != 1 {
+			t.Fatalf("TempGlob %v while writing, want this write's file", live)
+		}
+		// A second writer of the same path must keep this one's file.
+		if err := WriteBytes(p, []byte("inner")); err != nil {
+			return err
+		}
+		if _, err := os.Stat(live[0]); err != nil {
+			t.Errorf("a live write's temporary file was removed: %v", err)
+		}
+		_, err := w.Write([]byte("outer"))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "outer" {
+		t.Fatalf("path holds %q, want the last rename's", got)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Fatalf("another path's temporary file was removed: %v", err)
+	}
+	if err := os.WriteFile(stale, make([]byte, 10), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if removed, n := SweepAbandoned(p); len(removed) != 1 || removed[0] != stale || n != 10 {
+		t.Fatalf("SweepAbandoned: %v, %d bytes; want %s, 10", removed, n, stale)
+	}
+}

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+//go:build unix
+
+package atomicfile
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// holdTemp marks f as being written: an exclusive flock held until f is
+// closed, or its process ends (SIGKILL included: the kernel drops it).
+func holdTemp(f *os.File) {
+	_ = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+}
+
+// abandoned reports whether the temporary file name is held by no writer:
+// its process ended before it renamed or removed it.
+func abandoned(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close() // drops the probe's lock
+	return unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil
+}

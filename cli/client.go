@@ -20,6 +20,7 @@ import (
 	commcid "github.com/filecoin-project/go-fil-commcid"
 	"github.com/ipfs/go-cid"
 	"github.com/urfave/cli/v2"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -138,6 +139,11 @@ func rpcError(c *cli.Context, err error) error {
 		return internalError(err)
 	}
 	msg := st.Message()
+	if st.Code() == codes.ResourceExhausted && retryable(st) {
+		// A full queue passes (serve says so with google.rpc.RetryInfo):
+		// exit 3, as a failed call, not 2, which says the input is wrong.
+		return internalError(fmt.Errorf("server busy (%s): %s; retry later", st.Code(), msg))
+	}
 	switch st.Code() {
 	case codes.InvalidArgument, codes.NotFound, codes.Unimplemented, codes.ResourceExhausted:
 		return inputError(fmt.Errorf("server refused the request (%s): %s", st.Code(), msg))
@@ -145,6 +151,16 @@ func rpcError(c *cli.Context, err error) error {
 		return internalError(fmt.Errorf("cannot reach the server at %s: %s", c.String("addr"), msg))
 	}
 	return internalError(fmt.Errorf("%s: %s", st.Code(), msg))
+}
+
+// retryable reports whether st carries a google.rpc.RetryInfo.
+func retryable(st *status.Status) bool {
+	for _, d := range st.Details() {
+		if _, ok := d.(*errdetails.RetryInfo); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // clientProveOutput is what `cuseal client prove --json` prints.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -91,8 +92,8 @@ func TestServeOverload(t *testing.T) {
 	t.Run("budget", func(t *testing.T) {
 		_, prove := newServer(needW / 2)
 		_, err := prove(req(w))
-		if st, _ := status.FromError(err); st.Code() != codes.ResourceExhausted || !strings.Contains(st.Message(), "the budget is") {
-			t.Fatalf("a job larger than the budget: %v", err)
+		if st, _ := status.FromError(err); st.Code() != codes.ResourceExhausted || !strings.Contains(st.Message(), "the budget is") || len(st.Details()) != 0 {
+			t.Fatalf("a job larger than the budget: %v (details %v: it will never fit, no retry)", err, st.Details())
 		}
 	})
 
@@ -148,6 +149,9 @@ func TestServeOverload(t *testing.T) {
 				if !strings.Contains(st.Message(), fmt.Sprintf("the queue cap is %d", overloadQueueCap)) {
 					t.Errorf("request %d refused without naming the cap: %v", i, o.err)
 				}
+				if d := st.Details(); len(d) != 1 || !isRetry(d[0]) {
+					t.Errorf("request %d: queue full without a google.rpc.RetryInfo: %v", i, d)
+				}
 				continue
 			}
 			accepted++
@@ -201,4 +205,10 @@ func verifyPoSt(v *testpost.Vector, pf []byte, dir string) (bool, error) {
 		return porep.VerifyWinningPoSt(proof.WinningPoStVerifyInfo{Randomness: v.Randomness, ChallengedSectors: v.Sectors, Proofs: proofs, Prover: v.Miner}, porep.WithParamsDir(dir))
 	}
 	return porep.VerifyWindowPoSt(proof.WindowPoStVerifyInfo{Randomness: v.Randomness, ChallengedSectors: v.Sectors, Proofs: proofs, Prover: v.Miner}, porep.WithParamsDir(dir))
+}
+
+// isRetry reports whether a status detail is serve's queue-full RetryInfo.
+func isRetry(d any) bool {
+	ri, ok := d.(*errdetails.RetryInfo)
+	return ok && ri.GetRetryDelay().AsDuration() == service.QueueFullRetryDelay
 }

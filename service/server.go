@@ -14,10 +14,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/common/expfmt"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/cuseal/cuseal/porep/engine/engineapi"
 	pb "github.com/cuseal/cuseal/service/cuzkv1"
@@ -270,8 +272,22 @@ func engineError(err error) error {
 	case errors.Is(err, context.Canceled):
 		code = codes.Canceled
 	}
-	return status.Error(code, err.Error())
+	st := status.New(code, err.Error())
+	if errors.Is(err, engineapi.ErrQueueFull) {
+		// The one RESOURCE_EXHAUSTED that passes: say so the standard way
+		// (google.rpc.RetryInfo), so a client can tell it from a job that
+		// can never fit the budget.
+		if d, derr := st.WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(QueueFullRetryDelay)}); derr == nil {
+			st = d
+		}
+	}
+	return st.Err()
 }
+
+// QueueFullRetryDelay is the retry delay a refusal for a full queue
+// suggests (google.rpc.RetryInfo): a hint; the queue drains as fast as the
+// provers prove.
+const QueueFullRetryDelay = 10 * time.Second
 
 func final(s engineapi.State) bool {
 	return s == engineapi.StateCompleted || s == engineapi.StateFailed || s == engineapi.StateCancelled

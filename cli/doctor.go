@@ -244,8 +244,8 @@ func fetchRemedy(dir, size string) string {
 }
 
 // doctorParams checks one circuit's .params and .vk: present and readable, the .meta's sector
-// size and the .params's shape (paramfile.LoadParams: header only, the file is mapped), the
-// .vk against the .params (paramfile.LoadVK), test-stamped or not, and with --digests the
+// size and the .params's shape (paramfile.LoadParams: header only), the .vk's shape
+// (paramfile.LoadVK) and its key against the .params's (paramfile.LoadProvingKeys), test-stamped or not, and with --digests the
 // digest against the official table.
 func doctorParams(c *cli.Context, dir, size string, dc doctorCircuit) []doctorRow {
 	pp, vp, _ := dc.c.ParameterPaths(dir)
@@ -273,6 +273,11 @@ func doctorParams(c *cli.Context, dir, size string, dc doctorCircuit) []doctorRo
 	if _, err := paramfile.LoadVK(dir, dc.c); err != nil {
 		return append(rows, doctorRow{Check: check + " .vk", Status: doctorFail, Detail: err.Error(),
 			Remedy: "delete the .vk and " + fetchRemedy(dir, size)})
+	}
+	// Both decode: are they one setup's? (A .vk of another seed has the same shape.)
+	if _, _, err := paramfile.LoadProvingKeys(dir, dc.c); err != nil {
+		return append(rows, doctorRow{Check: check + " .vk", Status: doctorFail, Detail: err.Error(),
+			Remedy: "fetch both files again (" + fetchRemedy(dir, size) + ") or, for test parameters, generate them again"})
 	}
 	st, _ := os.Stat(pp)
 	detail := fmt.Sprintf("%s (%s): present, shape fits %s", filepath.Base(pp), humanBytes(uint64(st.Size())), dc.c.ProofName())

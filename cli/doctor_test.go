@@ -12,6 +12,7 @@ import (
 
 	"github.com/cuseal/cuseal/bridge"
 	"github.com/cuseal/cuseal/internal/hostmem"
+	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/testsupport/testparams"
 )
 
@@ -189,6 +190,17 @@ func TestDoctorRows(t *testing.T) {
 			s.write(filepath.Join(s.params, strings.TrimSuffix(s.circuit, ".params")+".vk"), strings.Repeat("\x07", 3076))
 			return nil
 		}, "params window-post .vk", doctorFail, ".vk"},
+		{"vk of another setup", func(s *doctorScene) []string {
+			// Same shape, every point valid, not this .params's key.
+			p := filepath.Join(s.params, strings.TrimSuffix(s.circuit, ".params")+".vk")
+			vk, err := groth16.ReadVerifyingKeyFile(p)
+			if err != nil || len(vk.IC) < 2 {
+				t.Fatalf("read %s: %v", p, err)
+			}
+			vk.IC[0], vk.IC[1] = vk.IC[1], vk.IC[0]
+			s.write(p, string(vk.Bytes()))
+			return nil
+		}, "params window-post .vk", doctorFail, "hold different verifying keys (first difference: ic[0])"},
 		{"digest not the official one", func(s *doctorScene) []string { return []string{"--digests"} },
 			"params window-post digest .params", doctorFail, "official digest of this name is"},
 		{"memory less than needed", func(s *doctorScene) []string {

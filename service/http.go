@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -112,7 +113,7 @@ func (s *Server) serveStatus(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) servePage(w http.ResponseWriter, _ *http.Request) {
 	var buf bytes.Buffer
-	if err := statusPage.Execute(&buf, NewStatusDoc(s.eng.Status(), time.Now(), PageJobs)); err != nil {
+	if err := statusPage().Execute(&buf, NewStatusDoc(s.eng.Status(), time.Now(), PageJobs)); err != nil {
 		http.Error(w, "rendering the status page: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
@@ -121,40 +122,45 @@ func (s *Server) servePage(w http.ResponseWriter, _ *http.Request) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Content-Security-Policy", statusPageCSP)
+	h.Set("Content-Security-Policy", statusPageCSP())
 	w.Write(buf.Bytes())
 }
 
 //go:embed statuspage.html
 var statusPageSource string
 
-var statusPage = template.Must(template.New("statuspage.html").Funcs(template.FuncMap{
-	"bytes":   formatBytes,
-	"seconds": formatSeconds,
-	"pct":     func(a, total uint64) float64 { return percent(float64(a), float64(total)) },
-	"pct2":    func(a, b, total uint64) float64 { return percent(float64(a)+float64(b), float64(total)) },
-	"pctf":    func(f float64) float64 { return math.Round(100 * min(max(f, 0), 1)) },
-	"derefB":  func(p *bool) bool { return p != nil && *p },
-	"derefU": func(p *uint64) uint64 {
-		if p == nil {
-			return 0
-		}
-		return *p
-	},
-	"join": func(s []string) string { return strings.Join(s, ", ") },
-	// newestFirst is the jobs as the page lists them (its script too).
-	"newestFirst": func(jobs []StatusJob) []StatusJob {
-		out := slices.Clone(jobs)
-		slices.Reverse(out)
-		return out
-	},
-}).Parse(statusPageSource))
+// statusPage is the parsed page, made at first use: every cuseal process
+// links this package, and only `cuseal serve` renders the page.
+var statusPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("statuspage.html").Funcs(template.FuncMap{
+		"bytes":   formatBytes,
+		"seconds": formatSeconds,
+		"pct":     func(a, total uint64) float64 { return percent(float64(a), float64(total)) },
+		"pct2":    func(a, b, total uint64) float64 { return percent(float64(a)+float64(b), float64(total)) },
+		"pctf":    func(f float64) float64 { return math.Round(100 * min(max(f, 0), 1)) },
+		"derefB":  func(p *bool) bool { return p != nil && *p },
+		"derefU": func(p *uint64) uint64 {
+			if p == nil {
+				return 0
+			}
+			return *p
+		},
+		"join": func(s []string) string { return strings.Join(s, ", ") },
+		// newestFirst is the jobs as the page lists them (its script too).
+		"newestFirst": func(jobs []StatusJob) []StatusJob {
+			out := slices.Clone(jobs)
+			slices.Reverse(out)
+			return out
+		},
+	}).Parse(statusPageSource))
+})
 
 // statusPageCSP lets the page run its own script (by hash) and fetch from
-// its own origin, and load nothing else.
-var statusPageCSP = func() string {
+// its own origin, and load nothing else. Made at first use, as statusPage;
+// New calls it, so a page that does not render stops the server at start.
+var statusPageCSP = sync.OnceValue(func() string {
 	var buf bytes.Buffer
-	if err := statusPage.Execute(&buf, NewStatusDoc(engineapi.Status{}, time.Time{}, 0)); err != nil {
+	if err := statusPage().Execute(&buf, NewStatusDoc(engineapi.Status{}, time.Time{}, 0)); err != nil {
 		panic("service: the status page does not render: " + err.Error())
 	}
 	out := buf.String()
@@ -166,7 +172,7 @@ var statusPageCSP = func() string {
 	sum := sha256.Sum256([]byte(out[i+len("<script>") : k]))
 	return "default-src 'none'; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; " +
 		"style-src 'unsafe-inline'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-}()
+})
 
 // percent is a/total in percent, 0 to 100 (0 for an empty total), to 0.01.
 func percent(a, total float64) float64 {

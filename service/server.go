@@ -76,6 +76,7 @@ func New(eng Engine, opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	statusPageCSP() // the page renders (or the server does not start)
 	s := &Server{eng: eng, log: opts.Logger, reg: prometheus.NewRegistry()}
 	s.rpcs = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "cuseal_rpc_requests_total",

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cuseal/cuseal/porep/engine/engineapi"
@@ -354,7 +355,10 @@ func StatusDocFromWire(r *pb.GetStatusResponse, now time.Time) StatusDoc {
 // absPath is an absolute path in a message: a '/' that starts a word (or
 // follows '=', a quote or a bracket), then what a file name may hold up
 // to a space, a quote, a bracket, ',', ';' or ':'.
-var absPath = regexp.MustCompile(`(^|[\s"'(\[=])(/[^\s"'()\[\],;:]+)`)
+// Compiled at first use: every cuseal process links this package.
+var absPath = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[\s"'(\[=])(/[^\s"'()\[\],;:]+)`)
+})
 
 // BaseNames is msg with every absolute path in it replaced by its base
 // name: a failure's message names a parameter file
@@ -362,7 +366,7 @@ var absPath = regexp.MustCompile(`(^|[\s"'(\[=])(/[^\s"'()\[\],;:]+)`)
 // and no path of the server's machine reaches /status, the page or
 // `cuseal client status`.
 func BaseNames(msg string) string {
-	return absPath.ReplaceAllStringFunc(msg, func(m string) string {
+	return absPath().ReplaceAllStringFunc(msg, func(m string) string {
 		i := strings.IndexByte(m, '/')
 		return m[:i] + filepath.Base(m[i:])
 	})

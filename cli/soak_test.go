@@ -21,8 +21,9 @@ import (
 // `cuseal serve --backend cpu` and 51 client calls in three rounds of a lighter mix — all four
 // kinds at 2 KiB with a duplicate, a cancel, a deadline expiry, their retries, a re-sent
 // request and two malformed requests per round — then the script's checks (proofs verify,
-// refusals carry their codes, nothing proven twice, idle and per-kind peak RSS within +10 % of
-// round 2's, goroutines and fds back to the warm-up's). cuseal is this test binary
+// refusals carry their codes, nothing proven twice, idle memory in use within round 2's + 10 %
+// or + 4 MiB, goroutines and fds back to the warm-up's; per-kind peaks are reported, and checked
+// only by longer runs, with two rounds or more in each half). cuseal is this test binary
 // (CUSEAL_TEST_AS_CUSEAL, TestMain) behind a two-line wrapper.
 func TestSoakShort(t *testing.T) {
 	testenv.Long(t, "scripts/soak.sh: three rounds of real 2 KiB CPU proofs of all four kinds through cuseal serve (minutes)")

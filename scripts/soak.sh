@@ -10,6 +10,7 @@
 #
 #   scripts/soak.sh [--requests N] [--time-limit SECONDS] [--mix SPEC] [--concurrency P]
 #                   [--bin PATH] [--params-dir DIR] [--budget SIZE] [--out DIR] [--tolerance PCT]
+#                   [--idle-slack MIB]
 #
 # A round is the mix, default win=9,window=5,windup=1,c2=1,snap=1,bad=3 (25 requests):
 #   win     a WinningPoSt (no request id)                                        1 request
@@ -42,10 +43,13 @@
 #                reuse, go_memstats_heap_idle_bytes - _released_bytes; RssFile, the binary's and
 #                mapped files' page cache that the kernel evicts and faults back under other
 #                processes' pressure, is recorded apart and not counted) after every round from the
-#                third stays within +PCT % of round 2's (the first after warm-up), read after a
+#                third stays within round 2's (the first after warm-up) + PCT %, or + MIB MiB
+#                where that is more (default 4: the idle process's own noise, ~1–2 MiB, is more
+#                than 10 % of its ~12 MiB once the synthesis buffers are released), read after a
 #                collection for round 2, the end and any round over the limit; each kind's peak
 #                in use (the largest sample while it, and no heavier kind, runs) is flat: the
-#                later half of the rounds' largest within +PCT % of the first half's
+#                later half of the rounds' largest within +PCT % of the first half's (checked
+#                with 5 rounds or more: two in each half)
 #   leaks        goroutines and open fds at every idle point after warm-up and after the last
 #                drain are at most the first idle point's (after warm-up) + 3
 #   serve        serve stays up and exits 0 on SIGTERM
@@ -59,21 +63,21 @@ set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 REQUESTS=300 LIMIT=1800 MIX="win=9,window=5,windup=1,c2=1,snap=1,bad=3" CONC=4 BIN="" PARAMS=${CUSEAL_TEST_PARAMS_DIR:-}
-BUDGET=4GiB OUT="" TOL=10 SLACK=3 SETTLE=5
+BUDGET=4GiB OUT="" TOL=10 IDLE_SLACK=4 SLACK=3 SETTLE=5
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "soak: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--requests) REQUESTS=$2 ;; --time-limit) LIMIT=$2 ;; --mix) MIX=$2 ;; --concurrency) CONC=$2 ;;
 	--bin) BIN=$2 ;; --params-dir) PARAMS=$2 ;; --budget) BUDGET=$2 ;; --out) OUT=$2 ;;
-	--tolerance) TOL=$2 ;; -h | --help) usage ;;
+	--tolerance) TOL=$2 ;; --idle-slack) IDLE_SLACK=$2 ;; -h | --help) usage ;;
 	*) die "unknown argument $1 (--help)" ;;
 	esac
 	[ $# -ge 2 ] || die "$1: missing value"
 	shift 2
 done
-for v in REQUESTS LIMIT CONC TOL; do
-	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--$(echo "$v" | tr 'A-Z' 'a-z') ${!v}: want a whole number > 0"
+for v in REQUESTS LIMIT CONC TOL IDLE_SLACK; do
+	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--$(echo "$v" | tr 'A-Z_' 'a-z-') ${!v}: want a whole number > 0"
 done
 for tool in jq curl awk; do command -v $tool >/dev/null || die "$tool not found"; done
 [ -n "$PARAMS" ] && [ -d "$PARAMS" ] || die "--params-dir '$PARAMS': not a directory (the 2 KiB test parameters; or set CUSEAL_TEST_PARAMS_DIR)"
@@ -323,7 +327,7 @@ idle_checked() {
 	if [ "$1" = 2 ]; then
 		after_gc
 		idle_point 2 yes
-		LIM=$(awk -F'\t' -v t="$TOL" '$1 == 2 { printf "%.0f", $9 * (1 + t / 100) }' "$OUT/idle.tsv")
+		LIM=$(awk -F'\t' -v t="$TOL" -v m="$IDLE_SLACK" '$1 == 2 { d = $9 * t / 100; if (d < m * 1024) d = m * 1024; printf "%.0f", $9 + d }' "$OUT/idle.tsv")
 		return
 	fi
 	idle_point "$1" no
@@ -443,7 +447,7 @@ awk -F'\t' '{ k = $1; if (!(k in row)) ord[++n] = k; row[k] = $0 } END { for (i 
 while IFS=$'\t' read -r round secs rss gor fds params gc free inuse _; do
 	case $round in round | 0 | 1 | 2) continue ;; esac
 	[ "$inuse" != - ] && [ "$inuse" -le "${LIM:-0}" ] ||
-		fail "rss: idle after round $round: $inuse KiB in use (anonymous RSS less free heap $free, of RSS $rss; after a collection: $gc), over round 2's + $TOL % ($LIM KiB)"
+		fail "rss: idle after round $round: $inuse KiB in use (anonymous RSS less free heap $free, of RSS $rss; after a collection: $gc), over round 2's + max($TOL %, $IDLE_SLACK MiB) ($LIM KiB)"
 done <"$OUT/idle-last.tsv"
 read -r G0 F0 < <(awk -F'\t' '$1 == 1 { print $4, $5 }' "$OUT/idle-last.tsv")
 while IFS=$'\t' read -r round secs rss gor fds params gc free inuse _; do
@@ -454,7 +458,11 @@ done <"$OUT/idle-last.tsv"
 # peaks.tsv: round, then each kind's peak in use (anonymous RSS less free heap, KiB): the largest sample while a job of that kind
 # and none of a heavier one (KINDS' order) was in progress. "Flat": the largest of the later half
 # of the rounds after warm-up is within +TOL % of the largest of the first half (each round's
-# peak alone varies with where the runtime's collection cycle stands).
+# peak alone varies with where the runtime's collection cycle stands: the samples count the
+# garbage not yet collected, up to the live heap again at GOGC=100, and one short run's C2 and
+# SnapDeals peaks moved +27 % and +124 % from round 2 to round 3 with the idle memory flat).
+# Checked only where each half has two rounds or more (--requests of 5 rounds or more);
+# otherwise reported as unchecked.
 awk -F'\t' -v OFS='\t' -v kinds="$KINDS" 'NR == FNR { if (FNR > 1 && $1 ~ /^[0-9]+$/) { n++; end[n] = $2; rd[n] = $1 } next }
 	FNR == 1 { nk = split(kinds, K, " "); next }
 	NF >= 9 + nk && $(9 + nk) != "-" && $(8 + nk) != "-" { r = "tail"; for (i = n; i >= 1; i--) if ($1 <= end[i]) r = rd[i]
@@ -469,10 +477,10 @@ awk -F'\t' -v t="$TOL" 'NR == 1 { nk = NF; for (k = 2; k <= NF; k++) name[k] = $
 	END { mid = int((2 + last) / 2)
 		for (k = 2; k <= nk; k++) { a = b = 0
 			for (r = 2; r <= last; r++) if ((r, k) in v && v[r, k] != "-") { if (r <= mid) { if (v[r, k] > a) a = v[r, k] } else if (v[r, k] > b) b = v[r, k] }
-			printf "%s\t%d\t%d\t%d\t%d\t%s\n", name[k], mid, last, a, b, (a && b && b > a * (1 + t / 100)) ? "over" : "ok" } }' \
+			printf "%s\t%d\t%d\t%d\t%d\t%s\n", name[k], mid, last, a, b, (mid - 1 < 2 || last - mid < 2) ? "unchecked" : (a && b && b > a * (1 + t / 100)) ? "over" : "ok" } }' \
 	"$OUT/peaks.tsv" >"$OUT/peakcheck.tsv"
 while IFS=$'\t' read -r kind mid last a b verdict; do
-	[ "$verdict" = ok ] || fail "rss: $kind peak in rounds $((mid + 1))-$last: $b KiB, over rounds 2-$mid's $a KiB + $TOL %"
+	[ "$verdict" = ok ] || [ "$verdict" = unchecked ] || fail "rss: $kind peak in rounds $((mid + 1))-$last: $b KiB, over rounds 2-$mid's $a KiB + $TOL %"
 done <"$OUT/peakcheck.tsv"
 
 # --- the plot ------------------------------------------------------------------------------
@@ -503,7 +511,7 @@ awk -F'\t' -v lim="${LIM:-0}" -v tol="$TOL" -v title="cuseal serve soak: $((ROUN
 		printf "<text transform=\"translate(%d %d) rotate(90)\" text-anchor=\"middle\" fill=\"#d9730d\">jobs queued + in progress</text>\n", W - 14, (T + H - B) / 2
 		for (i = 1; i <= ni; i++) { printf "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#999\" stroke-dasharray=\"2 3\"/>\n", x(it[i]), x(it[i]), T, H - B
 			if (il[i] ~ /^[0-9]+$/ && il[i] > 0) printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"9\" fill=\"#666\">%s</text>\n", x(it[i]), T - 4, il[i] }
-		if (lim > 0) printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#c00\" stroke-dasharray=\"6 4\"/><text x=\"%d\" y=\"%.1f\" fill=\"#c00\" text-anchor=\"end\">idle limit (in use): round 2 + %s %%</text>\n", L, W - R, y(lim / 1024), y(lim / 1024), W - R - 4, y(lim / 1024) - 4, tol
+		if (lim > 0) printf "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#c00\" stroke-dasharray=\"6 4\"/><text x=\"%d\" y=\"%.1f\" fill=\"#c00\" text-anchor=\"end\">idle limit (in use)</text>\n", L, W - R, y(lim / 1024), y(lim / 1024), W - R - 4, y(lim / 1024) - 4, tol
 		line(q, "#d9730d", "q"); line(p, "#2a9d3a", "y"); line(r, "#1f5fbf", "y")
 		for (i = 1; i <= ni; i++) printf "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#1f5fbf\"/>\n", x(it[i]), y(ir[i])
 		printf "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333\"/>\n", L, T, W - L - R, H - T - B
@@ -517,7 +525,7 @@ awk -F'\t' -v lim="${LIM:-0}" -v tol="$TOL" -v title="cuseal serve soak: $((ROUN
 {
 	echo "cuseal serve soak, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(uname -n), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "binary: $("$BIN" version 2>/dev/null | head -1)"
-	echo "command: scripts/soak.sh --requests $REQUESTS --time-limit $LIMIT --mix $MIX --concurrency $CONC --budget $BUDGET --tolerance $TOL"
+	echo "command: scripts/soak.sh --requests $REQUESTS --time-limit $LIMIT --mix $MIX --concurrency $CONC --budget $BUDGET --tolerance $TOL --idle-slack $IDLE_SLACK"
 	echo "wall: $WALL s; rounds: $ROUNDS of $ROUND requests; requests sent: $(wc -l <"$OUT/results.tsv")"
 	echo
 	echo "requests by class and kind (exit code: count; median seconds of those that exited 0):"
@@ -536,12 +544,12 @@ awk -F'\t' -v lim="${LIM:-0}" -v tol="$TOL" -v title="cuseal serve soak: $((ROUN
 		NR == 1 { print "  round", "seconds", "RSS MiB", "free heap MiB", "in use MiB", "goroutines", "fds", "params MiB", "after a GC", "anon MiB", "file MiB"; next }
 		{ print "  " $1, $2, m($3), m($8), m($9), $4, $5, m($6 / 1024), $7, m($10), m($11) }' "$OUT/idle.tsv"
 	awk -F'\t' '$1 == 2 { r = $9 } $1 ~ /^[0-9]+$/ && $1 > 2 || $1 == "end" { l = $9; if (l > m) m = l }
-		END { if (r) printf "  idle in use (anonymous RSS less free heap; last reading of each point): round 2 %.1f MiB, largest after it %.1f MiB (%+.1f %%), at the end %.1f MiB (%+.1f %%); limit +%s %%\n", r / 1024, m / 1024, (m / r - 1) * 100, l / 1024, (l / r - 1) * 100, tol }' tol="$TOL" "$OUT/idle-last.tsv"
+		END { if (r) printf "  idle in use (anonymous RSS less free heap; last reading of each point): round 2 %.1f MiB, largest after it %.1f MiB (%+.1f %%), at the end %.1f MiB (%+.1f %%); limit +%s %% or +%s MiB, the larger\n", r / 1024, m / 1024, (m / r - 1) * 100, l / 1024, (l / r - 1) * 100, tol, slack }' tol="$TOL" slack="$IDLE_SLACK" "$OUT/idle-last.tsv"
 	echo
 	echo "peak in use (anonymous RSS less free heap, MiB) per round while a job of each kind (and none of a kind left of it) was in progress:"
 	awk -F'\t' 'NR == 1 { s = "  round"; for (k = 2; k <= NF; k++) s = s "\t" $k; print s; next }
 		{ s = "  " $1; for (k = 2; k <= NF; k++) s = s "\t" ($k == "-" ? "-" : sprintf("%.1f", $k / 1024)); print s }' "$OUT/peaks.tsv"
-	awk -F'\t' '{ printf "  %s: largest in rounds 2-%s %.1f MiB, in rounds %s-%s %.1f MiB (%+.1f %%)\n", $1, $2, $4 / 1024, $2 + 1, $3, $5 / 1024, $4 ? ($5 / $4 - 1) * 100 : 0 }' "$OUT/peakcheck.tsv"
+	awk -F'\t' '{ printf "  %s: largest in rounds 2-%s %.1f MiB, in rounds %s-%s %.1f MiB (%+.1f %%)%s\n", $1, $2, $4 / 1024, $2 + 1, $3, $5 / 1024, $4 ? ($5 / $4 - 1) * 100 : 0, $6 == "unchecked" ? "; not checked: a half of one round" : "" }' "$OUT/peakcheck.tsv"
 	awk -F'\t' 'NR > 1 && NF >= 7 && $2 != "-" { if ($2 > r) r = $2; if ($5 > p) p = $5; if ($6 + $7 > q) q = $6 + $7; if ($4 > g) g = $4; if ($3 > f) f = $3 }
 		END { printf "  whole run: peak RSS %.1f MiB, resident parameters up to %.1f MiB, queue depth (queued + in progress) up to %d, goroutines up to %d, fds up to %d\n", r / 1024, p / 1048576, q, g, f }' "$OUT/samples.tsv"
 	echo

@@ -37,7 +37,8 @@
 // Memory: one budget (Config.BudgetBytes; DefaultBudget from MemTotal and
 // the cgroup limit) covers resident parameters (per file, evicted least
 // recently used when idle and room is needed), synthesis buffers in use or
-// pooled, and the synthesized partitions waiting or proving (estimates:
+// pooled (the pool is dropped Config.IdleRelease after the last job ends),
+// and the synthesized partitions waiting or proving (estimates:
 // porep.Keys.Memory). A partition starts only when it fits; a job
 // whose parameters and one partition exceed the budget is refused with
 // ErrTooLarge and the figures. At most Config.MaxQueued jobs wait to start;

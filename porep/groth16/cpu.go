@@ -186,6 +186,11 @@ func (r *cpuRun) g2Sums(scalars func(i, first, n int) []fr.Element, res func(i i
 	return chunkSums[bls.G2Affine](r, qBG2, r.n/2, r.g2, scalars, res, (*bls.G2Jac).AddMixed, (*bls.G2Affine).FromJacobian)
 }
 
+// gcDomainMin is the domain from which the H stage collects its FFTs'
+// twiddles between rounds (a cycle costs milliseconds there: the vectors
+// hold no pointers).
+const gcDomainMin = 1 << 20
+
 // gcChunkMin is the chunk from which the MSMs' scratch is collected after
 // each chunk.
 const gcChunkMin = 1 << 12
@@ -385,17 +390,30 @@ func hCoefficients(dom *fft.Domain, a, b, c []fr.Element, inPlace bool) []fr.Ele
 			copy(vecs[k], v)
 		}
 	}
-	var wg sync.WaitGroup
-	for k := range vecs {
-		wg.Add(1)
-		go func(v []fr.Element) {
-			defer wg.Done()
-			dom.FFTInverse(v, fft.DIF)
-			utils.BitReverse(v)
-			dom.FFT(v, fft.DIF, fft.OnCoset())
-		}(vecs[k])
+	// Three vectors at once, one transform at a time: each transform of a
+	// domain made WithoutPrecompute allocates its own twiddles (4·m bytes),
+	// garbage when it returns, which the collector would not reclaim before
+	// the heap doubles (the assignments are most of it). Collecting between
+	// the rounds keeps three sets alive instead of seven allocated.
+	each := func(f func(v []fr.Element)) {
+		var wg sync.WaitGroup
+		for k := range vecs {
+			wg.Add(1)
+			go func(v []fr.Element) {
+				defer wg.Done()
+				f(v)
+			}(vecs[k])
+		}
+		wg.Wait()
+		if m >= gcDomainMin {
+			runtime.GC()
+		}
 	}
-	wg.Wait()
+	each(func(v []fr.Element) { dom.FFTInverse(v, fft.DIF) })
+	each(func(v []fr.Element) {
+		utils.BitReverse(v)
+		dom.FFT(v, fft.DIF, fft.OnCoset())
+	})
 	var den, one fr.Element
 	one.SetOne()
 	den.Exp(dom.FrMultiplicativeGen, big.NewInt(int64(m)))

@@ -16,6 +16,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	commcid "github.com/filecoin-project/go-fil-commcid"
 	"github.com/ipfs/go-cid"
@@ -142,7 +144,7 @@ func rpcError(c *cli.Context, err error) error {
 	if st.Code() == codes.ResourceExhausted && retryable(st) {
 		// A full queue passes (serve says so with google.rpc.RetryInfo):
 		// exit 3, as a failed call, not 2, which says the input is wrong.
-		return internalError(fmt.Errorf("server busy (%s): %s; retry later", st.Code(), msg))
+		return internalError(fmt.Errorf("server busy (%s): %s", st.Code(), msg))
 	}
 	switch st.Code() {
 	case codes.InvalidArgument, codes.NotFound, codes.Unimplemented, codes.ResourceExhausted:
@@ -151,6 +153,25 @@ func rpcError(c *cli.Context, err error) error {
 		return internalError(fmt.Errorf("cannot reach the server at %s: %s", c.String("addr"), msg))
 	}
 	return internalError(fmt.Errorf("%s: %s", st.Code(), msg))
+}
+
+// checkRequestID refuses what serve would (service.check) and what gRPC
+// cannot send (a protobuf string is UTF-8), naming the flag and the byte.
+func checkRequestID(id string) error {
+	for i := 0; i < len(id); {
+		r, n := utf8.DecodeRuneInString(id[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			return usageErrorf("--request-id: byte %d (0x%02x) is not UTF-8", i, id[i])
+		case !unicode.IsPrint(r):
+			return usageErrorf("--request-id: byte %d is %U, not a printable character", i, r)
+		}
+		i += n
+	}
+	if len(id) > service.MaxRequestIDBytes {
+		return usageErrorf("--request-id: %d bytes, at most %d", len(id), service.MaxRequestIDBytes)
+	}
+	return nil
 }
 
 // retryable reports whether st carries a google.rpc.RetryInfo.
@@ -209,6 +230,9 @@ func clientProveAction(c *cli.Context) error {
 		return err
 	}
 	if id := c.String("request-id"); id != "" {
+		if err := checkRequestID(id); err != nil {
+			return err
+		}
 		req.RequestId = id
 	}
 	outPath, err := checkOutFlag(c)

@@ -126,6 +126,8 @@ func TestClientProveUsage(t *testing.T) {
 		{"update without commitments", []string{"--kind", circuitUpdate, "--sector-size", "2KiB", "--vanilla", dir}, "--comm-r-old: required for --kind update"},
 		{"snap (update's alias) reads update's flags", []string{"--kind", "snap", "--c1", "x.json"}, "--c1: not read by --kind snap"},
 		{"--circuit is --kind", []string{"--circuit", "seal"}, `--kind "seal": want porep`},
+		{"request id not UTF-8", []string{"--kind", circuitWindowPoSt, "--vanilla", dir, "--request-id", "a\xff\xfe"}, "--request-id: byte 1 (0xff) is not UTF-8"},
+		{"request id with a control character", []string{"--kind", circuitWindowPoSt, "--vanilla", dir, "--request-id", "a\x1b[2J"}, "--request-id: byte 1 is U+001B, not a printable character"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, append([]string{"client", "prove", "--addr", addr}, tc.args...)...)

@@ -388,6 +388,21 @@ func TestParseParamsSeed(t *testing.T) {
 	if s, err = parseParamsSeed("0"); err != nil || s != [32]byte{} {
 		t.Fatalf("0 → %x, %v", s, err)
 	}
+	if s, err = parseParamsSeed("0X" + strings.ToUpper(h)); err != nil || hex.EncodeToString(s[:]) != h {
+		t.Fatalf("0X HEX → %x, %v", s, err)
+	}
+	for in, want := range map[string]string{
+		"0x0102":                           "0x takes all 64 hex digits",
+		"000102030405060708090a0b0c0d0e0f": "hex digits, but not 64 of them",
+		"18446744073709551616":             "a number over 2^64−1",
+	} {
+		if _, err := parseParamsSeed(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want refused: %s", in, err, want)
+		}
+	}
+	if s, err = parseParamsSeed("cafe"); err != nil || string(s[:4]) != "cafe" {
+		t.Fatalf("cafe (a short string) → %x, %v", s, err)
+	}
 }
 
 func TestParamsGenerateRefusesOverwrite(t *testing.T) {

@@ -230,19 +230,26 @@ func paramsGenerate(ctx context.Context, c *cli.Context, tc paramfile.Circuit, s
 // strings).
 func parseParamsSeed(s string) ([32]byte, error) {
 	var seed [32]byte
-	if h := strings.TrimPrefix(s, "0x"); len(h) == 64 {
-		if b, err := hex.DecodeString(h); err == nil {
-			copy(seed[:], b)
-			return seed, nil
-		}
+	h, prefixed := strings.CutPrefix(strings.Replace(s, "0X", "0x", 1), "0x")
+	if b, err := hex.DecodeString(h); err == nil && len(h) == 64 {
+		copy(seed[:], b)
+		return seed, nil
 	}
-	if len(s) > 1 && s[0] == '0' && strings.Trim(s, "0123456789") == "" {
+	digits := s != "" && strings.Trim(s, "0123456789") == ""
+	switch {
+	case prefixed:
+		return seed, fmt.Errorf("--seed %q: 0x takes all 64 hex digits of the seed (%d given)", s, len(h))
+	case digits && len(s) > 1 && s[0] == '0':
 		// "000102…" reads as hex bytes to a person and as a number to ParseUint.
 		return seed, fmt.Errorf("--seed %q: a number with a leading zero is ambiguous: give the number without it, or all 64 hex digits of the seed", s)
+	case !digits && len(s) >= 16 && strings.Trim(s, "0123456789abcdefABCDEF") == "":
+		return seed, fmt.Errorf("--seed %q: hex digits, but not 64 of them: give all 64 hex digits of the seed (a string seed that looks like hex is refused as ambiguous)", s)
 	}
 	if n, err := strconv.ParseUint(s, 10, 64); err == nil {
 		binary.LittleEndian.PutUint64(seed[:], n)
 		return seed, nil
+	} else if digits {
+		return seed, fmt.Errorf("--seed %q: a number over 2^64−1", s)
 	}
 	if s == "" || len(s) > 32 {
 		return seed, fmt.Errorf("--seed %q: want a number, 64 hex digits, or a string of 1 to 32 bytes", s)

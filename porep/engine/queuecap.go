@@ -17,7 +17,15 @@ func (e *Engine) queueRoomLocked() error {
 		}
 	}
 	if n >= e.cfg.MaxQueued {
-		return fmt.Errorf("%w: %d jobs are waiting to start, the queue cap is %d (--max-queued); retry later", ErrQueueFull, n, e.cfg.MaxQueued)
+		return fmt.Errorf("%w: %s waiting to start, the queue cap is %d (--max-queued); retry later", ErrQueueFull, jobsAre(n), e.cfg.MaxQueued)
 	}
 	return nil
+}
+
+// jobsAre is "1 job is", "8 jobs are".
+func jobsAre(n int) string {
+	if n == 1 {
+		return "1 job is"
+	}
+	return fmt.Sprintf("%d jobs are", n)
 }

@@ -139,6 +139,7 @@ func paramsGenerateAction(c *cli.Context) error {
 		if !preexisting {
 			paramfile.CleanPartialTestParams(dir, tc)
 		}
+		os.Remove(genLockPath(dir, tc)) // the generation still holds it: the process ends next
 		removeCreated()
 		err = internalError(fmt.Errorf("params generate: interrupted (%v); removed its partial files", context.Cause(ctx)))
 		return err
@@ -149,6 +150,19 @@ func paramsGenerateAction(c *cli.Context) error {
 // stops the generation between chunks (its partial files are removed).
 func paramsGenerate(ctx context.Context, c *cli.Context, tc paramfile.Circuit, seed [32]byte, dir string) error {
 	pp, vp, mp := tc.ParameterPaths(dir)
+	if !(c.Bool("reuse") && allExist(pp, vp, paramfile.TestStampPath(dir, tc))) {
+		// One run per circuit and directory at a time: two would both pass the check below
+		// and the last rename would win, each reporting success.
+		lock := genLockPath(dir, tc)
+		release, held, err := lockFile(lock)
+		switch {
+		case held:
+			return usageErrorf("--out %s: another `cuseal params generate` is writing %s's parameters there (it holds %s); run this one when it ends", dir, tc.ProofName(), filepath.Base(lock))
+		case err != nil:
+			return inputError(fmt.Errorf("--out: %w", fileError(err)))
+		}
+		defer release()
+	}
 	if !c.Bool("reuse") {
 		for _, p := range []string{pp, vp, mp} {
 			if _, err := os.Stat(p); err == nil {
@@ -331,4 +345,9 @@ func sameDir(a, b string) bool {
 		return filepath.Clean(p)
 	}
 	return norm(a) == norm(b)
+}
+
+// genLockPath is the lock file a `params generate` of c into dir holds.
+func genLockPath(dir string, c paramfile.Circuit) string {
+	return filepath.Join(dir, "."+c.ParameterFileStem()+".generating")
 }

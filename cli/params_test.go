@@ -301,6 +301,9 @@ func TestParamsGeneratePoSt(t *testing.T) {
 		if _, err := os.Stat(stale); !os.IsNotExist(err) || !strings.Contains(stderr, "removed 1 abandoned temporary file of "+filepath.Base(pp)+" (1000B)") {
 			t.Errorf("%s: abandoned %s: %v; stderr %s", tc.circuit, stale, err, stderr)
 		}
+		if _, err := os.Stat(genLockPath(dir, &cfg)); !os.IsNotExist(err) {
+			t.Errorf("%s: the run's lock file is left in --out (%v)", tc.circuit, err)
+		}
 		var out paramsGenerateOutput
 		if err := json.Unmarshal([]byte(stdout), &out); err != nil || out.RegisteredProof != cfg.Name || out.Params != pp || out.VK != vp || out.Meta != mp || out.Reused {
 			t.Fatalf("%s: %+v, %v", tc.circuit, out, err)
@@ -342,4 +345,29 @@ func TestParamsGeneratePoSt(t *testing.T) {
 		t.Fatalf("--circuit seal: exit %d: %s", code, stderr)
 	}
 	wantOneLineError(t, stderr, `--circuit "seal": want porep, winning-post, window-post or update`)
+}
+
+// TestParamsGenerateOneAtATime: a second `params generate` of the same
+// circuit into the same directory, while one runs, is refused (exit 2)
+// before it writes anything; both would otherwise pass the overwrite check
+// and report success, the last rename winning.
+func TestParamsGenerateOneAtATime(t *testing.T) {
+	dir := t.TempDir()
+	tc, _, err := testCircuitFor(circuitWindowPoSt, "2KiB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	release, held, err := lockFile(genLockPath(dir, tc)) // as the running generation holds it
+	if err != nil || held {
+		t.Fatalf("lock: held %v, %v", held, err)
+	}
+	code, _, stderr := runCLI(t, "params", "generate", "--circuit", "window-post", "--sector-size", "2KiB", "--out", dir)
+	if code != exitUsage {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	wantOneLineError(t, stderr, "another `cuseal params generate` is writing StackedDrgWindow2KiBV1_1's parameters there")
+	release()
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Fatalf("left in --out: %v", ents)
+	}
 }

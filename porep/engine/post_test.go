@@ -14,6 +14,7 @@ import (
 	"github.com/filecoin-project/go-state-types/abi"
 	"github.com/filecoin-project/go-state-types/proof"
 
+	"github.com/cuseal/cuseal/internal/hostmem"
 	"github.com/cuseal/cuseal/porep"
 	"github.com/cuseal/cuseal/porep/engine"
 	"github.com/cuseal/cuseal/porep/engine/enginetest"
@@ -239,6 +240,9 @@ func TestIdleReleaseDropsPool(t *testing.T) {
 		}
 	}
 	if kept := pooled(-1, 300*time.Millisecond); kept == 0 {
+		if total, avail, ok := hostmem.MemInfo(); ok && avail < max(1<<30, total/16) {
+			t.Skipf("MemAvailable %d of %d bytes: cs.BufferPool drops released sets under memory pressure, so there is no pool to release", avail, total)
+		}
 		t.Fatal("IdleRelease < 0: no synthesis buffers kept after the job; the test cannot see the release")
 	}
 	if kept := pooled(20*time.Millisecond, 10*time.Second); kept != 0 {

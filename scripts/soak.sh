@@ -24,7 +24,8 @@
 #           server cancels the job), then retried once that job has ended        2 requests
 #   bad     a malformed request, in turn: a WindowPoSt of a WinningPoSt's vanilla proof, a
 #           WinningPoSt of another randomness, a SnapDeals update whose new comm_r is the old,
-#           a request id of 300 bytes, a C1 sent as another sector's              1 request
+#           a WinningPoSt whose vanilla proof is cut short (1000 bytes), a C1 sent as
+#           another sector's                                                     1 request
 # Round 1 is the warm-up (parameters load). After each round the script waits until the server
 # is idle and reads the idle point: RSS, goroutines, fds.
 #
@@ -118,6 +119,8 @@ mapfile -t WND_ARGS < <(postargs "$WND")
 WND_BAD=("${WND_ARGS[@]:0:6}" --vanilla "$WIN/vanilla/000.bin") # a WinningPoSt's vanilla proof
 WIN_BAD=("${WIN_ARGS[@]}")
 WIN_BAD[5]=$(jq -r .randomness "$WND/meta.json") # another randomness than the vanilla proof's
+head -c 1000 "$WIN/vanilla/000.bin" >"$OUT/cut-vanilla.bin" || die "cannot write $OUT/cut-vanilla.bin"
+WIN_CUT=("${WIN_ARGS[@]:0:6}" --vanilla "$OUT/cut-vanilla.bin") # a vanilla proof cut short
 UPD_COMMS=(--comm-r-old "$(jq -r .comm_r_old "$UPD/meta.json")" --comm-r-new "$(jq -r .comm_r_new "$UPD/meta.json")"
 	--comm-d-new "$(jq -r .comm_d_new "$UPD/meta.json")")
 UPD_ARGS=(--sector-size 2KiB --miner "t0$(jq -r .miner "$UPD/meta.json")" --sector "$(jq -r .sector_number "$UPD/meta.json")" --vanilla "$UPD/vanilla")
@@ -285,7 +288,7 @@ bad() { # the malformed requests, in turn
 	0) prove "$id" bad window-post $TO "${WND_BAD[@]}" ;;
 	1) prove "$id" bad winning-post $TO "${WIN_BAD[@]}" ;;
 	2) prove "$id" bad update $TO "${UPD_BAD[@]}" ;;
-	3) prove "$id" bad winning-post $TO "${WIN_ARGS[@]}" --request-id "$(printf 'x%.0s' $(seq 300))" ;;
+	3) prove "$id" bad winning-post $TO "${WIN_CUT[@]}" ;;
 	4) prove "$id" bad porep $TO --c1 "$C1" --sector $((C1_SECTOR + 1)) --miner t01000 --request-id "soak-badc2-$1" ;;
 	esac
 }

@@ -123,13 +123,7 @@ func hashOptimized(c *Constants, dst *fr.Element, inputs []fr.Element) {
 	for i := range s {
 		sbox5(&s[i])
 	}
-	var acc, p fr.Element
-	col := c.mdsCol1
-	for i := range s {
-		p.Mul(&s[i], &col[i])
-		acc.Add(&acc, &p)
-	}
-	*dst = acc
+	*dst = innerProduct(s, c.mdsCol1)
 }
 
 func fullRoundKeyed(s, key []fr.Element) {
@@ -139,14 +133,13 @@ func fullRoundKeyed(s, key []fr.Element) {
 	}
 }
 
-// denseProduct sets out = s·m for m given column-major (cols[j*t+i] = m[i][j]).
-// gnark-crypto's vector inner product (AVX-512 where the CPU has it) gives
-// the same reduced elements as a Mul/Add loop, faster.
+// denseProduct sets out = s·m for m given column-major (cols[j*t+i] = m[i][j]),
+// each element one innerProduct: the same reduced elements as a Mul/Add
+// loop, with one reduction each.
 func denseProduct(out, s, cols []fr.Element) {
 	t := len(s)
-	sv := fr.Vector(s)
 	for j := range out {
-		out[j] = sv.InnerProduct(cols[j*t : (j+1)*t])
+		out[j] = innerProduct(s, cols[j*t:(j+1)*t])
 	}
 }
 
@@ -154,8 +147,7 @@ func denseProduct(out, s, cols []fr.Element) {
 // s[0] = ⟨s, w⟩, s[j] += s[0]·v[j−1] (the old s[0]).
 func sparseProduct(s, w, v []fr.Element) {
 	var prod [MaxArity]fr.Element
-	sv := fr.Vector(s)
-	acc := sv.InnerProduct(w)
+	acc := innerProduct(s, w)
 	p := fr.Vector(prod[:len(v)])
 	p.ScalarMul(v, &s[0])
 	rest := fr.Vector(s[1:])

@@ -29,20 +29,55 @@ for name, v, n in (("qFr", q, 4), ("q2Fr", 2*q, 4), ("q4Fr", 4*q, 5)):
 L.append("""
 // func innerProductADX(res, a, b *fr.Element, n uint64)
 //
-// res = Σ_{i<n} a[i]·b[i] for 1 ≤ n ≤ 12, Montgomery form in and out. The
-// 512-bit products are summed unreduced into nine limbs (12·q² < 2^576) and
-// reduced once: REDC leaves V < (1 + 12·q/2^256)·q < 6.5·q, then 4q, 2q and
-// q are each subtracted where V is not below. Needs BMI2 (MULX) and ADX
-// (ADCX, ADOX). The frame makes the assembler save BP, which holds t[8].
-TEXT ·innerProductADX(SB), NOSPLIT, $8-32
+// res = Σ_{i<n} a[i]·b[i] for 1 ≤ n ≤ 12, Montgomery form in and out. Each
+// 512-bit product is made in R8–R15 and added into a nine-limb accumulator
+// on the stack (12·q² < 2^576); the sum is reduced once: REDC leaves
+// V < (1 + 12·q/2^256)·q < 6.5·q, then 4q, 2q and q are each subtracted
+// where V is not below. Needs BMI2 (MULX) and ADX (ADCX, ADOX). The frame
+// makes the assembler save BP, which holds t[8] in the reduction.
+TEXT ·innerProductADX(SB), NOSPLIT, $72-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
 	MOVQ n+24(FP), BX
 	SHLQ $5, BX
 	ADDQ SI, BX // the end of a""")
-for r in regs: e(f"XORQ {r}, {r}")
+acc = lambda k: f"acc{k}-{72-8*k}(SP)"
+for k in range(9): e(f"MOVQ $0, {acc(k)}")
 L.append("\nloop:")
+p = regs[:8]
+e("// p = a[i]·b[i] in R8–R15: row 0, then rows 1–3 on the two carry chains")
+e("MOVQ 0(SI), DX")
+e(f"MULXQ 0(DI), {p[0]}, {p[1]}")
+e(f"MULXQ 8(DI), AX, {p[2]}")
+e(f"ADDQ AX, {p[1]}")
+e(f"MULXQ 16(DI), AX, {p[3]}")
+e(f"ADCQ AX, {p[2]}")
+e(f"MULXQ 24(DI), AX, {p[4]}")
+e(f"ADCQ AX, {p[3]}")
+e(f"ADCQ $0, {p[4]}")
+for j in (1, 2, 3):
+    e(f"MOVQ {8*j}(SI), DX")
+    e("XORQ AX, AX")
+    for k in range(3):
+        e(f"MULXQ {8*k}(DI), AX, CX")
+        e(f"ADCXQ AX, {p[j+k]}")
+        e(f"ADOXQ CX, {p[j+k+1]}")
+    e(f"MULXQ 24(DI), AX, {p[j+4]}")
+    e(f"ADCXQ AX, {p[j+3]}")
+    e("MOVQ $0, AX")
+    e(f"ADOXQ AX, {p[j+4]}")
+    e(f"ADCXQ AX, {p[j+4]}")
+e("// acc += p")
+for k in range(8):
+    e(f"{'ADDQ' if k == 0 else 'ADCQ'} {p[k]}, {acc(k)}")
+e(f"ADCQ $0, {acc(8)}")
+e("ADDQ $32, SI")
+e("ADDQ $32, DI")
+e("CMPQ SI, BX")
+e("JNE loop")
+for k in range(9): e(f"MOVQ {acc(k)}, {regs[k]}")
 def madd(i, src_fmt, propagate_to=8):
+    """t += DX·src·2^(64i) on the two carry chains, carried up to t[propagate_to]."""
     e("XORQ AX, AX")
     for k in range(4):
         e(f"MULXQ {src_fmt(k)}, AX, CX")
@@ -53,14 +88,6 @@ def madd(i, src_fmt, propagate_to=8):
     for r in range(i+5, propagate_to+1):
         e(f"ADOXQ AX, {regs[r]}")
         e(f"ADCXQ AX, {regs[r]}")
-for j in range(4):
-    e(f"// t += a[{j}]·b·2^{64*j}")
-    e(f"MOVQ {8*j}(SI), DX")
-    madd(j, lambda k: f"{8*k}(DI)")
-e("ADDQ $32, SI")
-e("ADDQ $32, DI")
-e("CMPQ SI, BX")
-e("JNE loop")
 L.append("")
 for i in range(4):
     e(f"// REDC, word {i}: t += m·q·2^{64*i}, m = t[{i}]·(−1/q) mod 2^64")

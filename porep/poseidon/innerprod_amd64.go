@@ -27,6 +27,15 @@ func innerProductADX(res, a, b *fr.Element, n uint64)
 // of t ≤ 37 terms, where gnark-crypto's AVX-512 kernel is built for long
 // vectors; this one reduces once per twelve terms.
 func innerProduct(a, b []fr.Element) (res fr.Element) {
+	if n := len(a); haveADX && n > 0 && n <= maxADXTerms && len(b) >= n {
+		innerProductADX(&res, &a[0], &b[0], uint64(n))
+		return res
+	}
+	return innerProductLong(a, b)
+}
+
+// innerProductLong is innerProduct past twelve terms, or without ADX.
+func innerProductLong(a, b []fr.Element) (res fr.Element) {
 	b = b[:len(a)]
 	if !haveADX {
 		av := fr.Vector(a)
@@ -34,10 +43,6 @@ func innerProduct(a, b []fr.Element) (res fr.Element) {
 	}
 	for len(a) > 0 {
 		n := min(len(a), maxADXTerms)
-		if len(a) == n && res.IsZero() {
-			innerProductADX(&res, &a[0], &b[0], uint64(n))
-			return res
-		}
 		var p fr.Element
 		innerProductADX(&p, &a[0], &b[0], uint64(n))
 		res.Add(&res, &p)

@@ -26,54 +26,39 @@ GLOBL q4Fr<>(SB), RODATA|NOPTR, $40
 
 // func innerProductADX(res, a, b *fr.Element, n uint64)
 //
-// res = Σ_{i<n} a[i]·b[i] for 1 ≤ n ≤ 12, Montgomery form in and out. The
-// 512-bit products are summed unreduced into nine limbs (12·q² < 2^576) and
-// reduced once: REDC leaves V < (1 + 12·q/2^256)·q < 6.5·q, then 4q, 2q and
-// q are each subtracted where V is not below. Needs BMI2 (MULX) and ADX
-// (ADCX, ADOX). The frame makes the assembler save BP, which holds t[8].
-TEXT ·innerProductADX(SB), NOSPLIT, $8-32
+// res = Σ_{i<n} a[i]·b[i] for 1 ≤ n ≤ 12, Montgomery form in and out. Each
+// 512-bit product is made in R8–R15 and added into a nine-limb accumulator
+// on the stack (12·q² < 2^576); the sum is reduced once: REDC leaves
+// V < (1 + 12·q/2^256)·q < 6.5·q, then 4q, 2q and q are each subtracted
+// where V is not below. Needs BMI2 (MULX) and ADX (ADCX, ADOX). The frame
+// makes the assembler save BP, which holds t[8] in the reduction.
+TEXT ·innerProductADX(SB), NOSPLIT, $72-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
 	MOVQ n+24(FP), BX
 	SHLQ $5, BX
 	ADDQ SI, BX // the end of a
-	XORQ R8, R8
-	XORQ R9, R9
-	XORQ R10, R10
-	XORQ R11, R11
-	XORQ R12, R12
-	XORQ R13, R13
-	XORQ R14, R14
-	XORQ R15, R15
-	XORQ BP, BP
+	MOVQ $0, acc0-72(SP)
+	MOVQ $0, acc1-64(SP)
+	MOVQ $0, acc2-56(SP)
+	MOVQ $0, acc3-48(SP)
+	MOVQ $0, acc4-40(SP)
+	MOVQ $0, acc5-32(SP)
+	MOVQ $0, acc6-24(SP)
+	MOVQ $0, acc7-16(SP)
+	MOVQ $0, acc8-8(SP)
 
 loop:
-	// t += a[0]·b·2^0
+	// p = a[i]·b[i] in R8–R15: row 0, then rows 1–3 on the two carry chains
 	MOVQ 0(SI), DX
-	XORQ AX, AX
-	MULXQ 0(DI), AX, CX
-	ADCXQ AX, R8
-	ADOXQ CX, R9
-	MULXQ 8(DI), AX, CX
-	ADCXQ AX, R9
-	ADOXQ CX, R10
-	MULXQ 16(DI), AX, CX
-	ADCXQ AX, R10
-	ADOXQ CX, R11
-	MULXQ 24(DI), AX, CX
-	ADCXQ AX, R11
-	ADOXQ CX, R12
-	MOVQ $0, AX
-	ADCXQ AX, R12
-	ADOXQ AX, R13
-	ADCXQ AX, R13
-	ADOXQ AX, R14
-	ADCXQ AX, R14
-	ADOXQ AX, R15
-	ADCXQ AX, R15
-	ADOXQ AX, BP
-	ADCXQ AX, BP
-	// t += a[1]·b·2^64
+	MULXQ 0(DI), R8, R9
+	MULXQ 8(DI), AX, R10
+	ADDQ AX, R9
+	MULXQ 16(DI), AX, R11
+	ADCQ AX, R10
+	MULXQ 24(DI), AX, R12
+	ADCQ AX, R11
+	ADCQ $0, R12
 	MOVQ 8(SI), DX
 	XORQ AX, AX
 	MULXQ 0(DI), AX, CX
@@ -85,18 +70,11 @@ loop:
 	MULXQ 16(DI), AX, CX
 	ADCXQ AX, R11
 	ADOXQ CX, R12
-	MULXQ 24(DI), AX, CX
+	MULXQ 24(DI), AX, R13
 	ADCXQ AX, R12
-	ADOXQ CX, R13
 	MOVQ $0, AX
+	ADOXQ AX, R13
 	ADCXQ AX, R13
-	ADOXQ AX, R14
-	ADCXQ AX, R14
-	ADOXQ AX, R15
-	ADCXQ AX, R15
-	ADOXQ AX, BP
-	ADCXQ AX, BP
-	// t += a[2]·b·2^128
 	MOVQ 16(SI), DX
 	XORQ AX, AX
 	MULXQ 0(DI), AX, CX
@@ -108,16 +86,11 @@ loop:
 	MULXQ 16(DI), AX, CX
 	ADCXQ AX, R12
 	ADOXQ CX, R13
-	MULXQ 24(DI), AX, CX
+	MULXQ 24(DI), AX, R14
 	ADCXQ AX, R13
-	ADOXQ CX, R14
 	MOVQ $0, AX
+	ADOXQ AX, R14
 	ADCXQ AX, R14
-	ADOXQ AX, R15
-	ADCXQ AX, R15
-	ADOXQ AX, BP
-	ADCXQ AX, BP
-	// t += a[3]·b·2^192
 	MOVQ 24(SI), DX
 	XORQ AX, AX
 	MULXQ 0(DI), AX, CX
@@ -129,17 +102,34 @@ loop:
 	MULXQ 16(DI), AX, CX
 	ADCXQ AX, R13
 	ADOXQ CX, R14
-	MULXQ 24(DI), AX, CX
+	MULXQ 24(DI), AX, R15
 	ADCXQ AX, R14
-	ADOXQ CX, R15
 	MOVQ $0, AX
+	ADOXQ AX, R15
 	ADCXQ AX, R15
-	ADOXQ AX, BP
-	ADCXQ AX, BP
+	// acc += p
+	ADDQ R8, acc0-72(SP)
+	ADCQ R9, acc1-64(SP)
+	ADCQ R10, acc2-56(SP)
+	ADCQ R11, acc3-48(SP)
+	ADCQ R12, acc4-40(SP)
+	ADCQ R13, acc5-32(SP)
+	ADCQ R14, acc6-24(SP)
+	ADCQ R15, acc7-16(SP)
+	ADCQ $0, acc8-8(SP)
 	ADDQ $32, SI
 	ADDQ $32, DI
 	CMPQ SI, BX
 	JNE loop
+	MOVQ acc0-72(SP), R8
+	MOVQ acc1-64(SP), R9
+	MOVQ acc2-56(SP), R10
+	MOVQ acc3-48(SP), R11
+	MOVQ acc4-40(SP), R12
+	MOVQ acc5-32(SP), R13
+	MOVQ acc6-24(SP), R14
+	MOVQ acc7-16(SP), R15
+	MOVQ acc8-8(SP), BP
 
 	// REDC, word 0: t += m·q·2^0, m = t[0]·(−1/q) mod 2^64
 	MOVQ $0xfffffffeffffffff, DX

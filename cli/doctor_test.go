@@ -152,6 +152,10 @@ func TestDoctorRows(t *testing.T) {
 			s.write(filepath.Join(s.params, stamp), "{}")
 			return nil
 		}, "params window-post", doctorWarn, "TEST parameters"},
+		{"temporary file of a killed writer", func(s *doctorScene) []string {
+			s.write(filepath.Join(s.params, "."+s.circuit+".tmp4242"), "half a download")
+			return nil
+		}, "params window-post temporary files", doctorWarn, "1 abandoned by a process that ended mid-write (15B)"},
 		{"params missing", func(s *doctorScene) []string {
 			return []string{"--params-dir", filepath.Join(s.root, "empty")}
 		}, "params window-post .params", doctorFail, "missing from"},

@@ -60,16 +60,31 @@ func TempGlob(path string) string {
 	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 }
 
-// SweepAbandoned removes path's temporary files (TempGlob) that no writer
-// holds — left by a process that ended mid-write — and returns their names
-// and total size. A temporary file being written by a live Write, in this
-// process or another, is kept. Where advisory locks are not available
-// (not unix) it removes nothing.
-func SweepAbandoned(path string) (removed []string, bytes int64) {
-	names, _ := filepath.Glob(TempGlob(path))
-	for _, n := range names {
+// Abandoned lists path's temporary files (TempGlob) that no writer holds —
+// left by a process that ended mid-write — and their total size, removing
+// nothing. Where advisory locks are not available (not unix) it lists none.
+func Abandoned(path string) (names []string, bytes int64) {
+	all, _ := filepath.Glob(TempGlob(path))
+	for _, n := range all {
 		fi, err := os.Lstat(n)
 		if err != nil || !fi.Mode().IsRegular() || !abandoned(n) {
+			continue
+		}
+		names = append(names, n)
+		bytes += fi.Size()
+	}
+	return names, bytes
+}
+
+// SweepAbandoned removes path's temporary files that no writer holds
+// (Abandoned) and returns the names and total size of those it removed. A
+// temporary file being written by a live Write, in this process or
+// another, is kept.
+func SweepAbandoned(path string) (removed []string, bytes int64) {
+	names, _ := Abandoned(path)
+	for _, n := range names {
+		fi, err := os.Lstat(n)
+		if err != nil {
 			continue
 		}
 		if os.Remove(n) == nil {

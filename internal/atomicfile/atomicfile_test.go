@@ -108,6 +108,12 @@ func TestSweepAbandoned(t *testing.T) {
 	if err := os.WriteFile(stale, make([]byte, 10), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if listed, n := Abandoned(p); len(listed) != 1 || listed[0] != stale || n != 10 {
+		t.Fatalf("Abandoned: %v, %d bytes; want %s, 10", listed, n, stale)
+	}
+	if _, err := os.Stat(stale); err != nil {
+		t.Fatalf("Abandoned removed %s: %v", stale, err)
+	}
 	if removed, n := SweepAbandoned(p); len(removed) != 1 || removed[0] != stale || n != 10 {
 		t.Fatalf("SweepAbandoned: %v, %d bytes; want %s, 10", removed, n, stale)
 	}

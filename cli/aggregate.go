@@ -221,7 +221,7 @@ func aggregateAction(c *cli.Context) error {
 		return &exitError{code: exitInvalidProof, err: errors.New("the aggregate does not verify: an input proof is invalid for its sector")}
 	}
 	vtook := time.Since(t0)
-	if err := writeProofOut(outPath, agg, c.Bool("hex")); err != nil {
+	if err := writeProofOut(c.App.ErrWriter, outPath, agg, c.Bool("hex")); err != nil {
 		return err
 	}
 	n := len(secs) * cfg.Partitions

@@ -253,7 +253,7 @@ func clientProveAction(c *cli.Context) error {
 	case err != nil:
 		return rpcError(c, err)
 	}
-	if err := writeProofOut(outPath, res.Proof, c.Bool("hex")); err != nil {
+	if err := writeProofOut(c.App.ErrWriter, outPath, res.Proof, c.Bool("hex")); err != nil {
 		return err
 	}
 	out := clientProveOutput{JobID: res.JobId, RequestID: req.RequestId, Proof: hex.EncodeToString(res.Proof), ProofFile: outPath}

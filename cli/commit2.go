@@ -78,7 +78,7 @@ func commit2Action(c *cli.Context) error {
 		return classifyPorepError(err)
 	}
 	total := time.Since(start)
-	if err := writeProofOut(outPath, proof, c.Bool("hex")); err != nil {
+	if err := writeProofOut(c.App.ErrWriter, outPath, proof, c.Bool("hex")); err != nil {
 		return err
 	}
 	out := commit2Output{

@@ -358,6 +358,36 @@ func TestCommit2UnwritableOut(t *testing.T) {
 	}
 }
 
+// TestProofOutWriteFails: a proof made and then not writable (the --out
+// directory gone, as on a disk that filled up between the check and the
+// write) fails with the file named, leaves no file, and prints the proof's
+// hex on stderr so that it is not lost.
+func TestProofOutWriteFails(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "proof")
+	if err := checkOutFile(out); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	proof := []byte{0xc0, 0xff, 0xee, 0x01}
+	var stderr strings.Builder
+	err := writeProofOut(&stderr, out, proof, false)
+	if err == nil || !strings.Contains(err.Error(), "--out") || !strings.Contains(err.Error(), "printed in hex") {
+		t.Fatalf("error %v, want --out named and the hex mentioned", err)
+	}
+	if !strings.Contains(stderr.String(), "c0ffee01") || !strings.Contains(stderr.String(), out) {
+		t.Fatalf("stderr %q: want the proof's hex and the path", stderr.String())
+	}
+	if _, err := os.Lstat(out); !os.IsNotExist(err) {
+		t.Fatalf("%s: %v, want no file", out, err)
+	}
+}
+
 func TestParseParamsSeed(t *testing.T) {
 	s, err := parseParamsSeed(defaultParamsSeed)
 	if err != nil || string(s[:len(defaultParamsSeed)]) != defaultParamsSeed || s[31] != 0 {

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -142,8 +143,11 @@ func checkOutFlag(c *cli.Context) (string, error) {
 func writeFileAtomic(path string, data []byte) error { return atomicfile.WriteBytes(path, data) }
 
 // writeProofOut writes proof bytes (hex with a newline when asHex) to
-// --out atomically; no path means nothing to write.
-func writeProofOut(outPath string, proof []byte, asHex bool) error {
+// --out atomically; no path means nothing to write. A proof that cannot be
+// written (disk full, directory gone) is not lost: its hex goes to errw
+// with the error, for the operator to keep — a WinningPoSt cannot wait for
+// a second proving.
+func writeProofOut(errw io.Writer, outPath string, proof []byte, asHex bool) error {
 	if outPath == "" {
 		return nil
 	}
@@ -152,7 +156,8 @@ func writeProofOut(outPath string, proof []byte, asHex bool) error {
 		data = []byte(hex.EncodeToString(proof) + "\n")
 	}
 	if err := writeFileAtomic(outPath, data); err != nil {
-		return inputError(fmt.Errorf("--out: %w", fileError(err)))
+		fmt.Fprintf(errw, "cuseal: the proof (%d bytes) could not be written to %s; here it is in hex:\n%s\n", len(proof), outPath, hex.EncodeToString(proof))
+		return inputError(fmt.Errorf("--out: %w (the proof is printed in hex above)", fileError(err)))
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func runProve(c *cli.Context, cmd string, checkParams func() error, prove func(c
 		}
 		return nil, "", classifyPorepError(err)
 	}
-	return pf, outPath, writeProofOut(outPath, pf, c.Bool("hex"))
+	return pf, outPath, writeProofOut(c.App.ErrWriter, outPath, pf, c.Bool("hex"))
 }
 
 // proverOptions turns the common flags, checked by preflightProve, into porep options.

@@ -288,7 +288,7 @@ func TestServeKill9Restart(t *testing.T) {
 		c := dialT(t, p.addr)
 		r, err := c.Prove(context.Background(), doubleReq("killed"))
 		if err == nil {
-			err = writeProofOut(filepath.Join(outDir, "proof"), r.Proof, false)
+			err = writeProofOut(io.Discard, filepath.Join(outDir, "proof"), r.Proof, false)
 			if err == nil {
 				err = errors.New("Prove succeeded on a killed server")
 			}

@@ -16,6 +16,15 @@ func TestInnerProduct(t *testing.T) {
 	if !haveADX {
 		t.Logf("no ADX/BMI2 here: innerProduct is gnark-crypto's InnerProduct, checked all the same")
 	}
+	checkInnerProduct(t)
+	// The path a CPU without ADX takes, on this one too.
+	defer func(was bool) { haveADX = was }(haveADX)
+	haveADX = false
+	checkInnerProduct(t)
+}
+
+func checkInnerProduct(t *testing.T) {
+	t.Helper()
 	var minusOne fr.Element
 	minusOne.SetOne()
 	minusOne.Neg(&minusOne)
@@ -43,7 +52,7 @@ func TestInnerProduct(t *testing.T) {
 				want.Add(&want, &p)
 			}
 			if got := innerProduct(a, b); got != want {
-				t.Fatalf("n=%d case %d: innerProduct = %s, the Mul/Add loop %s", n, k, got.String(), want.String())
+				t.Fatalf("haveADX %v, n=%d case %d: innerProduct = %s, the Mul/Add loop %s", haveADX, n, k, got.String(), want.String())
 			}
 		}
 	}

@@ -92,7 +92,18 @@ func doctorAbandoned(check string, paths ...string) []doctorRow {
 	}
 	return []doctorRow{{Check: check + " temporary files", Status: doctorWarn,
 		Detail: fmt.Sprintf("%d abandoned by a process that ended mid-write (%s): %s", len(names), humanBytes(uint64(bytes)), strings.Join(names, ", ")),
-		Remedy: "remove them (rm " + strings.Join(names, " ") + "); the next write of the same file also does"}}
+		Remedy: "remove them (rm -- " + shellQuote(names...) + "); the next write of the same file also does"}}
+}
+
+// shellQuote quotes each word for a POSIX shell (single quotes; a quote
+// inside as '\”), so that a remedy line is safe to paste whatever the
+// file names hold.
+func shellQuote(words ...string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return strings.Join(q, " ")
 }
 
 // doctorDigest hashes one parameter file (paramfile.ParamsStatus; progress on stderr) and

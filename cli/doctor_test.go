@@ -6,11 +6,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cuseal/cuseal/bridge"
+	"github.com/cuseal/cuseal/internal/atomicfile"
 	"github.com/cuseal/cuseal/internal/hostmem"
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/testsupport/testparams"
@@ -153,7 +157,12 @@ func TestDoctorRows(t *testing.T) {
 			return nil
 		}, "params window-post", doctorWarn, "TEST parameters"},
 		{"temporary file of a killed writer", func(s *doctorScene) []string {
-			s.write(filepath.Join(s.params, "."+s.circuit+".tmp4242"), "half a download")
+			tmp := filepath.Join(s.params, "."+s.circuit+".tmp4242")
+			s.write(tmp, "half a download")
+			old := time.Now().Add(-2 * atomicfile.AbandonedAge)
+			if err := os.Chtimes(tmp, old, old); err != nil {
+				t.Fatal(err)
+			}
 			return nil
 		}, "params window-post temporary files", doctorWarn, "1 abandoned by a process that ended mid-write (15B)"},
 		{"params missing", func(s *doctorScene) []string {
@@ -300,5 +309,22 @@ func TestDoctorUsage(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr, "--") {
 			t.Errorf("%v: exit %d, %q", tc.args, code, stderr)
 		}
+	}
+}
+
+// TestShellQuote: doctor's rm line is safe to paste: the shell gives back
+// each name as it is, whatever it holds.
+func TestShellQuote(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh on this machine")
+	}
+	words := []string{"plain", "two words", "$(touch PWNED)", "it's", `back\slash`, "*", "'", ""}
+	out, err := exec.Command(sh, "-c", `printf '%s\n' `+shellQuote(words...)).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n"); !slices.Equal(got, words) {
+		t.Fatalf("sh gave back %q, want %q", got, words)
 	}
 }

@@ -11,9 +11,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/cuseal/cuseal/internal/atomicfile"
 	"github.com/cuseal/cuseal/internal/hostmem"
 	"github.com/cuseal/cuseal/porep/cs"
 	"github.com/cuseal/cuseal/porep/groth16"
@@ -292,6 +294,10 @@ func TestParamsGeneratePoSt(t *testing.T) {
 		// What a run killed mid-write leaves: a temporary .params no process holds.
 		stale := filepath.Join(dir, "."+filepath.Base(pp)+".tmp4242")
 		if err := os.WriteFile(stale, make([]byte, 1000), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-2 * atomicfile.AbandonedAge)
+		if err := os.Chtimes(stale, old, old); err != nil {
 			t.Fatal(err)
 		}
 		code, stdout, stderr := runCLI(t, "params", "generate", "--circuit", tc.circuit, "--sector-size", "2KiB", "--seed", toxic, "--out", dir, "--json")

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
+//go:build cgo
+
 package main
 
 // In-process tests of the version-2 calls: Go calls the exports the way C

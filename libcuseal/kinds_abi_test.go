@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 
+//go:build cgo
+
 package main
 
 // The version-2 calls from outside Go: testdata/kinds_test.c (C, linked

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 )
 
 // Write creates path with what write produces, through a temporary file
@@ -55,19 +57,46 @@ func WriteBytes(path string, data []byte) error {
 }
 
 // TempGlob returns the filepath.Glob pattern of Write's temporary files for
-// path, for cleaning up after a process that was killed mid-write.
+// path, for cleaning up after a process that was killed mid-write. Glob
+// metacharacters in path match themselves.
 func TempGlob(path string) string {
-	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	return filepath.Join(escapeGlob(filepath.Dir(path)), "."+escapeGlob(filepath.Base(path))+".tmp*")
 }
 
-// Abandoned lists path's temporary files (TempGlob) that no writer holds —
-// left by a process that ended mid-write — and their total size, removing
-// nothing. Where advisory locks are not available (not unix) it lists none.
+// escapeGlob quotes filepath.Match's metacharacters (unix: a backslash
+// quotes; elsewhere the brackets make a one-character class).
+func escapeGlob(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			if filepath.Separator == '\\' {
+				if r == '\\' {
+					b.WriteRune(r)
+					continue
+				}
+				b.WriteString("[" + string(r) + "]")
+				continue
+			}
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// AbandonedAge is how long a temporary file must have gone unmodified
+// before Abandoned counts it: a writer flocks its file just after creating
+// it, and one that is killed is swept by a later write.
+const AbandonedAge = 30 * time.Second
+
+// Abandoned lists path's temporary files (TempGlob) that no writer holds
+// and that have not changed for AbandonedAge — left by a process that ended
+// mid-write — and their total size, removing nothing. Where advisory locks are not available (not unix) it lists none.
 func Abandoned(path string) (names []string, bytes int64) {
 	all, _ := filepath.Glob(TempGlob(path))
 	for _, n := range all {
 		fi, err := os.Lstat(n)
-		if err != nil || !fi.Mode().IsRegular() || !abandoned(n) {
+		if err != nil || !fi.Mode().IsRegular() || time.Since(fi.ModTime()) < AbandonedAge || !abandoned(n) {
 			continue
 		}
 		names = append(names, n)

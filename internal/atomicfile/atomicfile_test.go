@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 )
 
 func TestWriteBytes(t *testing.T) {
@@ -69,13 +71,24 @@ func TestSweepAbandoned(t *testing.T) {
 	if !lockable {
 		t.Skip("no advisory file locks on this platform: abandoned temporary files are not swept")
 	}
-	dir := t.TempDir()
+	// Glob metacharacters in the directory match themselves.
+	dir := filepath.Join(t.TempDir(), "params [x]*?")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	p := filepath.Join(dir, "v28-x.params")
 	stale := filepath.Join(dir, ".v28-x.params.tmp123")
 	other := filepath.Join(dir, ".v28-y.params.tmp456")
-	for _, f := range []string{stale, other} {
+	fresh := filepath.Join(dir, ".v28-x.params.tmp789") // as if its writer had not locked it yet
+	old := time.Now().Add(-2 * AbandonedAge)
+	for _, f := range []string{stale, other, fresh} {
 		if err := os.WriteFile(f, []byte("partial"), 0o600); err != nil {
 			t.Fatal(err)
+		}
+		if f != fresh {
+			if err := os.Chtimes(f, old, old); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	err := Write(p, func(w io.Writer) error {
@@ -83,9 +96,10 @@ func TestSweepAbandoned(t *testing.T) {
 			t.Errorf("abandoned %s still there while the next write runs (%v)", stale, err)
 		}
 		live, _ := filepath.Glob(TempGlob(p))
-		if len(live) != 1 {
-			t.Fatalf("TempGlob %v while writing, want this write's file", live)
+		if len(live) != 2 || !slices.Contains(live, fresh) {
+			t.Fatalf("TempGlob %v while writing, want this write's file and %s", live, fresh)
 		}
+		live = slices.DeleteFunc(live, func(n string) bool { return n == fresh })
 		// A second writer of the same path must keep this one's file.
 		if err := WriteBytes(p, []byte("inner")); err != nil {
 			return err
@@ -105,7 +119,19 @@ func TestSweepAbandoned(t *testing.T) {
 	if _, err := os.Stat(other); err != nil {
 		t.Fatalf("another path's temporary file was removed: %v", err)
 	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Fatalf("a temporary file younger than AbandonedAge was removed: %v", err)
+	}
+	if err := os.Remove(fresh); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(stale, make([]byte, 10), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if listed, _ := Abandoned(p); len(listed) != 0 {
+		t.Fatalf("Abandoned lists %v, modified just now", listed)
+	}
+	if err := os.Chtimes(stale, old, old); err != nil {
 		t.Fatal(err)
 	}
 	if listed, n := Abandoned(p); len(listed) != 1 || listed[0] != stale || n != 10 {

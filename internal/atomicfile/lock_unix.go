@@ -11,9 +11,15 @@ import (
 )
 
 // holdTemp marks f as being written: an exclusive flock held until f is
-// closed, or its process ends (SIGKILL included: the kernel drops it).
+// closed, or its process ends (SIGKILL included: the kernel drops it). It
+// waits while another process's abandoned() probe holds the lock for the
+// moment its check takes.
 func holdTemp(f *os.File) {
-	_ = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+	for {
+		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != unix.EINTR {
+			return
+		}
+	}
 }
 
 // abandoned reports whether the temporary file name is held by no writer:

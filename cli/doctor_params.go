@@ -95,9 +95,9 @@ func doctorAbandoned(check string, paths ...string) []doctorRow {
 		Remedy: "remove them (rm -- " + shellQuote(names...) + "); the next write of the same file also does"}}
 }
 
-// shellQuote quotes each word for a POSIX shell (single quotes; a quote
-// inside as '\”), so that a remedy line is safe to paste whatever the
-// file names hold.
+// shellQuote quotes each word for a POSIX shell: in single quotes, a
+// single quote inside closed, escaped and reopened. A remedy line is then
+// safe to paste whatever the file names hold.
 func shellQuote(words ...string) string {
 	q := make([]string, len(words))
 	for i, w := range words {

@@ -93,10 +93,12 @@ func commit2Action(c *cli.Context) error {
 	}
 	out.Timings = append(out.Timings, phaseTiming{"total", total.Seconds()})
 	if jsonOut {
-		return writeJSON(c, out)
+		return proofToStdout(c, out.Proof, func() error { return writeJSON(c, out) })
 	}
 	if outPath == "" {
-		printf(c, "%s\n", out.Proof)
+		if err := proofToStdout(c, out.Proof, func() error { _, err := fmt.Fprintf(c.App.Writer, "%s\n", out.Proof); return err }); err != nil {
+			return err
+		}
 	} else {
 		printf(c, "proof: %s (%d bytes, %d partition(s), %s backend)\n", outPath, len(proof), out.Partitions, out.Backend)
 	}

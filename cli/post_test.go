@@ -3,8 +3,10 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -362,4 +364,45 @@ func TestPostCLIVanillaDirDefects(t *testing.T) {
 		t.Fatalf("a proof of two partitions for one: exit %d: %s", code, stderr)
 	}
 	wantOneLineError(t, stderr, fmt.Sprintf("--proof %s: %d bytes, want %d (1 partition(s) × %d)", twice, 2*groth16.ProofSize, groth16.ProofSize, groth16.ProofSize))
+}
+
+// failingWriter is a stdout whose every write fails, as a redirect onto a
+// full disk or /dev/full does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestPostProofStdoutFails: a proof bound for stdout (no --out, with and
+// without --json) that stdout cannot take exits 2 and is printed in hex on
+// stderr — a valid proof, not lost.
+func TestPostProofStdoutFails(t *testing.T) {
+	v := testpost.Load(t, "post-winning-2KiB-s22")
+	dir := vectorVanillaDir(t, v)
+	params := v.ParamsDir(t)
+	for _, mode := range [][]string{nil, {"--json"}} {
+		var errb bytes.Buffer
+		args := append([]string{"cuseal", "post", "winning", "--backend", testprover.BackendAnyRS(t), "--params-dir", params}, mode...)
+		code := run(append(args, dir), failingWriter{}, &errb)
+		stderr := errb.String()
+		if code != exitUsage || !strings.Contains(stderr, "stdout: no space left on device (the proof is printed in hex above)") {
+			t.Fatalf("%v: exit %d, stderr %s", mode, code, stderr)
+		}
+		var proofHex string
+		for _, l := range strings.Split(stderr, "\n") {
+			if len(l) == 2*192 {
+				proofHex = l
+			}
+		}
+		proof, err := hex.DecodeString(proofHex)
+		if err != nil || len(proof) != 192 {
+			t.Fatalf("%v: no 192-byte proof in hex on stderr: %s", mode, stderr)
+		}
+		pf := filepath.Join(t.TempDir(), "proof.bin")
+		if err := os.WriteFile(pf, proof, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, stdout, stderr := runCLI(t, "post", "verify", "--params-dir", params, "--proof", pf, "--vanilla", dir); code != exitOK || !strings.HasPrefix(stdout, "valid: ") {
+			t.Fatalf("%v: the hex proof from stderr: post verify exit %d: %s %s", mode, code, stdout, stderr)
+		}
+	}
 }

@@ -289,11 +289,23 @@ func checkSRSPresent(dir string) error {
 func reportProof(c *cli.Context, out any, outPath, proofHex, summary string) error {
 	switch {
 	case c.Bool("json"):
-		return writeJSON(c, out)
+		return proofToStdout(c, proofHex, func() error { return writeJSON(c, out) })
 	case outPath == "":
-		printf(c, "%s\n", proofHex)
+		return proofToStdout(c, proofHex, func() error { _, err := fmt.Fprintf(c.App.Writer, "%s\n", proofHex); return err })
 	default:
 		printf(c, "%s\n", summary)
+	}
+	return nil
+}
+
+// proofToStdout runs write, which puts a proof (proofHex) on stdout. If
+// stdout cannot take it (a full disk behind a redirect, /dev/full, a closed
+// pipe) the proof is not lost: its hex goes to stderr with the error, and
+// the exit is 2, never 0.
+func proofToStdout(c *cli.Context, proofHex string, write func() error) error {
+	if err := write(); err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "cuseal: the proof could not be written to stdout; here it is in hex:\n%s\n", proofHex)
+		return inputError(fmt.Errorf("stdout: %w (the proof is printed in hex above)", err))
 	}
 	return nil
 }

@@ -35,7 +35,13 @@ func doctorParams(c *cli.Context, dir, size string, dc doctorCircuit) []doctorRo
 		_, err := paramfile.StatID(path)
 		switch {
 		case errors.Is(err, paramfile.ErrParamsNotFound):
-			rows = append(rows, doctorRow{Check: check + " " + what, Status: doctorFail, Detail: filepath.Base(path) + ": missing from " + dir, Remedy: fetchRemedy(dir, size)})
+			row := doctorRow{Check: check + " " + what, Status: doctorFail, Detail: filepath.Base(path) + ": missing from " + dir, Remedy: fetchRemedy(dir, size)}
+			if names, n := atomicfile.Writing(path); len(names) > 0 {
+				// Another process is making it (params generate): a second download would race it.
+				row.Detail += fmt.Sprintf("; being written now by another process (%s, %s so far)", filepath.Base(names[0]), humanBytes(uint64(n)))
+				row.Remedy = "wait for that process to finish, then run doctor again"
+			}
+			rows = append(rows, row)
 			return false
 		case err != nil:
 			rows = append(rows, doctorRow{Check: check + " " + what, Status: doctorFail, Detail: err.Error(), Remedy: "make it a regular file readable by this user, or fetch it again: " + fetchRemedy(dir, size)})

@@ -4,7 +4,9 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -165,6 +167,28 @@ func TestDoctorRows(t *testing.T) {
 			}
 			return nil
 		}, "params window-post temporary files", doctorWarn, "1 abandoned by a process that ended mid-write (15B)"},
+		{"params being written", func(s *doctorScene) []string {
+			// A live writer (params generate) of the missing .params.
+			p := filepath.Join(s.params, s.circuit)
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+			started, release := make(chan struct{}), make(chan struct{})
+			done := make(chan error, 1)
+			go func() {
+				done <- atomicfile.Write(p, func(w io.Writer) error {
+					if _, err := w.Write(make([]byte, 2048)); err != nil {
+						return err
+					}
+					close(started)
+					<-release
+					return errors.New("stopped by the test")
+				})
+			}()
+			<-started
+			t.Cleanup(func() { close(release); <-done })
+			return nil
+		}, "params window-post .params", doctorFail, "; being written now by another process (."},
 		{"params missing", func(s *doctorScene) []string {
 			return []string{"--params-dir", filepath.Join(s.root, "empty")}
 		}, "params window-post .params", doctorFail, "missing from"},

@@ -105,6 +105,22 @@ func Abandoned(path string) (names []string, bytes int64) {
 	return names, bytes
 }
 
+// Writing lists path's temporary files that a live Write holds now (in
+// this process or another) and their total size so far: path is being
+// written. Where advisory locks are not available (not unix) it lists none.
+func Writing(path string) (names []string, bytes int64) {
+	all, _ := filepath.Glob(TempGlob(path))
+	for _, n := range all {
+		fi, err := os.Lstat(n)
+		if err != nil || !fi.Mode().IsRegular() || !held(n) {
+			continue
+		}
+		names = append(names, n)
+		bytes += fi.Size()
+	}
+	return names, bytes
+}
+
 // SweepAbandoned removes path's temporary files that no writer holds
 // (Abandoned) and returns the names and total size of those it removed. A
 // temporary file being written by a live Write, in this process or

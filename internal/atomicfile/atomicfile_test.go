@@ -95,6 +95,9 @@ func TestSweepAbandoned(t *testing.T) {
 		if _, err := os.Stat(stale); !os.IsNotExist(err) {
 			t.Errorf("abandoned %s still there while the next write runs (%v)", stale, err)
 		}
+		if writing, _ := Writing(p); len(writing) != 1 || writing[0] == fresh {
+			t.Errorf("Writing %v while writing, want this write's file alone", writing)
+		}
 		live, _ := filepath.Glob(TempGlob(p))
 		if len(live) != 2 || !slices.Contains(live, fresh) {
 			t.Fatalf("TempGlob %v while writing, want this write's file and %s", live, fresh)

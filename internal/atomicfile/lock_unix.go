@@ -32,3 +32,13 @@ func abandoned(name string) bool {
 	defer f.Close() // drops the probe's lock
 	return unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil
 }
+
+// held reports whether a writer holds the temporary file name now.
+func held(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == unix.EWOULDBLOCK
+}

@@ -235,10 +235,10 @@ func aggregateAction(c *cli.Context) error {
 		out.Aggregate = hex.EncodeToString(agg)
 	}
 	if c.Bool("json") {
-		return proofToStdout(c, hex.EncodeToString(agg), func() error { return writeJSON(c, out) })
+		return proofToStdout(c, out.Aggregate, func() error { return writeJSON(c, out) })
 	}
 	if outPath == "" {
-		return proofToStdout(c, out.Aggregate, func() error { _, err := fmt.Fprintf(c.App.Writer, "%s\n", out.Aggregate); return err })
+		return printProofHex(c, out.Aggregate)
 	}
 	printf(c, "aggregate: %s (%d bytes, %d proofs of %d sector(s) padded to %d; %.3fs, verified in %.3fs)\n",
 		outPath, len(agg), n, len(secs), pad, out.Seconds, out.VerifySeconds)

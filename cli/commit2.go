@@ -96,7 +96,7 @@ func commit2Action(c *cli.Context) error {
 		return proofToStdout(c, out.Proof, func() error { return writeJSON(c, out) })
 	}
 	if outPath == "" {
-		if err := proofToStdout(c, out.Proof, func() error { _, err := fmt.Fprintf(c.App.Writer, "%s\n", out.Proof); return err }); err != nil {
+		if err := printProofHex(c, out.Proof); err != nil {
 			return err
 		}
 	} else {

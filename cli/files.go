@@ -156,8 +156,7 @@ func writeProofOut(errw io.Writer, outPath string, proof []byte, asHex bool) err
 		data = []byte(hex.EncodeToString(proof) + "\n")
 	}
 	if err := writeFileAtomic(outPath, data); err != nil {
-		fmt.Fprintf(errw, "cuseal: the proof (%d bytes) could not be written to %s; here it is in hex:\n%s\n", len(proof), outPath, hex.EncodeToString(proof))
-		return inputError(fmt.Errorf("--out: %w (the proof is printed in hex above)", fileError(err)))
+		return proofNotWritten(errw, "--out", outPath, hex.EncodeToString(proof), fileError(err))
 	}
 	return nil
 }

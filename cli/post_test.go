@@ -17,6 +17,7 @@ import (
 
 	"github.com/cuseal/cuseal/porep/groth16"
 	"github.com/cuseal/cuseal/porep/post"
+	"github.com/cuseal/cuseal/testsupport/testenv"
 	"github.com/cuseal/cuseal/testsupport/testpost"
 	"github.com/cuseal/cuseal/testsupport/testprover"
 )
@@ -376,6 +377,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space
 // without --json) that stdout cannot take exits 2 and is printed in hex on
 // stderr — a valid proof, not lost.
 func TestPostProofStdoutFails(t *testing.T) {
+	testenv.Long(t, "two CPU proofs of a 2 KiB WinningPoSt")
 	v := testpost.Load(t, "post-winning-2KiB-s22")
 	dir := vectorVanillaDir(t, v)
 	params := v.ParamsDir(t)

@@ -291,7 +291,7 @@ func reportProof(c *cli.Context, out any, outPath, proofHex, summary string) err
 	case c.Bool("json"):
 		return proofToStdout(c, proofHex, func() error { return writeJSON(c, out) })
 	case outPath == "":
-		return proofToStdout(c, proofHex, func() error { _, err := fmt.Fprintf(c.App.Writer, "%s\n", proofHex); return err })
+		return printProofHex(c, proofHex)
 	default:
 		printf(c, "%s\n", summary)
 	}
@@ -304,10 +304,25 @@ func reportProof(c *cli.Context, out any, outPath, proofHex, summary string) err
 // the exit is 2, never 0.
 func proofToStdout(c *cli.Context, proofHex string, write func() error) error {
 	if err := write(); err != nil {
-		fmt.Fprintf(c.App.ErrWriter, "cuseal: the proof could not be written to stdout; here it is in hex:\n%s\n", proofHex)
-		return inputError(fmt.Errorf("stdout: %w (the proof is printed in hex above)", err))
+		return proofNotWritten(c.App.ErrWriter, "stdout", "stdout", proofHex, err)
 	}
 	return nil
+}
+
+// printProofHex puts the proof's hex on stdout, a line (proofToStdout).
+func printProofHex(c *cli.Context, proofHex string) error {
+	return proofToStdout(c, proofHex, func() error {
+		_, err := fmt.Fprintf(c.App.Writer, "%s\n", proofHex)
+		return err
+	})
+}
+
+// proofNotWritten prints a proof that could not be written to dest (stdout,
+// the --out path) in hex on errw, so that it is not lost, and returns the
+// exit-2 error naming the flag or stream (where) and why.
+func proofNotWritten(errw io.Writer, where, dest, proofHex string, err error) error {
+	fmt.Fprintf(errw, "cuseal: the proof could not be written to %s; here it is in hex:\n%s\n", dest, proofHex)
+	return inputError(fmt.Errorf("%s: %w (the proof is printed in hex above)", where, err))
 }
 
 // reportVerdict prints a verifying command's result (out as one JSON object with --json,

@@ -84,6 +84,15 @@ func escapeGlob(s string) string {
 	return b.String()
 }
 
+// lockState is what a probe of a temporary file's lock found.
+type lockState int
+
+const (
+	lockUnknown lockState = iota // not opened, or no advisory locks here
+	lockFree                     // no writer holds it
+	lockHeld                     // a live writer holds it
+)
+
 // AbandonedAge is how long a temporary file must have gone unmodified
 // before Abandoned counts it: a writer flocks its file just after creating
 // it, and one that is killed is swept by a later write.
@@ -91,34 +100,22 @@ const AbandonedAge = 30 * time.Second
 
 // Abandoned lists path's temporary files (TempGlob) that no writer holds
 // and that have not changed for AbandonedAge — left by a process that ended
-// mid-write — and their total size, removing nothing. Where advisory locks are not available (not unix) it lists none.
+// mid-write — and their total size, removing nothing. Where advisory locks
+// are not available (not unix) it lists none.
 func Abandoned(path string) (names []string, bytes int64) {
-	all, _ := filepath.Glob(TempGlob(path))
-	for _, n := range all {
-		fi, err := os.Lstat(n)
-		if err != nil || !fi.Mode().IsRegular() || time.Since(fi.ModTime()) < AbandonedAge || !abandoned(n) {
-			continue
-		}
-		names = append(names, n)
-		bytes += fi.Size()
-	}
-	return names, bytes
+	return sizes(temps(path, abandonedTemp))
+}
+
+// abandonedTemp: unchanged for AbandonedAge and no writer's lock on it.
+func abandonedTemp(name string, fi os.FileInfo) bool {
+	return time.Since(fi.ModTime()) >= AbandonedAge && probe(name) == lockFree
 }
 
 // Writing lists path's temporary files that a live Write holds now (in
 // this process or another) and their total size so far: path is being
 // written. Where advisory locks are not available (not unix) it lists none.
 func Writing(path string) (names []string, bytes int64) {
-	all, _ := filepath.Glob(TempGlob(path))
-	for _, n := range all {
-		fi, err := os.Lstat(n)
-		if err != nil || !fi.Mode().IsRegular() || !held(n) {
-			continue
-		}
-		names = append(names, n)
-		bytes += fi.Size()
-	}
-	return names, bytes
+	return sizes(temps(path, func(n string, _ os.FileInfo) bool { return probe(n) == lockHeld }))
 }
 
 // SweepAbandoned removes path's temporary files that no writer holds
@@ -126,16 +123,38 @@ func Writing(path string) (names []string, bytes int64) {
 // temporary file being written by a live Write, in this process or
 // another, is kept.
 func SweepAbandoned(path string) (removed []string, bytes int64) {
-	names, _ := Abandoned(path)
-	for _, n := range names {
-		fi, err := os.Lstat(n)
-		if err != nil {
-			continue
-		}
-		if os.Remove(n) == nil {
-			removed = append(removed, n)
-			bytes += fi.Size()
+	var gone []tempFile
+	for _, f := range temps(path, abandonedTemp) {
+		if os.Remove(f.name) == nil {
+			gone = append(gone, f)
 		}
 	}
-	return removed, bytes
+	return sizes(gone)
+}
+
+// tempFile is one of path's temporary files and its size.
+type tempFile struct {
+	name string
+	size int64
+}
+
+// temps returns path's temporary files (regular files matching TempGlob)
+// that keep accepts.
+func temps(path string, keep func(name string, fi os.FileInfo) bool) []tempFile {
+	all, _ := filepath.Glob(TempGlob(path))
+	var out []tempFile
+	for _, n := range all {
+		if fi, err := os.Lstat(n); err == nil && fi.Mode().IsRegular() && keep(n, fi) {
+			out = append(out, tempFile{n, fi.Size()})
+		}
+	}
+	return out
+}
+
+func sizes(fs []tempFile) (names []string, bytes int64) {
+	for _, f := range fs {
+		names = append(names, f.name)
+		bytes += f.size
+	}
+	return names, bytes
 }

@@ -9,6 +9,4 @@ import "os"
 // holdTemp: no advisory locks here; abandoned temporary files are not swept.
 func holdTemp(*os.File) {}
 
-func abandoned(string) bool { return false }
-
-func held(string) bool { return false }
+func probe(string) lockState { return lockUnknown }

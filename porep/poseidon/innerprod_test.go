@@ -63,16 +63,22 @@ func checkInnerProduct(t *testing.T) {
 					b[i].SetRandom()
 				}
 			}
-			var want, p fr.Element
-			for i := range a {
-				p.Mul(&a[i], &b[i])
-				want.Add(&want, &p)
-			}
+			want := mulAddLoop(a, b)
 			if got := innerProduct(a, b); got != want {
 				t.Fatalf("haveADX %v, n=%d case %d: innerProduct = %s, the Mul/Add loop %s", haveADX, n, k, got.String(), want.String())
 			}
 		}
 	}
+}
+
+// mulAddLoop is the reference: Σ a[i]·b[i] term by term, each reduced.
+func mulAddLoop(a, b []fr.Element) (sum fr.Element) {
+	var p fr.Element
+	for i := range a {
+		p.Mul(&a[i], &b[i])
+		sum.Add(&sum, &p)
+	}
+	return sum
 }
 
 func BenchmarkInnerProduct9(b *testing.B) {
@@ -157,11 +163,7 @@ func TestInnerProductCarries(t *testing.T) {
 					t.Fatalf("crafting %x: remainder %v out of range", v, r)
 				}
 				a, b = append(a, raw(r)), append(b, one)
-				var want, p fr.Element
-				for i := range a {
-					p.Mul(&a[i], &b[i])
-					want.Add(&want, &p)
-				}
+				want := mulAddLoop(a, b)
 				if got := innerProduct(a, b); got != want {
 					t.Fatalf("raw sum %x (%d terms): innerProduct = %s, the Mul/Add loop %s", v, len(a), got.String(), want.String())
 				}
